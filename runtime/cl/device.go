@@ -1,0 +1,200 @@
+package cl
+
+/*
+#include "shim.h"
+*/
+import "C"
+
+import (
+	"strings"
+	"time"
+	"unsafe"
+)
+
+// A Device is one OpenCL device of a platform.
+type Device struct {
+	id       C.cl_device_id
+	platform *Platform
+}
+
+// Platform returns the device's platform.
+func (d *Device) Platform() *Platform { return d.platform }
+
+// DeviceType is a bit set of CL_DEVICE_TYPE_* values.
+type DeviceType uint64
+
+// Device types.
+const (
+	DeviceTypeDefault     DeviceType = C.CL_DEVICE_TYPE_DEFAULT
+	DeviceTypeCPU         DeviceType = C.CL_DEVICE_TYPE_CPU
+	DeviceTypeGPU         DeviceType = C.CL_DEVICE_TYPE_GPU
+	DeviceTypeAccelerator DeviceType = C.CL_DEVICE_TYPE_ACCELERATOR
+	DeviceTypeCustom      DeviceType = C.CL_DEVICE_TYPE_CUSTOM
+)
+
+// String names the type as users spell it: "gpu", "cpu", "accelerator", "custom".
+func (t DeviceType) String() string {
+	var parts []string
+	if t&DeviceTypeGPU != 0 {
+		parts = append(parts, "gpu")
+	}
+	if t&DeviceTypeCPU != 0 {
+		parts = append(parts, "cpu")
+	}
+	if t&DeviceTypeAccelerator != 0 {
+		parts = append(parts, "accelerator")
+	}
+	if t&DeviceTypeCustom != 0 {
+		parts = append(parts, "custom")
+	}
+	if len(parts) == 0 {
+		return "default"
+	}
+	return strings.Join(parts, "+")
+}
+
+// DeviceInfo is what a device says of itself. Sizes are bytes, frequencies MHz.
+type DeviceInfo struct {
+	Name                string        `json:"name"`
+	Vendor              string        `json:"vendor"`
+	VendorID            uint32        `json:"vendor_id"`
+	Version             string        `json:"version"`
+	DriverVersion       string        `json:"driver_version"`
+	OpenCLCVersion      string        `json:"opencl_c_version"`
+	Type                DeviceType    `json:"-"`
+	TypeName            string        `json:"type"`
+	Available           bool          `json:"available"`
+	CompilerAvailable   bool          `json:"compiler_available"`
+	ComputeUnits        int           `json:"compute_units"`
+	MaxClockMHz         int           `json:"max_clock_mhz"`
+	AddressBits         int           `json:"address_bits"`
+	GlobalMemBytes      int64         `json:"global_mem_bytes"`
+	GlobalCacheBytes    int64         `json:"global_cache_bytes"`
+	GlobalCacheLineSize int           `json:"global_cache_line_bytes"`
+	LocalMemBytes       int64         `json:"local_mem_bytes"`
+	ConstantMemBytes    int64         `json:"constant_mem_bytes"`
+	MaxAllocBytes       int64         `json:"max_alloc_bytes"`
+	MaxWorkGroupSize    int           `json:"max_work_group_size"`
+	MaxWorkItemSizes    []int         `json:"max_work_item_sizes"`
+	Extensions          []string      `json:"extensions"`
+	FP16                bool          `json:"fp16"`
+	FP64                bool          `json:"fp64"`
+	TimerResolution     time.Duration `json:"timer_resolution_ns"`
+	HostUnifiedMemory   bool          `json:"host_unified_memory"`
+	ProfilingQueue      bool          `json:"profiling_queue"`
+}
+
+func (d *Device) raw(param C.cl_device_info) ([]byte, error) {
+	var size C.size_t
+	if err := check("clGetDeviceInfo", C.clm_clGetDeviceInfo(d.id, param, 0, nil, &size)); err != nil {
+		return nil, err
+	}
+	if size == 0 {
+		return nil, nil
+	}
+	buf := make([]byte, size)
+	if err := check("clGetDeviceInfo", C.clm_clGetDeviceInfo(d.id, param, size, unsafe.Pointer(&buf[0]), nil)); err != nil {
+		return nil, err
+	}
+	return buf, nil
+}
+
+func (d *Device) str(param C.cl_device_info) string {
+	b, err := d.raw(param)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(cString(b))
+}
+
+func (d *Device) u64(param C.cl_device_info) uint64 {
+	b, err := d.raw(param)
+	if err != nil {
+		return 0
+	}
+	return leUint(b)
+}
+
+// leUint reads up to 8 bytes as a little-endian unsigned integer (the host's
+// order: OpenCL info values are host-endian and clmeter runs on little-endian hosts).
+func leUint(b []byte) uint64 {
+	n := len(b)
+	if n > 8 {
+		n = 8
+	}
+	var v uint64
+	for i := n - 1; i >= 0; i-- {
+		v = v<<8 | uint64(b[i])
+	}
+	return v
+}
+
+// Name returns the device's name.
+func (d *Device) Name() string { return d.str(C.CL_DEVICE_NAME) }
+
+// Info reads every figure clmeter shows of a device. A figure the driver will not
+// give is left zero.
+func (d *Device) Info() (DeviceInfo, error) {
+	var in DeviceInfo
+	if _, err := d.raw(C.CL_DEVICE_NAME); err != nil {
+		return in, err
+	}
+	in.Name = d.str(C.CL_DEVICE_NAME)
+	in.Vendor = d.str(C.CL_DEVICE_VENDOR)
+	in.VendorID = uint32(d.u64(C.CL_DEVICE_VENDOR_ID))
+	in.Version = d.str(C.CL_DEVICE_VERSION)
+	in.DriverVersion = d.str(C.CL_DRIVER_VERSION)
+	in.OpenCLCVersion = d.str(C.CL_DEVICE_OPENCL_C_VERSION)
+	in.Type = DeviceType(d.u64(C.CL_DEVICE_TYPE))
+	in.TypeName = in.Type.String()
+	in.Available = d.u64(C.CL_DEVICE_AVAILABLE) != 0
+	in.CompilerAvailable = d.u64(C.CL_DEVICE_COMPILER_AVAILABLE) != 0
+	in.ComputeUnits = int(d.u64(C.CL_DEVICE_MAX_COMPUTE_UNITS))
+	in.MaxClockMHz = int(d.u64(C.CL_DEVICE_MAX_CLOCK_FREQUENCY))
+	in.AddressBits = int(d.u64(C.CL_DEVICE_ADDRESS_BITS))
+	in.GlobalMemBytes = int64(d.u64(C.CL_DEVICE_GLOBAL_MEM_SIZE))
+	in.GlobalCacheBytes = int64(d.u64(C.CL_DEVICE_GLOBAL_MEM_CACHE_SIZE))
+	in.GlobalCacheLineSize = int(d.u64(C.CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE))
+	in.LocalMemBytes = int64(d.u64(C.CL_DEVICE_LOCAL_MEM_SIZE))
+	in.ConstantMemBytes = int64(d.u64(C.CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE))
+	in.MaxAllocBytes = int64(d.u64(C.CL_DEVICE_MAX_MEM_ALLOC_SIZE))
+	in.MaxWorkGroupSize = int(d.u64(C.CL_DEVICE_MAX_WORK_GROUP_SIZE))
+	if b, err := d.raw(C.CL_DEVICE_MAX_WORK_ITEM_SIZES); err == nil {
+		sz := int(unsafe.Sizeof(C.size_t(0)))
+		for i := 0; i+sz <= len(b); i += sz {
+			in.MaxWorkItemSizes = append(in.MaxWorkItemSizes, int(leUint(b[i:i+sz])))
+		}
+	}
+	in.Extensions = strings.Fields(d.str(C.CL_DEVICE_EXTENSIONS))
+	for _, e := range in.Extensions {
+		switch e {
+		case "cl_khr_fp16":
+			in.FP16 = true
+		case "cl_khr_fp64":
+			in.FP64 = true
+		}
+	}
+	if !in.FP64 && d.u64(C.CL_DEVICE_DOUBLE_FP_CONFIG) != 0 {
+		in.FP64 = true
+	}
+	in.TimerResolution = time.Duration(d.u64(C.CL_DEVICE_PROFILING_TIMER_RESOLUTION))
+	in.HostUnifiedMemory = d.u64(C.CL_DEVICE_HOST_UNIFIED_MEMORY) != 0
+	in.ProfilingQueue = d.u64(C.CL_DEVICE_QUEUE_PROPERTIES)&C.CL_QUEUE_PROFILING_ENABLE != 0
+	if in.Extensions == nil {
+		in.Extensions = []string{}
+	}
+	if in.MaxWorkItemSizes == nil {
+		in.MaxWorkItemSizes = []int{}
+	}
+	return in, nil
+}
+
+// DeviceAndHostTimer returns the device's timer and the host's timer read at the
+// same instant (OpenCL 2.1+; InvalidOperation where the loader or device lacks it).
+func (d *Device) DeviceAndHostTimer() (device, host uint64, err error) {
+	var dv, hv C.cl_ulong
+	if err := check("clGetDeviceAndHostTimer", C.clm_clGetDeviceAndHostTimer(d.id, &dv, &hv)); err != nil {
+		return 0, 0, err
+	}
+	return uint64(dv), uint64(hv), nil
+}

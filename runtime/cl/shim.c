@@ -1,0 +1,72 @@
+#define _GNU_SOURCE
+#include "shim.h"
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+static void *clm_lib;
+
+#define CLM_POINTER(ret, name, params, args) \
+	typedef ret(*clm_##name##_fn) params;      \
+	static clm_##name##_fn p_##name;
+CLM_REQUIRED(CLM_POINTER)
+CLM_OPTIONAL(CLM_POINTER)
+
+#define CLM_WRAP(ret, name, params, args) \
+	ret clm_##name params { return p_##name args; }
+CLM_REQUIRED(CLM_WRAP)
+
+#define CLM_WRAP_OPT(ret, name, params, args)           \
+	ret clm_##name params {                           \
+		if (!p_##name) return CL_INVALID_OPERATION; \
+		return p_##name args;                       \
+	}
+CLM_OPTIONAL(CLM_WRAP_OPT)
+
+int clm_load(const char *path, char *err, size_t errlen) {
+	void *h = NULL;
+	if (path && path[0]) {
+		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	} else {
+		h = dlopen("libOpenCL.so.1", RTLD_NOW | RTLD_LOCAL);
+		if (!h) h = dlopen("libOpenCL.so", RTLD_NOW | RTLD_LOCAL);
+	}
+	if (!h) {
+		const char *e = dlerror();
+		snprintf(err, errlen, "%s", e ? e : "dlopen failed");
+		return 1;
+	}
+#define CLM_SYM(ret, name, params, args)                                       \
+	p_##name = (clm_##name##_fn)dlsym(h, #name);                             \
+	if (!p_##name) {                                                         \
+		snprintf(err, errlen, "the OpenCL library lacks %s", #name);     \
+		dlclose(h);                                                      \
+		return 2;                                                        \
+	}
+	CLM_REQUIRED(CLM_SYM)
+#define CLM_SYM_OPT(ret, name, params, args) p_##name = (clm_##name##_fn)dlsym(h, #name);
+	CLM_OPTIONAL(CLM_SYM_OPT)
+	clm_lib = h;
+	return 0;
+}
+
+void clm_loaded_path(char *out, size_t outlen) {
+	Dl_info info;
+	out[0] = 0;
+	if (p_clGetPlatformIDs && dladdr((void *)p_clGetPlatformIDs, &info) && info.dli_fname)
+		snprintf(out, outlen, "%s", info.dli_fname);
+}
+
+int clm_probe_icd(const char *path, char *err, size_t errlen) {
+	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *e = dlerror();
+		snprintf(err, errlen, "%s", e ? e : "dlopen failed");
+		return 2;
+	}
+	void *f = dlsym(h, "clIcdGetPlatformIDsKHR");
+	int rc = f ? 0 : 1;
+	if (!f) snprintf(err, errlen, "%s opened but does not export clIcdGetPlatformIDsKHR", path);
+	// The vendor library stays open: closing some drivers' libraries is unsafe.
+	return rc;
+}
