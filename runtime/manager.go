@@ -1,0 +1,180 @@
+// Package runtime is clmeter's OpenCL context manager. A Manager enumerates
+// platforms and devices lazily, once, and selects devices from a user's spec; each
+// Device gives a context and an in-order profiling queue, made once and reused.
+package runtime
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/clmeter/clmeter/runtime/cl"
+)
+
+// DeviceEnv names the environment variable that holds the default device spec.
+const DeviceEnv = "CLMETER_DEVICE"
+
+// A Manager owns the OpenCL platforms and devices of one process. The zero value
+// is not usable; call NewManager. Constructing one touches no driver.
+type Manager struct {
+	once         sync.Once
+	enumerations atomic.Int32
+	devices      []*Device
+	platforms    []Platform
+	enumTime     time.Duration
+	err          error
+
+	// Cache, when set, serves and stores program binaries for BuildProgram.
+	// Set it before the first build; nil builds every program from source.
+	Cache ProgramCache
+}
+
+// Platform is one enumerated platform with its info.
+type Platform struct {
+	Index int
+	Info  cl.PlatformInfo
+	// Err is why the platform's devices could not be listed (nil when they could).
+	Err error
+}
+
+// A Device is one enumerated device: its place, its info and, once asked for, its
+// context and queue.
+type Device struct {
+	// Index is the flat index over every platform's devices; PlatformIndex and
+	// DeviceIndex its place as platform:device.
+	Index, PlatformIndex, DeviceIndex int
+	Platform                          cl.PlatformInfo
+	Info                              cl.DeviceInfo
+	CL                                *cl.Device
+
+	mgr         *Manager
+	ctxOnce     sync.Once
+	ctx         *cl.Context
+	queue       *cl.Queue
+	ctxErr      error
+	contextTime time.Duration
+}
+
+// NewManager returns a Manager that has touched nothing yet.
+func NewManager() *Manager { return &Manager{} }
+
+// enumerate lists every platform and device; it runs once per Manager.
+func (m *Manager) enumerate() {
+	m.enumerations.Add(1)
+	start := time.Now()
+	defer func() { m.enumTime = time.Since(start) }()
+	ps, err := cl.Platforms()
+	if err != nil {
+		m.err = err
+		return
+	}
+	m.devices = []*Device{}
+	m.platforms = []Platform{}
+	for pi, p := range ps {
+		info, err := p.Info()
+		plat := Platform{Index: pi, Info: info, Err: err}
+		if err == nil {
+			var ds []*cl.Device
+			ds, err = p.Devices()
+			plat.Err = err
+			for di, d := range ds {
+				dinfo, derr := d.Info()
+				if derr != nil {
+					dinfo.Name = fmt.Sprintf("(unreadable: %v)", derr)
+				}
+				m.devices = append(m.devices, &Device{
+					Index: len(m.devices), PlatformIndex: pi, DeviceIndex: di,
+					Platform: info, Info: dinfo, CL: d, mgr: m,
+				})
+			}
+		}
+		m.platforms = append(m.platforms, plat)
+	}
+}
+
+// Devices enumerates on first use (once, however many goroutines ask) and returns
+// every device of every platform, in platform order.
+func (m *Manager) Devices() ([]*Device, error) {
+	m.once.Do(m.enumerate)
+	return m.devices, m.err
+}
+
+// Platforms returns the enumerated platforms (enumerating on first use).
+func (m *Manager) Platforms() ([]Platform, error) {
+	m.once.Do(m.enumerate)
+	return m.platforms, m.err
+}
+
+// EnumerationTime is how long the one enumeration took: loading the ICD loader and
+// the vendors' drivers, and listing platforms and devices. Zero before it ran.
+func (m *Manager) EnumerationTime() time.Duration {
+	if m.enumerations.Load() == 0 {
+		return 0
+	}
+	m.once.Do(m.enumerate)
+	return m.enumTime
+}
+
+// Enumerations counts the enumerations this Manager ran: 0 before first use,
+// then 1 for ever.
+func (m *Manager) Enumerations() int { return int(m.enumerations.Load()) }
+
+// Select returns the devices a spec names (see ParseSpec); "" takes CLMETER_DEVICE,
+// then the default: the first GPU, else the first device.
+func (m *Manager) Select(spec string) ([]*Device, error) {
+	devs, err := m.Devices()
+	if err != nil {
+		return nil, err
+	}
+	s, err := ParseSpec(resolveSpec(spec))
+	if err != nil {
+		return nil, err
+	}
+	return s.Match(devs)
+}
+
+// Close releases every context and queue made. The Manager must not be used after.
+func (m *Manager) Close() {
+	for _, d := range m.devices {
+		if d.queue != nil {
+			d.queue.Release()
+		}
+		if d.ctx != nil {
+			d.ctx.Release()
+		}
+	}
+}
+
+// Context returns the device's context and in-order profiling queue, creating them
+// on first use and reusing them after.
+func (d *Device) Context() (*cl.Context, *cl.Queue, error) {
+	d.ctxOnce.Do(func() {
+		start := time.Now()
+		ctx, err := cl.CreateContext(d.CL)
+		if err != nil {
+			d.ctxErr = fmt.Errorf("device %s: %w", d.Label(), err)
+			return
+		}
+		q, err := ctx.CreateQueue(d.CL, true)
+		if err != nil {
+			ctx.Release()
+			d.ctxErr = fmt.Errorf("device %s: %w", d.Label(), err)
+			return
+		}
+		d.ctx, d.queue = ctx, q
+		d.contextTime = time.Since(start)
+	})
+	return d.ctx, d.queue, d.ctxErr
+}
+
+// ContextTime is how long making the context and queue took (zero before).
+func (d *Device) ContextTime() time.Duration { return d.contextTime }
+
+// Label names the device for people: "0 (1:0) NVIDIA H200".
+func (d *Device) Label() string {
+	return fmt.Sprintf("%d (%d:%d) %s", d.Index, d.PlatformIndex, d.DeviceIndex, d.Info.Name)
+}
+
+// Ref is the device's platform:device index, as the spec syntax writes it.
+func (d *Device) Ref() string { return fmt.Sprintf("%d:%d", d.PlatformIndex, d.DeviceIndex) }

@@ -1,0 +1,107 @@
+package runtime
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/clmeter/clmeter/runtime/cl"
+)
+
+// Source is an OpenCL C program's text and where it came from.
+type Source struct {
+	// Name is the file path or the built-in's name, for messages.
+	Name string
+	// Text is the OpenCL C source.
+	Text string
+	// Dir is the folder #include "..." lines are searched in besides -I options
+	// (the source file's folder; "" for built-ins).
+	Dir string
+}
+
+// SourceFile returns the Source for a file already read.
+func SourceFile(path string, text []byte) Source {
+	return Source{Name: path, Text: string(text), Dir: filepath.Dir(path)}
+}
+
+// BuildInfo says how a program was made and what it cost.
+type BuildInfo struct {
+	// FromCache is true when the program came from clmeter's binary cache.
+	FromCache bool `json:"from_cache"`
+	// Create and Build are the times of clCreateProgramWith{Source,Binary} and
+	// clBuildProgram; Total includes the cache's own work.
+	Create time.Duration `json:"create_ns"`
+	Build  time.Duration `json:"build_ns"`
+	Total  time.Duration `json:"total_ns"`
+	// CacheNote says why the cache did not serve the program ("" on a hit or with
+	// no cache): "miss", "disabled", "rejected: checksum mismatch", ...
+	CacheNote string `json:"cache_note,omitempty"`
+	Options   string `json:"options"`
+}
+
+// ProgramCache builds programs through a binary cache. runtime's Cache implements
+// it; the Manager's Cache field holds one.
+type ProgramCache interface {
+	BuildProgram(d *Device, src Source, options string) (*cl.Program, BuildInfo, error)
+}
+
+// BuildProgram makes and builds a program for the device, through the Manager's
+// cache when it has one. A failed build returns an error holding the build log.
+func (d *Device) BuildProgram(src Source, options string) (*cl.Program, BuildInfo, error) {
+	if d.mgr != nil && d.mgr.Cache != nil {
+		return d.mgr.Cache.BuildProgram(d, src, options)
+	}
+	return d.BuildFromSource(src, options)
+}
+
+// BuildFromSource makes and builds a program from source, bypassing any cache.
+func (d *Device) BuildFromSource(src Source, options string) (*cl.Program, BuildInfo, error) {
+	info := BuildInfo{Options: options, CacheNote: "disabled"}
+	ctx, _, err := d.Context()
+	if err != nil {
+		return nil, info, err
+	}
+	start := time.Now()
+	p, err := ctx.CreateProgramWithSource(src.Text)
+	info.Create = time.Since(start)
+	if err != nil {
+		return nil, info, fmt.Errorf("%s: %w", src.Name, err)
+	}
+	t := time.Now()
+	if err := p.Build(options, d.CL); err != nil {
+		p.Release()
+		return nil, info, fmt.Errorf("%s: %w", src.Name, err)
+	}
+	info.Build = time.Since(t)
+	info.Total = time.Since(start)
+	return p, info, nil
+}
+
+// BuildFromBinary makes and builds a program from the device's binary.
+func (d *Device) BuildFromBinary(binary []byte, options string) (*cl.Program, BuildInfo, error) {
+	info := BuildInfo{Options: options}
+	ctx, _, err := d.Context()
+	if err != nil {
+		return nil, info, err
+	}
+	start := time.Now()
+	p, status, err := ctx.CreateProgramWithBinary([]*cl.Device{d.CL}, [][]byte{binary})
+	info.Create = time.Since(start)
+	if err == nil && len(status) == 1 && status[0] != nil {
+		err = status[0]
+	}
+	if err != nil {
+		if p != nil {
+			p.Release()
+		}
+		return nil, info, err
+	}
+	t := time.Now()
+	if err := p.Build(options, d.CL); err != nil {
+		p.Release()
+		return nil, info, err
+	}
+	info.Build = time.Since(t)
+	info.Total = time.Since(start)
+	return p, info, nil
+}
