@@ -387,10 +387,10 @@ func TestNoLibrary(t *testing.T) {
 }
 
 func TestProbeICD(t *testing.T) {
-	if err := ProbeICD("/nonexistent/libfoo.so"); err == nil {
+	if _, err := ProbeICD("/nonexistent/libfoo.so"); err == nil {
 		t.Error("missing library probed fine")
 	}
-	if err := ProbeICD("libc.so.6"); err == nil || !strings.Contains(err.Error(), "clIcdGetPlatformIDsKHR") {
+	if _, err := ProbeICD("libc.so.6"); err == nil || !strings.Contains(err.Error(), "clIcdGetPlatformIDsKHR") {
 		t.Errorf("libc probed as an ICD: %v", err)
 	}
 }

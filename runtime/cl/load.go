@@ -64,15 +64,15 @@ func LibraryPath() string {
 	return loadPath
 }
 
-// ProbeICD tries to open a vendor library named by an .icd file, as an ICD loader
-// would, and reports why it is unusable (nil when it opens and exports
-// clIcdGetPlatformIDsKHR).
-func ProbeICD(library string) error {
+// ProbeICD opens a vendor library named by an .icd file as an ICD loader would,
+// and returns how many platforms it offers, or why it is unusable.
+func ProbeICD(library string) (int, error) {
 	cpath := C.CString(library)
 	defer C.free(unsafe.Pointer(cpath))
 	var buf [512]C.char
-	if rc := C.clm_probe_icd(cpath, &buf[0], C.size_t(len(buf))); rc != 0 {
-		return fmt.Errorf("%s", C.GoString(&buf[0]))
+	var n C.int
+	if rc := C.clm_probe_icd(cpath, &n, &buf[0], C.size_t(len(buf))); rc != 0 {
+		return 0, fmt.Errorf("%s", C.GoString(&buf[0]))
 	}
-	return nil
+	return int(n), nil
 }

@@ -57,16 +57,33 @@ void clm_loaded_path(char *out, size_t outlen) {
 		snprintf(out, outlen, "%s", info.dli_fname);
 }
 
-int clm_probe_icd(const char *path, char *err, size_t errlen) {
+int clm_probe_icd(const char *path, int *nplatforms, char *err, size_t errlen) {
+	*nplatforms = -1;
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		const char *e = dlerror();
 		snprintf(err, errlen, "%s", e ? e : "dlopen failed");
 		return 2;
 	}
-	void *f = dlsym(h, "clIcdGetPlatformIDsKHR");
-	int rc = f ? 0 : 1;
-	if (!f) snprintf(err, errlen, "%s opened but does not export clIcdGetPlatformIDsKHR", path);
-	// The vendor library stays open: closing some drivers' libraries is unsafe.
-	return rc;
+	// A loader asks the vendor library's clGetExtensionFunctionAddress for
+	// clIcdGetPlatformIDsKHR; some libraries also export it directly.
+	typedef void *(*gefa_fn)(const char *);
+	typedef cl_int (*icdgp_fn)(cl_uint, cl_platform_id *, cl_uint *);
+	icdgp_fn f = NULL;
+	gefa_fn gefa = (gefa_fn)dlsym(h, "clGetExtensionFunctionAddress");
+	if (gefa) f = (icdgp_fn)gefa("clIcdGetPlatformIDsKHR");
+	if (!f) f = (icdgp_fn)dlsym(h, "clIcdGetPlatformIDsKHR");
+	if (!f) {
+		snprintf(err, errlen, "%s loads but offers no clIcdGetPlatformIDsKHR: it is not an OpenCL ICD", path);
+		return 1;
+	}
+	cl_uint n = 0;
+	cl_int st = f(0, NULL, &n);
+	if (st != CL_SUCCESS && st != -1001) {
+		snprintf(err, errlen, "%s: clIcdGetPlatformIDsKHR failed with status %d", path, st);
+		return 3;
+	}
+	*nplatforms = st == CL_SUCCESS ? (int)n : 0;
+	// The vendor library stays open: unloading some drivers is unsafe.
+	return 0;
 }

@@ -65,8 +65,9 @@ CLM_OPTIONAL(CLM_DECLARE)
 int clm_load(const char *path, char *err, size_t errlen);
 // clm_loaded_path writes the file the loader was loaded from.
 void clm_loaded_path(char *out, size_t outlen);
-// clm_probe_icd opens a vendor library (an .icd file's target) and looks for
-// clIcdGetPlatformIDsKHR; returns 0 when found, 1 when the library opened but lacks
-// it, 2 when it did not open (reason in err).
-int clm_probe_icd(const char *path, char *err, size_t errlen);
+// clm_probe_icd opens a vendor library (an .icd file's target) as an ICD loader
+// does, finds clIcdGetPlatformIDsKHR and counts its platforms. It returns 0 on
+// success, 1 when the library lacks the entry point, 2 when it did not open, 3 when
+// the count failed (reason in err).
+int clm_probe_icd(const char *path, int *nplatforms, char *err, size_t errlen);
 #endif

@@ -1,0 +1,49 @@
+# clmeter: `make run` sets up a fresh Debian/Ubuntu machine and runs the main job;
+# `make test` sets it up and passes the tests.
+GO      ?= go
+BIN     := bin/clmeter
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+# What clmeter needs from the system: the ICD loader and headers (to build), PoCL (the
+# default CPU device) and clinfo (to compare against).
+DEB_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps build run test bench clean
+
+all: build
+
+deps:
+	@if [ -f /etc/debian_version ] && command -v apt-get >/dev/null; then \
+	  missing=""; for p in $(DEB_PKGS); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	  done; \
+	  if [ -n "$$missing" ]; then \
+	    echo "deps: installing$$missing"; \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null && \
+	    echo "deps: installed$$missing"; \
+	  else echo "deps: all present ($(DEB_PKGS))"; fi; \
+	else \
+	  echo "deps: not a Debian/Ubuntu system; install by hand: an OpenCL ICD loader and headers"; \
+	  echo "      (Fedora: ocl-icd-devel opencl-headers pocl; Arch: ocl-icd opencl-headers pocl;"; \
+	  echo "      macOS is not supported), plus a C compiler for cgo, then run make build"; \
+	  [ -f /usr/include/CL/cl.h ] || { echo "deps: /usr/include/CL/cl.h is missing"; exit 1; }; \
+	fi
+
+build: deps
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/clmeter
+
+run: build
+	./$(BIN) devices
+	./$(BIN) doctor
+
+test: deps
+	$(GO) vet ./...
+	$(GO) test -race -count=1 -timeout 40m ./...
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./...
+
+clean:
+	rm -rf bin

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clmeter/clmeter/runtime"
+)
+
+// deviceFlag is the --device flag every command that reaches a device takes.
+var deviceFlag = &cli.StringFlag{
+	Name:    "device",
+	Aliases: []string{"d"},
+	Usage:   "devices to use: index (0), platform:device (1:0), name or vendor text (h200, pocl), gpu, cpu, accelerator, all; several joined with commas",
+	EnvVars: []string{runtime.DeviceEnv},
+}
+
+// formatFlag makes a --format flag with the given choices, the first the default.
+func formatFlag(choices ...string) *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:  "format",
+		Value: choices[0],
+		Usage: "output format: " + strings.Join(choices, ", "),
+	}
+}
+
+// checkFormat returns a usage error when the --format value is not a choice.
+func checkFormat(c *cli.Context, choices ...string) (string, error) {
+	f := strings.ToLower(c.String("format"))
+	for _, ch := range choices {
+		if f == ch {
+			return f, nil
+		}
+	}
+	return "", usageErr("--format %q is not one of: %s", c.String("format"), strings.Join(choices, ", "))
+}
+
+// writeJSON writes v as indented JSON.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// humanBytes writes a byte count in binary units: 512 B, 64 KiB, 80 GiB.
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}
+	v := float64(n) / unit
+	i := 0
+	for v >= unit && i < len(units)-1 {
+		v /= unit
+		i++
+	}
+	if v >= 100 || v == float64(int64(v)) {
+		return fmt.Sprintf("%.0f %s", v, units[i])
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
+}
+
+// noArgs fails when a command that takes no arguments got some.
+func noArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageErr("'clmeter %s' takes no arguments, got %q", c.Command.FullName(), c.Args().First())
+	}
+	return nil
+}

@@ -1,0 +1,114 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clmeter/clmeter/runtime"
+)
+
+func init() {
+	register(&cli.Command{
+		Name:  "doctor",
+		Usage: "diagnose the OpenCL setup and print the fix for what is wrong",
+		Description: "Checks the ICD loader, the vendor files (OCL_ICD_VENDORS or /etc/OpenCL/vendors) and\n" +
+			"   whether each names a library that loads, then builds and runs a tiny kernel on every\n" +
+			"   device. Known problems come with the exact fix. Exit status 4 when no device is usable.",
+		Flags: []cli.Flag{formatFlag("text", "json")},
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			format, err := checkFormat(c, "text", "json")
+			if err != nil {
+				return err
+			}
+			return runDoctor(c.Context, format, c.App.Writer)
+		},
+	})
+}
+
+func runDoctor(ctx context.Context, format string, stdout io.Writer) error {
+	d := runtime.Diagnose()
+	if format == "json" {
+		if err := writeJSON(stdout, d); err != nil {
+			return err
+		}
+	} else {
+		writeDiagnosis(stdout, d)
+	}
+	if d.UsableDevices == 0 {
+		return withCode(exitNoDevice, fmt.Errorf("no usable OpenCL device: see the fixes above"))
+	}
+	return nil
+}
+
+func mark(ok bool) string {
+	if ok {
+		return "ok  "
+	}
+	return "FAIL"
+}
+
+func writeDiagnosis(w io.Writer, d *runtime.Diagnosis) {
+	fmt.Fprintln(w, "ICD loader")
+	if d.LoaderErr != "" {
+		fmt.Fprintf(w, "  FAIL %s\n", d.LoaderErr)
+	} else {
+		fmt.Fprintf(w, "  ok   %s\n", d.Loader)
+	}
+	fmt.Fprintln(w, "Vendor files")
+	for _, dir := range d.VendorDirs {
+		fmt.Fprintf(w, "  %s (%s)\n", dir.Path, dir.Source)
+		if dir.Err != "" {
+			fmt.Fprintf(w, "    FAIL %s\n", dir.Err)
+		}
+		if len(dir.Files) == 0 && dir.Err == "" {
+			fmt.Fprintln(w, "    (no .icd files)")
+		}
+		for _, f := range dir.Files {
+			fmt.Fprintf(w, "    %s %s -> %s", mark(f.OK), f.Path, f.Library)
+			if f.Problem != "" {
+				fmt.Fprintf(w, ": %s", f.Problem)
+			} else {
+				fmt.Fprintf(w, " (%d platform(s))", f.Platforms)
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	for _, f := range d.ICDFilenames {
+		fmt.Fprintf(w, "  %s OCL_ICD_FILENAMES %s %s\n", mark(f.OK), f.Library, f.Problem)
+	}
+	if d.LoaderErr == "" {
+		fmt.Fprintf(w, "Platforms and devices (enumeration %s)\n", d.EnumerationTime.Round(time.Microsecond))
+		if len(d.Platforms) == 0 {
+			fmt.Fprintln(w, "  (none)")
+		}
+		for _, p := range d.Platforms {
+			fmt.Fprintf(w, "  %s (%s), %s\n", p.Name, p.Vendor, p.Version)
+			if p.Err != "" {
+				fmt.Fprintf(w, "    FAIL listing devices: %s\n", p.Err)
+			}
+			for _, dc := range p.Devices {
+				fmt.Fprintf(w, "    %s %d (%s) %s [%s]", mark(dc.Usable), dc.Index, dc.Ref, dc.Name, dc.Type)
+				if dc.Usable {
+					fmt.Fprintf(w, ": context %s, test kernel built in %s and ran correctly", dc.Context.Round(time.Microsecond), dc.Build.Round(time.Microsecond))
+				} else {
+					fmt.Fprintf(w, ": %s", dc.Problem)
+				}
+				fmt.Fprintln(w)
+			}
+		}
+	}
+	if len(d.Fixes) > 0 {
+		fmt.Fprintln(w, "Fixes")
+		for _, f := range d.Fixes {
+			fmt.Fprintf(w, "  - %s\n", f)
+		}
+	}
+	fmt.Fprintf(w, "%d usable device(s)\n", d.UsableDevices)
+}

@@ -1,0 +1,134 @@
+// Command clmeter measures OpenCL kernels: it lists and diagnoses devices, runs
+// built-in and user kernels with warm-up, batching and statistics, caches program
+// binaries, and renders reports. Run 'clmeter --help' for the commands.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clmeter/clmeter/runtime/cl"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// Exit statuses, chosen here and nowhere else.
+const (
+	exitOK          = 0
+	exitError       = 1   // the command failed (a clear one-line reason on stderr)
+	exitUsage       = 2   // bad flags or arguments
+	exitInvalid     = 3   // a result failed validation against its reference
+	exitNoDevice    = 4   // no usable OpenCL device (doctor) or no OpenCL library
+	exitRegression  = 5   // compare --fail-on-regression found a regression
+	exitInterrupted = 130 // Ctrl-C: finished results were kept
+)
+
+const exitHelp = `EXIT STATUS:
+   0 success; 1 error; 2 bad usage; 3 a result failed validation;
+   4 no usable OpenCL device or library; 5 a regression (compare --fail-on-regression);
+   130 interrupted (results finished so far are kept)`
+
+// exitErr carries an exit status with an error.
+type exitErr struct {
+	code int
+	err  error
+}
+
+func (e *exitErr) Error() string { return e.err.Error() }
+func (e *exitErr) Unwrap() error { return e.err }
+
+// withCode attaches an exit status to err.
+func withCode(code int, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &exitErr{code: code, err: err}
+}
+
+// usageErr is a bad-usage error: exit status 2.
+func usageErr(format string, a ...any) error {
+	return withCode(exitUsage, fmt.Errorf(format, a...))
+}
+
+var commands []*cli.Command
+
+// register adds a command; each command's file registers itself in init.
+func register(c *cli.Command) { commands = append(commands, c) }
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	sort.Slice(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
+	app := &cli.App{
+		Name:    "clmeter",
+		Usage:   "measure OpenCL kernels you can trust",
+		Version: version,
+		Description: "clmeter lists and diagnoses OpenCL devices, measures kernels with warm-up, " +
+			"20 ms batched samples and statistics, caches program binaries, and renders reports.\n\n" +
+			"   Devices are picked with --device (or CLMETER_DEVICE): an index (0), platform:device (1:0),\n" +
+			"   a name or vendor substring (h200, pocl), a type (gpu, cpu, accelerator) or all.\n" +
+			"   The default is the first GPU, else the first device.\n\n   " + exitHelp,
+		Commands:             commands,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		EnableBashCompletion: true,
+		// Errors are printed once, in main, as one line.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
+			return usageErr("%v (see 'clmeter %s --help')", err, c.Command.FullName())
+		},
+	}
+	return app
+}
+
+// run runs clmeter with args and returns the exit status. Errors go to stderr as
+// "clmeter: reason".
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.RunContext(ctx, args)
+	if err == nil {
+		return exitOK
+	}
+	code := exitError
+	var ee *exitErr
+	var ce cli.ExitCoder
+	switch {
+	case errors.As(err, &ee):
+		code = ee.code
+	case errors.Is(err, context.Canceled):
+		code = exitInterrupted
+	case errors.Is(err, cl.ErrNoLibrary):
+		code = exitNoDevice
+	case errors.As(err, &ce):
+		code = ce.ExitCode()
+	case isFlagError(err):
+		code = exitUsage
+	}
+	msg := strings.TrimRight(err.Error(), "\n")
+	if code == exitInterrupted && !strings.Contains(msg, "interrupt") {
+		msg = "interrupted: " + msg
+	}
+	fmt.Fprintf(stderr, "clmeter: %s\n", msg)
+	return code
+}
+
+func isFlagError(err error) bool {
+	s := err.Error()
+	return strings.HasPrefix(s, "flag provided but not defined") || strings.HasPrefix(s, "invalid value") ||
+		strings.Contains(s, "Required flag") || strings.HasPrefix(s, "No help topic")
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}

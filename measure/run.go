@@ -1,0 +1,423 @@
+package measure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// maxAdaptiveSamples stops adaptive sampling if the Clock never advances (a
+// broken fake, or a benchmark that reports times but takes none); a real run
+// hits MaxTime long before.
+const maxAdaptiveSamples = 1_000_000
+
+// growth is the most a batch size may grow in one step (testing.B uses the same):
+// a first launch that was fast by accident must not make the next batch run for
+// minutes.
+const growth = 100
+
+// predictN returns the launches for the next batch so that it lasts goal, given
+// that the last batch of last launches lasted took.
+func predictN(goal, took time.Duration, last, maxLaunches int) int {
+	// A batch that took no measurable time counts as 1 ns, to dodge a division
+	// by zero; the growth limit below keeps the step sane.
+	if took <= 0 {
+		took = 1
+	}
+	n := float64(goal) * float64(last) / float64(took)
+	// 20% headroom: the next batch should clear goal even if it runs a little
+	// faster than the last one.
+	n += n / 5
+	// At most growth times the last size (see growth).
+	n = math.Min(n, float64(growth)*float64(last))
+	// At least one more than last time, so calibration always makes progress.
+	n = math.Max(n, float64(last+1))
+	// Never more than the cap (Settings.MaxLaunches).
+	n = math.Min(n, float64(maxLaunches))
+	return int(n)
+}
+
+// sizeFor returns the batch size that makes a batch last goal with 20% headroom
+// at perLaunch a launch. Unlike predictN it may shrink: it sets the steady size
+// once calibration has overshot.
+func sizeFor(goal, perLaunch time.Duration, maxLaunches int) int {
+	if perLaunch <= 0 {
+		perLaunch = 1
+	}
+	n := float64(goal) / float64(perLaunch)
+	n += n / 5
+	return int(math.Max(1, math.Min(n, float64(maxLaunches))))
+}
+
+type engine struct {
+	b       Benchmark
+	s       Settings
+	flusher Flusher
+	r       *Result
+	start   time.Time
+	// useHost is true when figures come from the host timer.
+	useHost     bool
+	warnedNoDev bool
+	warnedCap   bool
+	info        SetupInfo
+	summarized  bool
+}
+
+// Run measures b: Setup; a cold run (the first launch, reported as Result.Cold
+// and never in the statistics); warm-up; samples until a stopping rule; phases
+// (when b is Phased); validation (when b is a Validator); Teardown, always.
+//
+// Each sample is a batch of k back-to-back launches lasting at least
+// s.MinSampleTime (one launch in cold-cache mode); its per-launch time is the
+// batch time / k. Sampling stops after exactly s.Samples samples when that is
+// set; otherwise when at least s.MinSamples samples give a 95% CI of the median
+// within ±s.MaxNoise, or when s.MaxTime has passed (after at least one sample).
+//
+// When ctx is canceled Run returns what finished, StopReason StopCanceled and
+// ctx.Err(). When a launch fails it returns what finished, StopReason StopError
+// and the error. A failed validation is recorded in the Result, not returned.
+// The Result is nil only when the settings are invalid or Setup failed.
+func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	s = s.withDefaults()
+	e := &engine{b: b, s: s}
+	r := &Result{Samples: []Sample{}, Warnings: []string{}, Settings: s}
+	r.Settings.Clock, r.Settings.Progress = nil, nil
+	e.r = r
+	defer func() {
+		if terr := b.Teardown(); terr != nil {
+			err = errors.Join(err, fmt.Errorf("teardown: %w", terr))
+		}
+	}()
+	if s.Cold {
+		f, ok := b.(Flusher)
+		if !ok {
+			return nil, errors.New("cold-cache mode: this benchmark cannot flush the device caches")
+		}
+		e.flusher = f
+	}
+
+	info, err := b.Setup(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("setup: %w", err)
+	}
+	e.info = info
+	r.FirstTouch = info.FirstTouch
+	r.TimerResolution = info.TimerResolution
+
+	// Cold run.
+	cold, err := e.launch(ctx, 1)
+	if err != nil {
+		return e.fail(ctx, fmt.Errorf("cold run: %w", err))
+	}
+	r.Cold = cold
+	r.Timer = TimerDevice
+	if s.Timer == TimerHost {
+		r.Timer = TimerHost
+		e.useHost = true
+	} else if cold.Device <= 0 {
+		r.Timer = TimerHost
+		e.useHost = true
+		e.warnedNoDev = true
+		r.Warnings = append(r.Warnings, "the device timer gave no times (profiling off?): figures use the host timer")
+	}
+	e.start = s.Clock.Now()
+
+	k, calibrated, err := e.warmup(ctx)
+	if err != nil {
+		return e.fail(ctx, fmt.Errorf("warm-up: %w", err))
+	}
+	if err := e.sample(ctx, k, calibrated); err != nil {
+		return e.fail(ctx, err)
+	}
+	r.Elapsed = e.elapsed()
+	e.summarize()
+
+	if v, ok := b.(Validator); ok {
+		verr := v.Validate(ctx)
+		if ctx.Err() != nil {
+			return e.fail(ctx, ctx.Err())
+		}
+		valid := verr == nil
+		r.Valid = &valid
+		if verr != nil {
+			r.ValidationError = verr.Error()
+			r.Warnings = append(r.Warnings, "validation failed: "+verr.Error())
+		}
+	}
+	if p, ok := b.(Phased); ok {
+		if err := e.phases(ctx, p); err != nil {
+			return e.fail(ctx, fmt.Errorf("phases: %w", err))
+		}
+	}
+	return r, nil
+}
+
+// fail summarises what finished and returns it with err; a canceled context
+// makes the StopReason StopCanceled and the error ctx.Err().
+func (e *engine) fail(ctx context.Context, err error) (*Result, error) {
+	r := e.r
+	if ctx.Err() != nil {
+		r.StopReason = StopCanceled
+		err = ctx.Err()
+	} else {
+		r.StopReason = StopError
+	}
+	if !e.start.IsZero() && !e.summarized {
+		r.Elapsed = e.elapsed()
+	}
+	if !e.summarized {
+		e.summarize()
+	}
+	return r, err
+}
+
+func (e *engine) elapsed() time.Duration { return e.s.Clock.Now().Sub(e.start) }
+
+// launch runs one batch of k launches, flushing the caches first in cold-cache
+// mode; the flush is outside the batch the benchmark times.
+func (e *engine) launch(ctx context.Context, k int) (Batch, error) {
+	if err := ctx.Err(); err != nil {
+		return Batch{}, err
+	}
+	if e.flusher != nil {
+		if err := e.flusher.Flush(ctx); err != nil {
+			return Batch{}, fmt.Errorf("flush: %w", err)
+		}
+	}
+	return e.b.Launch(ctx, k)
+}
+
+// batchTime is the batch's duration by the timer the figures use.
+func (e *engine) batchTime(b Batch) time.Duration {
+	if e.useHost {
+		return b.Host
+	}
+	if b.Device <= 0 {
+		if !e.warnedNoDev {
+			e.warnedNoDev = true
+			e.r.Warnings = append(e.r.Warnings, "the device timer gave no time for some batches: those use the host timer")
+		}
+		return b.Host
+	}
+	return b.Device
+}
+
+func (e *engine) progress(stage string, noise float64) {
+	if e.s.Progress == nil {
+		return
+	}
+	e.s.Progress(Progress{Stage: stage, Samples: len(e.r.Samples), Noise: noise, Target: e.s.MaxNoise, Elapsed: e.elapsed()})
+}
+
+// grow returns the next batch size while calibrating, and warns once when the
+// cap stops a batch from reaching MinSampleTime.
+func (e *engine) grow(took time.Duration, k int) int {
+	if k >= e.s.MaxLaunches {
+		if !e.warnedCap {
+			e.warnedCap = true
+			e.r.Warnings = append(e.r.Warnings, fmt.Sprintf(
+				"batches capped at %d launches still lasted under %v (%v): is the kernel doing any work?",
+				e.s.MaxLaunches, e.s.MinSampleTime, took))
+		}
+		return k
+	}
+	return predictN(e.s.MinSampleTime, took, k, e.s.MaxLaunches)
+}
+
+// warmup runs the warm-up and returns the batch size for the samples and whether
+// it is calibrated (a batch of that size lasted at least MinSampleTime).
+func (e *engine) warmup(ctx context.Context) (k int, calibrated bool, err error) {
+	s, w := e.s, &e.r.Warmup
+	defer func() { w.Duration = e.elapsed() }()
+	k = 1
+	run := func(n int) (time.Duration, error) {
+		b, err := e.launch(ctx, n)
+		if err != nil {
+			return 0, err
+		}
+		w.Launches += n
+		w.Batches++
+		e.progress("warmup", 0)
+		return e.batchTime(b), nil
+	}
+	switch {
+	case s.Cold && !s.Warmup.Set:
+		// Cold mode: a sample is one launch, so there is nothing to calibrate;
+		// one flushed launch warms the code path.
+		_, err = run(1)
+		return 1, true, err
+	case s.Warmup.Set && s.Warmup.Duration == 0:
+		for i := range s.Warmup.Count {
+			took, err := run(1)
+			if err != nil {
+				return 1, false, err
+			}
+			if i == s.Warmup.Count-1 && !s.Cold {
+				// Start calibrating from what the last launch took.
+				k = e.grow(took, 1)
+			}
+		}
+		return k, s.Cold, nil
+	}
+	// A duration, or the default: grow batches toward MinSampleTime; the default
+	// stops at the first batch that reaches it, a duration when it has passed.
+	for {
+		if s.Warmup.Set && e.elapsed() >= s.Warmup.Duration {
+			return k, calibrated, nil
+		}
+		took, err := run(k)
+		if err != nil {
+			return k, calibrated, err
+		}
+		switch {
+		case s.Cold:
+			calibrated = true
+		case took >= s.MinSampleTime || k >= s.MaxLaunches:
+			if took < s.MinSampleTime {
+				e.grow(took, k) // at the cap: warns
+			}
+			if !calibrated {
+				k = sizeFor(s.MinSampleTime, took/time.Duration(k), s.MaxLaunches)
+				calibrated = true
+			}
+		default:
+			k = e.grow(took, k)
+		}
+		if !s.Warmup.Set && calibrated {
+			return k, true, nil
+		}
+		if !s.Warmup.Set && e.elapsed() >= s.MaxTime {
+			return k, calibrated, nil
+		}
+	}
+}
+
+// sample takes samples until a stopping rule, starting with batches of k.
+func (e *engine) sample(ctx context.Context, k int, calibrated bool) error {
+	s, r := e.s, e.r
+	if s.Cold {
+		k, calibrated = 1, true
+	}
+	perLaunch := []time.Duration{}
+	noise := 0.0
+	for {
+		n := len(r.Samples)
+		if s.Samples > 0 {
+			if n >= s.Samples {
+				r.StopReason = StopSampleCount
+				return nil
+			}
+		} else {
+			var ok bool
+			noise, ok = noiseOf(perLaunch, s.Stats.Confidence)
+			if n >= s.MinSamples && ok && noise <= s.MaxNoise {
+				r.StopReason = StopNoiseTarget
+				return nil
+			}
+			if n >= 1 && e.elapsed() >= s.MaxTime || n >= maxAdaptiveSamples {
+				r.StopReason = StopMaxTime
+				return nil
+			}
+		}
+		b, err := e.launch(ctx, k)
+		if err != nil {
+			return fmt.Errorf("sample %d: %w", n+1, err)
+		}
+		took := e.batchTime(b)
+		if !calibrated {
+			if took < s.MinSampleTime && k < s.MaxLaunches {
+				r.Warmup.CalibrationLaunches += k
+				r.Warmup.CalibrationBatches++
+				k = e.grow(took, k)
+				continue
+			}
+			calibrated = true
+		}
+		kd := time.Duration(k)
+		smp := Sample{PerLaunch: took / kd, Launches: k, Host: b.Host / kd, Device: b.Device / kd, DeviceBusy: b.DeviceBusy / kd}
+		r.Samples = append(r.Samples, smp)
+		perLaunch = append(perLaunch, smp.PerLaunch)
+		if !s.Cold && took < s.MinSampleTime {
+			// Keep the short sample (dropping fast ones would bias the figures)
+			// but make the next batches longer.
+			k = e.grow(took, k)
+		}
+		if e.s.Progress != nil {
+			noise, _ = noiseOf(perLaunch, s.Stats.Confidence)
+			e.progress("samples", noise)
+		}
+	}
+}
+
+// summarize fills the Result's statistics from its samples.
+func (e *engine) summarize() {
+	r, s, info := e.r, e.s, e.info
+	e.summarized = true
+	r.Summary = Summarize(r.PerLaunch(), s.Stats)
+	if s.Timer == TimerBoth && !e.useHost {
+		host := make([]time.Duration, len(r.Samples))
+		for i, smp := range r.Samples {
+			host[i] = smp.Host
+		}
+		hs := Summarize(host, s.Stats)
+		r.HostSummary = &hs
+	}
+	if res := info.TimerResolution; res > 0 && !e.useHost {
+		short := 0
+		for _, smp := range r.Samples {
+			if smp.PerLaunch*time.Duration(smp.Launches) < 100*res {
+				short++
+			}
+		}
+		if short > 0 {
+			r.Summary.Warnings = append(r.Summary.Warnings, fmt.Sprintf(
+				"timer resolution: %d of %d samples lasted under 100x the timer resolution (%v): quantisation error above 1%%",
+				short, len(r.Samples), res))
+		}
+	}
+	r.Throughput = ComputeThroughput(info, r.Summary)
+}
+
+// phases runs p.RunPhases MinSamples times and summarises each phase.
+func (e *engine) phases(ctx context.Context, p Phased) error {
+	runs := []Phases{}
+	defer func() {
+		if len(runs) == 0 {
+			return
+		}
+		var in, comp, out, tot []time.Duration
+		for _, ph := range runs {
+			in = append(in, ph.CopyIn)
+			comp = append(comp, ph.Compute)
+			out = append(out, ph.CopyOut)
+			tot = append(tot, ph.Total)
+		}
+		cfg := e.s.Stats
+		e.r.Phases = &PhaseSummaries{
+			CopyIn: Summarize(in, cfg), Compute: Summarize(comp, cfg),
+			CopyOut: Summarize(out, cfg), Total: Summarize(tot, cfg), Runs: runs,
+		}
+	}()
+	for range e.s.MinSamples {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if e.flusher != nil {
+			if err := e.flusher.Flush(ctx); err != nil {
+				return fmt.Errorf("flush: %w", err)
+			}
+		}
+		ph, err := p.RunPhases(ctx)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, ph)
+		e.progress("phases", 0)
+	}
+	return nil
+}

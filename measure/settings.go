@@ -1,0 +1,246 @@
+package measure
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults of Settings; DefaultSettings returns them.
+const (
+	// DefaultMinSampleTime: a sample shorter than this is swamped by timer
+	// resolution (1 us on some drivers) and launch overhead (~10 us a launch).
+	DefaultMinSampleTime = 20 * time.Millisecond
+	// DefaultMinSamples is the fewest samples a statistic is computed from.
+	DefaultMinSamples = 10
+	// DefaultMaxNoise is the noise target: the relative half-width of the 95%
+	// confidence interval of the median (0.01 = ±1%).
+	DefaultMaxNoise = 0.01
+	// DefaultMaxTime is the time budget of one benchmark (warm-up and samples).
+	DefaultMaxTime = 10 * time.Second
+	// DefaultMaxLaunches caps the launches of one batch: a million launches last
+	// 20 ms even at 20 ns a launch, below any real launch overhead; the cap only
+	// stops a timer that reports zero from asking for billions of launches.
+	DefaultMaxLaunches = 1_000_000
+)
+
+// Timer says which timer the figures of a Result come from.
+type Timer string
+
+const (
+	// TimerDevice uses Batch.Device (event profiling). When the benchmark reports
+	// no device time, the engine falls back to the host timer with a warning.
+	TimerDevice Timer = "device"
+	// TimerHost uses Batch.Host (enqueue to finish, on the host's monotonic clock).
+	TimerHost Timer = "host"
+	// TimerBoth uses the device timer for the figures and summarises the host
+	// timer beside it (Result.HostSummary).
+	TimerBoth Timer = "both"
+)
+
+// ParseTimer parses "device", "host" or "both" (case-insensitive).
+func ParseTimer(s string) (Timer, error) {
+	switch t := Timer(strings.ToLower(strings.TrimSpace(s))); t {
+	case TimerDevice, TimerHost, TimerBoth:
+		return t, nil
+	}
+	return "", fmt.Errorf("--timer: want device, host or both, got %q", s)
+}
+
+// Warmup is how much to launch before the first sample: a duration or a count
+// of launches. The zero Warmup is the default: launches in growing batches until
+// one batch lasts at least Settings.MinSampleTime (which also calibrates the
+// batch size). Count 0 with Set true means no warm-up.
+type Warmup struct {
+	// Duration, when positive, warms up for at least that long (by Settings.Clock).
+	Duration time.Duration
+	// Count, when Set and Duration is zero, warms up with exactly Count launches.
+	Count int
+	// Set is false for the default warm-up.
+	Set bool
+}
+
+// WarmupFor returns a warm-up of at least d; WarmupCount one of exactly n launches.
+func WarmupFor(d time.Duration) Warmup { return Warmup{Duration: d, Set: true} }
+
+// WarmupCount returns a warm-up of exactly n launches.
+func WarmupCount(n int) Warmup { return Warmup{Count: n, Set: true} }
+
+// IsDefault reports whether w is the default warm-up.
+func (w Warmup) IsDefault() bool { return !w.Set }
+
+// String renders w the way ParseWarmup reads it: "200ms", "3x" or "auto".
+func (w Warmup) String() string {
+	switch {
+	case !w.Set:
+		return "auto"
+	case w.Duration > 0:
+		return w.Duration.String()
+	default:
+		return strconv.Itoa(w.Count) + "x"
+	}
+}
+
+// MarshalText encodes w as its String.
+func (w Warmup) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
+
+// UnmarshalText decodes what MarshalText wrote.
+func (w *Warmup) UnmarshalText(b []byte) error {
+	v, err := ParseWarmup(string(b))
+	if err != nil {
+		return err
+	}
+	*w = v
+	return nil
+}
+
+// ParseWarmup parses a warm-up flag: a duration like "200ms", a count like "3x",
+// or "auto" / "" for the default.
+func ParseWarmup(s string) (Warmup, error) {
+	t := strings.TrimSpace(s)
+	if t == "" || t == "auto" {
+		return Warmup{}, nil
+	}
+	if strings.HasSuffix(t, "x") {
+		n, err := ParseCount(t)
+		if err != nil {
+			return Warmup{}, fmt.Errorf("--warmup: want a duration like 200ms or a count like 3x, got %q", s)
+		}
+		return WarmupCount(n), nil
+	}
+	d, err := time.ParseDuration(t)
+	if err != nil || d < 0 {
+		return Warmup{}, fmt.Errorf("--warmup: want a duration like 200ms or a count like 3x, got %q", s)
+	}
+	if d == 0 {
+		return WarmupCount(0), nil
+	}
+	return WarmupFor(d), nil
+}
+
+// ParseCount parses a count with an optional "x" suffix ("3x" or "3") into a
+// non-negative int.
+func ParseCount(s string) (int, error) {
+	t := strings.TrimSuffix(strings.TrimSpace(s), "x")
+	n, err := strconv.Atoi(t)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("want a count like 3x, got %q", s)
+	}
+	return n, nil
+}
+
+// Progress is what the engine reports after each sample, for a progress line.
+type Progress struct {
+	// Stage is "warmup", "samples" or "phases".
+	Stage string
+	// Samples is how many samples are finished.
+	Samples int
+	// Noise is the current relative half-width of the 95% CI of the median, zero
+	// while it cannot be computed; Target is Settings.MaxNoise.
+	Noise, Target float64
+	// Elapsed is the time spent since the budget started (after the cold run).
+	Elapsed time.Duration
+}
+
+// Settings control Run. The zero value of a field means its default, so
+// Settings{} behaves like DefaultSettings().
+type Settings struct {
+	// Warmup is the warm-up before the samples (default: one batch of at least
+	// MinSampleTime).
+	Warmup Warmup `json:"warmup"`
+	// MinSampleTime is the shortest batch that counts as a sample (default 20ms).
+	// Ignored in Cold mode, where a sample is one launch.
+	MinSampleTime time.Duration `json:"min_sample_time_ns"`
+	// MinSamples is the fewest samples before the noise rule may stop (default 10).
+	MinSamples int `json:"min_samples"`
+	// MaxNoise is the noise target: the relative half-width of the 95% CI of the
+	// median (default 0.01).
+	MaxNoise float64 `json:"max_noise"`
+	// MaxTime is the time budget, by Clock, for warm-up and samples (default 10s).
+	// It starts after the cold run and overrides MinSamples (a run that stops on
+	// it with fewer samples carries a warning). It does not limit Samples.
+	MaxTime time.Duration `json:"max_time_ns"`
+	// Samples, when positive, takes exactly that many samples; the noise target
+	// and MaxTime do not stop it.
+	Samples int `json:"samples"`
+	// Timer picks the timer (default TimerDevice).
+	Timer Timer `json:"timer"`
+	// Cold selects cold-cache mode: Flusher.Flush before every launch (never
+	// inside a timed span), and each sample is exactly one launch.
+	Cold bool `json:"cold"`
+	// MaxLaunches caps the launches of one batch (default DefaultMaxLaunches).
+	MaxLaunches int `json:"max_launches"`
+	// Stats holds the thresholds of the statistics (default DefaultStatsSettings;
+	// its MaxNoise and MinSamples are taken from the fields above).
+	Stats StatsSettings `json:"stats"`
+	// Clock measures the time budget; nil means the real clock.
+	Clock Clock `json:"-"`
+	// Progress, when not nil, is called after each warm-up batch and sample.
+	Progress func(Progress) `json:"-"`
+}
+
+// DefaultSettings returns the default Settings.
+func DefaultSettings() Settings {
+	return Settings{
+		MinSampleTime: DefaultMinSampleTime,
+		MinSamples:    DefaultMinSamples,
+		MaxNoise:      DefaultMaxNoise,
+		MaxTime:       DefaultMaxTime,
+		Timer:         TimerDevice,
+		MaxLaunches:   DefaultMaxLaunches,
+		Stats:         DefaultStatsSettings(),
+	}
+}
+
+// withDefaults fills zero fields with their defaults.
+func (s Settings) withDefaults() Settings {
+	d := DefaultSettings()
+	if s.MinSampleTime <= 0 {
+		s.MinSampleTime = d.MinSampleTime
+	}
+	if s.MinSamples <= 0 {
+		s.MinSamples = d.MinSamples
+	}
+	if s.MaxNoise <= 0 {
+		s.MaxNoise = d.MaxNoise
+	}
+	if s.MaxTime <= 0 {
+		s.MaxTime = d.MaxTime
+	}
+	if s.Timer == "" {
+		s.Timer = d.Timer
+	}
+	if s.MaxLaunches <= 0 {
+		s.MaxLaunches = d.MaxLaunches
+	}
+	s.Stats = s.Stats.withDefaults()
+	s.Stats.MaxNoise = s.MaxNoise
+	s.Stats.MinSamples = s.MinSamples
+	if s.Clock == nil {
+		s.Clock = realClock{}
+	}
+	return s
+}
+
+// Validate reports settings that cannot work.
+func (s Settings) Validate() error {
+	var errs []error
+	if s.Samples < 0 {
+		errs = append(errs, fmt.Errorf("--samples: want a count >= 0, got %d", s.Samples))
+	}
+	if s.Warmup.Count < 0 || s.Warmup.Duration < 0 {
+		errs = append(errs, fmt.Errorf("--warmup: want a duration >= 0 or a count >= 0, got %s", s.Warmup))
+	}
+	if s.Timer != "" {
+		if _, err := ParseTimer(string(s.Timer)); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }

@@ -1,0 +1,50 @@
+// Package results defines clmeter's result file: one versioned JSON schema for
+// everything clmeter measures (a single run, a suite, a cache benchmark), and
+// its reader and writer.
+//
+// # Schema, version 1
+//
+// A result file is one JSON object, a File:
+//
+//	{
+//	  "schema": "clmeter-result",        // always this string
+//	  "version": 1,                      // SchemaVersion; readers reject others
+//	  "tool": {"name": "clmeter", "version": "0.1.0"},
+//	  "command_line": ["clmeter", "run", "--kernel", "triad"],
+//	  "created": "2024-05-01T12:00:00Z", // RFC 3339
+//	  "host": {"os": "linux", "arch": "amd64", "cpu": "AMD EPYC 7B13",
+//	           "cores": 2, "hostname": "ci-1"},
+//	  "benchmarks": [ ... ]              // Benchmark objects, in the order run
+//	}
+//
+// A Benchmark is one thing measured:
+//
+//	{
+//	  "name": "triad",
+//	  "kind": "run",                     // "run", "suite:peaks", "cache-bench" ...
+//	  "params": {"size": "16Mi", "type": "float"},
+//	  "param_order": ["size", "type"],   // the order to show params in
+//	  "device": {"index": "0:0", "platform": "Portable Computing Language", ...},
+//	  "program": {"from_cache": true, "build_time_ns": 1043000,
+//	              "source": "triad.cl", "options": "-cl-fast-relaxed-math"},
+//	  "measurement": { ... },            // a measure.Result, or absent
+//	  "figures": [{"name": "platform enumeration", "value": 83.2, "unit": "ms"}],
+//	  "extra": { ... },                  // free-form, optional
+//	  "error": "..."                     // present when the benchmark failed
+//	}
+//
+// Units: every duration is an integer number of nanoseconds in a field whose
+// name ends in _ns; sizes are integer bytes in fields ending in _bytes; rates
+// are decimal (1 GB/s = 1e9 bytes/s). A Figure carries its unit beside its
+// value. Lists are never null: an empty list is written as []. Fields that do
+// not apply are left out.
+//
+// A reader of version 1 rejects a file with another schema name or version,
+// and a file with fields it does not know (a typo in a hand-edited file must not
+// pass silently); only "extra" holds free-form data. A later version that adds
+// fields will raise Version.
+//
+// Writing is atomic: Writer writes the whole file to a temporary file in the
+// same directory, syncs it and renames it over the old one, after every
+// benchmark, so an interrupted run leaves a complete file holding what finished.
+package results

@@ -1,0 +1,114 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// A SyntaxError is malformed JSON in a result file, with its position.
+type SyntaxError struct {
+	File string
+	// Line and Column are 1-based; Column counts bytes.
+	Line, Column int
+	Msg          string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
+}
+
+// A VersionError is a file of another schema or another version of it.
+type VersionError struct {
+	File    string
+	Schema  string
+	Version int
+}
+
+func (e *VersionError) Error() string {
+	if e.Schema != SchemaName {
+		return fmt.Sprintf("%s: not a clmeter result file (schema %q, want %q)", e.File, e.Schema, SchemaName)
+	}
+	return fmt.Sprintf("%s: unsupported result schema version %d (this clmeter reads %d)", e.File, e.Version, SchemaVersion)
+}
+
+// Read reads the result file at path.
+func Read(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Decode(f, path)
+}
+
+// Decode reads a result file from r; name is used in errors. It rejects
+// another schema or version (*VersionError), malformed JSON (*SyntaxError, with
+// line and column) and fields this version does not know.
+func Decode(r io.Reader, name string) (*File, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	// The header first, leniently: a file of another version may have fields
+	// this one does not know, and deserves the version error rather than those.
+	var head struct {
+		Schema  string `json:"schema"`
+		Version int    `json:"version"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, decodeError(name, data, err)
+	}
+	if head.Schema != SchemaName || head.Version != SchemaVersion {
+		return nil, &VersionError{File: name, Schema: head.Schema, Version: head.Version}
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var f File
+	if err := dec.Decode(&f); err != nil {
+		return nil, decodeError(name, data, err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		line, col := position(data, int(dec.InputOffset())+1)
+		return nil, &SyntaxError{File: name, Line: line, Column: col, Msg: "unexpected data after the result object"}
+	}
+	return &f, nil
+}
+
+// decodeError turns an encoding/json error into one that names the file and,
+// where the error has an offset, the line and column.
+func decodeError(name string, data []byte, err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syn):
+		line, col := position(data, int(syn.Offset))
+		return &SyntaxError{File: name, Line: line, Column: col, Msg: syn.Error()}
+	case errors.As(err, &typ):
+		line, col := position(data, int(typ.Offset))
+		field := typ.Field
+		if field == "" {
+			field = "value"
+		}
+		return &SyntaxError{File: name, Line: line, Column: col,
+			Msg: fmt.Sprintf("%s: cannot use JSON %s as %s", field, typ.Value, typ.Type)}
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		line, col := position(data, len(data)+1)
+		return &SyntaxError{File: name, Line: line, Column: col, Msg: "unexpected end of file"}
+	}
+	return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "json: "))
+}
+
+// position returns the 1-based line and column of the byte before offset
+// (encoding/json offsets count the bytes read up to and including the bad one).
+func position(data []byte, offset int) (line, col int) {
+	pos := min(max(offset-1, 0), len(data))
+	before := data[:pos]
+	line = 1 + bytes.Count(before, []byte("\n"))
+	col = pos - bytes.LastIndexByte(before, '\n')
+	return line, col
+}

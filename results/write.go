@@ -1,0 +1,154 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Encode returns f as indented JSON ending in a newline. Nil lists encode as [].
+func (f *File) Encode() ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	n := f.normalized()
+	if err := enc.Encode(&n); err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// WriteTo writes f to w as indented JSON (io.WriterTo).
+func (f *File) WriteTo(w io.Writer) (int64, error) {
+	b, err := f.Encode()
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(b)
+	return int64(n), err
+}
+
+// WriteFile writes f to path atomically: a reader of path sees the old file or
+// the new one, never a part.
+func WriteFile(path string, f *File) error {
+	return writeAtomic(path, f, nil)
+}
+
+// writeAtomic encodes f into a temporary file in path's directory, syncs it,
+// and renames it to path. wrap, when not nil, wraps the temporary file's
+// writer (tests use it to simulate a failing disk). On error the temporary
+// file is removed and path is untouched.
+func writeAtomic(path string, f *File, wrap func(io.Writer) io.Writer) (err error) {
+	data, err := f.Encode()
+	if err != nil {
+		return err
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			err = fmt.Errorf("write %s: %w", path, err)
+		}
+	}()
+	var w io.Writer = tmp
+	if wrap != nil {
+		w = wrap(tmp)
+	}
+	if _, err := w.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	// Make the rename itself durable; not every file system can sync a
+	// directory, so a failure here is not an error.
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// A Writer keeps a result file up to date while benchmarks run: it rewrites the
+// whole file atomically after each Append, so an interrupted run leaves a
+// complete file with every benchmark that finished. It is safe for concurrent
+// use.
+type Writer struct {
+	mu   sync.Mutex
+	path string
+	file File
+	// wrap, when not nil, wraps the temporary file's writer (tests).
+	wrap func(io.Writer) io.Writer
+}
+
+// Create starts a result file at path with header f (its Benchmarks, if any,
+// are kept) and writes it at once, so that an unwritable path fails before
+// anything is measured. Schema and Version are set when empty.
+func Create(path string, f File) (*Writer, error) {
+	if path == "" {
+		return nil, errors.New("result file: empty path")
+	}
+	if f.Schema == "" {
+		f.Schema = SchemaName
+	}
+	if f.Version == 0 {
+		f.Version = SchemaVersion
+	}
+	f.Benchmarks = append([]Benchmark{}, f.Benchmarks...)
+	w := &Writer{path: path, file: f}
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Path returns the file's path.
+func (w *Writer) Path() string { return w.path }
+
+// Append adds b and rewrites the file. When the write fails, b is kept and the
+// file on disk is the previous complete one; the next Append or Flush retries.
+func (w *Writer) Append(b Benchmark) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.file.Benchmarks = append(w.file.Benchmarks, b)
+	return writeAtomic(w.path, &w.file, w.wrap)
+}
+
+// Flush rewrites the file with what the Writer holds.
+func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return writeAtomic(w.path, &w.file, w.wrap)
+}
+
+// File returns a copy of what the Writer holds.
+func (w *Writer) File() File {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	c := w.file
+	c.Benchmarks = append([]Benchmark{}, w.file.Benchmarks...)
+	return c
+}

@@ -1,0 +1,327 @@
+package runtime
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/clmeter/clmeter/runtime/cl"
+)
+
+// A Diagnosis is what 'clmeter doctor' found of the OpenCL setup.
+type Diagnosis struct {
+	// Loader is the ICD loader library that was opened ("" when none).
+	Loader string `json:"loader"`
+	// LoaderErr is why no loader could be opened.
+	LoaderErr string `json:"loader_error,omitempty"`
+	// VendorDirs are the places vendor files were read from, with how they were
+	// chosen ("OCL_ICD_VENDORS" or "default").
+	VendorDirs []VendorDir `json:"vendor_dirs"`
+	// ICDFilenames are the libraries OCL_ICD_FILENAMES names, probed.
+	ICDFilenames []VendorFile    `json:"icd_filenames"`
+	Platforms    []PlatformCheck `json:"platforms"`
+	// EnumerationTime is how long listing platforms and devices took.
+	EnumerationTime time.Duration `json:"enumeration_ns"`
+	// Fixes are known problems found and the exact fix for each.
+	Fixes []string `json:"fixes"`
+	// UsableDevices counts devices that built and ran a test kernel.
+	UsableDevices int `json:"usable_devices"`
+}
+
+// VendorDir is one folder of .icd files.
+type VendorDir struct {
+	Path   string       `json:"path"`
+	Source string       `json:"source"`
+	Err    string       `json:"error,omitempty"`
+	Files  []VendorFile `json:"files"`
+}
+
+// VendorFile is one .icd file and whether the library it names loads.
+type VendorFile struct {
+	Path    string `json:"path"`
+	Library string `json:"library"`
+	OK      bool   `json:"ok"`
+	// Platforms is how many platforms the library offers.
+	Platforms int    `json:"platforms"`
+	Problem   string `json:"problem,omitempty"`
+}
+
+// PlatformCheck is one platform and its devices' checks.
+type PlatformCheck struct {
+	Name    string        `json:"name"`
+	Vendor  string        `json:"vendor"`
+	Version string        `json:"version"`
+	Err     string        `json:"error,omitempty"`
+	Devices []DeviceCheck `json:"devices"`
+}
+
+// DeviceCheck says whether a device made a context and ran a test kernel.
+type DeviceCheck struct {
+	Index   int           `json:"index"`
+	Ref     string        `json:"ref"`
+	Name    string        `json:"name"`
+	Type    string        `json:"type"`
+	Usable  bool          `json:"usable"`
+	Problem string        `json:"problem,omitempty"`
+	Context time.Duration `json:"context_ns"`
+	Build   time.Duration `json:"build_ns"`
+}
+
+// DefaultVendorDir is where ICD loaders look for vendor files by default.
+const DefaultVendorDir = "/etc/OpenCL/vendors"
+
+// knownLibraries are vendor OpenCL libraries whose missing .icd file is a known
+// cause of a platform that some loaders do not see.
+var knownLibraries = []struct{ lib, vendor, icd string }{
+	{"libnvidia-opencl.so.1", "NVIDIA", "nvidia.icd"},
+	{"libamdocl64.so", "AMD", "amdocl64.icd"},
+	{"libigdrcl.so", "Intel", "intel.icd"},
+}
+
+// libraryDirs are searched for vendor libraries beside ldconfig's cache.
+var libraryDirs = []string{"/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/opt/rocm/lib", "/opt/intel/opencl"}
+
+// ReadVendorDir lists the .icd files of dir and probes the library each names.
+func ReadVendorDir(dir, source string) VendorDir {
+	vd := VendorDir{Path: dir, Source: source, Files: []VendorFile{}}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		vd.Err = err.Error()
+		return vd
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".icd") {
+			continue
+		}
+		vd.Files = append(vd.Files, ReadVendorFile(filepath.Join(dir, e.Name())))
+	}
+	return vd
+}
+
+// ReadVendorFile reads one .icd file and probes the library it names.
+func ReadVendorFile(path string) VendorFile {
+	vf := VendorFile{Path: path}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		vf.Problem = err.Error()
+		return vf
+	}
+	vf.Library = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
+	if vf.Library == "" {
+		vf.Problem = "the file names no library"
+		return vf
+	}
+	n, err := cl.ProbeICD(vf.Library)
+	if err != nil {
+		vf.Problem = err.Error()
+		return vf
+	}
+	vf.OK, vf.Platforms = true, n
+	return vf
+}
+
+// Diagnose inspects the OpenCL setup: the loader, the vendor files, the platforms
+// and each device (a context, a queue, and a tiny kernel built and run).
+func Diagnose() *Diagnosis {
+	d := &Diagnosis{VendorDirs: []VendorDir{}, ICDFilenames: []VendorFile{}, Platforms: []PlatformCheck{}, Fixes: []string{}}
+	if v := os.Getenv("OCL_ICD_VENDORS"); v != "" {
+		if strings.HasSuffix(v, ".icd") {
+			dir := VendorDir{Path: v, Source: "OCL_ICD_VENDORS"}
+			dir.Files = []VendorFile{ReadVendorFile(v)}
+			d.VendorDirs = append(d.VendorDirs, dir)
+		} else {
+			d.VendorDirs = append(d.VendorDirs, ReadVendorDir(v, "OCL_ICD_VENDORS"))
+		}
+	} else {
+		d.VendorDirs = append(d.VendorDirs, ReadVendorDir(DefaultVendorDir, "default"))
+	}
+	if v := os.Getenv("OCL_ICD_FILENAMES"); v != "" {
+		for _, lib := range strings.Split(v, ":") {
+			if lib = strings.TrimSpace(lib); lib == "" {
+				continue
+			}
+			vf := VendorFile{Path: "OCL_ICD_FILENAMES", Library: lib, OK: true}
+			if _, err := cl.ProbeICD(lib); err != nil {
+				vf.OK, vf.Problem = false, err.Error()
+			}
+			d.ICDFilenames = append(d.ICDFilenames, vf)
+		}
+	}
+
+	for _, dir := range d.VendorDirs {
+		for _, f := range dir.Files {
+			if !f.OK {
+				d.Fixes = append(d.Fixes, fmt.Sprintf("%s names %q, which does not load (%s): install that driver or remove the file", f.Path, f.Library, f.Problem))
+			}
+		}
+	}
+	d.Fixes = append(d.Fixes, missingICDFixes(d)...)
+
+	if err := cl.Load(); err != nil {
+		d.LoaderErr = err.Error()
+		d.Fixes = append(d.Fixes, "install an ICD loader: sudo apt-get install ocl-icd-libopencl1 (Debian/Ubuntu), or set CLMETER_OPENCL_LIB to a libOpenCL.so")
+		return d
+	}
+	d.Loader = cl.LibraryPath()
+
+	m := NewManager()
+	defer m.Close()
+	devs, err := m.Devices()
+	d.EnumerationTime = m.EnumerationTime()
+	if err != nil {
+		d.Fixes = append(d.Fixes, "listing platforms failed: "+err.Error())
+		return d
+	}
+	plats, _ := m.Platforms()
+	for _, p := range plats {
+		pc := PlatformCheck{Name: p.Info.Name, Vendor: p.Info.Vendor, Version: p.Info.Version, Devices: []DeviceCheck{}}
+		if p.Err != nil {
+			pc.Err = p.Err.Error()
+		}
+		for _, dev := range devs {
+			if dev.PlatformIndex == p.Index {
+				pc.Devices = append(pc.Devices, checkDevice(dev))
+			}
+		}
+		for _, dc := range pc.Devices {
+			if dc.Usable {
+				d.UsableDevices++
+			}
+		}
+		d.Platforms = append(d.Platforms, pc)
+	}
+	if len(plats) == 0 {
+		d.Fixes = append(d.Fixes, "the loader found no platform: install a driver, e.g. sudo apt-get install pocl-opencl-icd for the CPU (PoCL), or your GPU vendor's OpenCL runtime")
+	}
+	return d
+}
+
+const doctorKernel = "__kernel void clmeter_doctor(__global int *x) { x[get_global_id(0)] = (int)get_global_id(0) * 3; }"
+
+func checkDevice(dev *Device) DeviceCheck {
+	dc := DeviceCheck{Index: dev.Index, Ref: dev.Ref(), Name: dev.Info.Name, Type: dev.Info.TypeName}
+	fail := func(what string, err error) DeviceCheck {
+		dc.Problem = what + ": " + firstLine(err.Error())
+		return dc
+	}
+	if !dev.Info.Available {
+		dc.Problem = "the device says it is not available"
+		return dc
+	}
+	ctx, q, err := dev.Context()
+	if err != nil {
+		return fail("context", err)
+	}
+	dc.Context = dev.ContextTime()
+	p, info, err := dev.BuildFromSource(Source{Name: "doctor", Text: doctorKernel}, "")
+	if err != nil {
+		return fail("build", err)
+	}
+	defer p.Release()
+	dc.Build = info.Total
+	k, err := p.CreateKernel("clmeter_doctor")
+	if err != nil {
+		return fail("kernel", err)
+	}
+	defer k.Release()
+	const n = 64
+	buf, err := ctx.CreateBuffer(cl.MemReadWrite, 4*n, nil)
+	if err != nil {
+		return fail("buffer", err)
+	}
+	defer buf.Release()
+	if err := k.SetArgs(buf); err != nil {
+		return fail("argument", err)
+	}
+	ev, err := q.EnqueueNDRange(k, []int{n}, nil, nil)
+	if err != nil {
+		return fail("launch", err)
+	}
+	defer ev.Release()
+	out := make([]byte, 4*n)
+	rev, err := q.EnqueueReadBuffer(buf, true, 0, out)
+	if err != nil {
+		return fail("read", err)
+	}
+	rev.Release()
+	for i := 0; i < n; i++ {
+		v := int32(uint32(out[4*i]) | uint32(out[4*i+1])<<8 | uint32(out[4*i+2])<<16 | uint32(out[4*i+3])<<24)
+		if v != int32(i*3) {
+			dc.Problem = fmt.Sprintf("the test kernel computed a wrong result (element %d = %d, want %d)", i, v, i*3)
+			return dc
+		}
+	}
+	if _, err := ev.Profile(); err != nil {
+		return fail("event profiling", err)
+	}
+	dc.Usable = true
+	return dc
+}
+
+// missingICDFixes finds vendor libraries on the machine that no vendor file names:
+// the loader may then not see that vendor's platform.
+func missingICDFixes(d *Diagnosis) []string {
+	named := map[string]bool{}
+	for _, dir := range d.VendorDirs {
+		for _, f := range dir.Files {
+			named[filepath.Base(f.Library)] = true
+		}
+	}
+	for _, f := range d.ICDFilenames {
+		named[filepath.Base(f.Library)] = true
+	}
+	var fixes []string
+	for _, k := range knownLibraries {
+		if named[k.lib] {
+			continue
+		}
+		path := findLibrary(k.lib)
+		if path == "" {
+			continue
+		}
+		dir := DefaultVendorDir
+		if len(d.VendorDirs) > 0 {
+			dir = d.VendorDirs[0].Path
+		}
+		fixes = append(fixes, fmt.Sprintf("the %s OpenCL library %s is installed but no vendor file names it, so loaders that read only %s (such as Debian's ocl-icd) do not see it. Fix: echo %s | sudo tee %s/%s   (or, without root: mkdir -p /tmp/opencl-vendors && cp %s/*.icd /tmp/opencl-vendors/ && echo %s > /tmp/opencl-vendors/%s && export OCL_ICD_VENDORS=/tmp/opencl-vendors)",
+			k.vendor, path, dir, path, DefaultVendorDir, k.icd, DefaultVendorDir, path, k.icd))
+	}
+	return fixes
+}
+
+// findLibrary looks a library up in ldconfig's cache, then in the usual folders.
+func findLibrary(name string) string {
+	if out, err := exec.Command("ldconfig", "-p").Output(); err == nil {
+		sc := bufio.NewScanner(strings.NewReader(string(out)))
+		for sc.Scan() {
+			line := strings.TrimSpace(sc.Text())
+			if strings.HasPrefix(line, name+" ") && strings.Contains(line, "x86-64") {
+				if i := strings.LastIndex(line, "=> "); i >= 0 {
+					return strings.TrimSpace(line[i+3:])
+				}
+			}
+		}
+	}
+	var found []string
+	for _, dir := range libraryDirs {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err == nil {
+			found = append(found, p)
+		}
+	}
+	sort.Strings(found)
+	if len(found) > 0 {
+		return found[0]
+	}
+	return ""
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
