@@ -160,7 +160,8 @@ type Settings struct {
 	MaxNoise float64 `json:"max_noise"`
 	// MaxTime is the time budget, by Clock, for warm-up and samples (default 10s).
 	// It starts after the cold run and overrides MinSamples (a run that stops on
-	// it with fewer samples carries a warning). It does not limit Samples.
+	// it with fewer samples carries a warning). It does not limit Samples, nor
+	// cut short a Warmup given as a duration.
 	MaxTime time.Duration `json:"max_time_ns"`
 	// Samples, when positive, takes exactly that many samples; the noise target
 	// and MaxTime do not stop it.

@@ -86,7 +86,11 @@ func decodeError(name string, data []byte, err error) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.As(err, &syn):
-		line, col := position(data, int(syn.Offset))
+		off := int(syn.Offset)
+		if off >= len(data) && strings.Contains(syn.Error(), "unexpected end") {
+			off = len(data) + 1 // point just past the end, where more was expected
+		}
+		line, col := position(data, off)
 		return &SyntaxError{File: name, Line: line, Column: col, Msg: syn.Error()}
 	case errors.As(err, &typ):
 		line, col := position(data, int(typ.Offset))

@@ -1,0 +1,439 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/runtime/cl"
+)
+
+// ArgKind says what a kernel argument is.
+type ArgKind int
+
+// Argument kinds.
+const (
+	// ArgBuffer is a __global or __constant buffer.
+	ArgBuffer ArgKind = iota
+	// ArgScalar is a value passed by value (a scalar or a vector).
+	ArgScalar
+	// ArgLocal is __local memory of a given size.
+	ArgLocal
+)
+
+// An Arg is one kernel argument of a KernelBenchmark.
+type Arg struct {
+	Kind ArgKind
+	// Name labels the argument in messages ("x", "arg 2").
+	Name string
+	// Bytes is the buffer's size (ArgBuffer) or the local memory's (ArgLocal).
+	Bytes int64
+	// Init fills the buffer's initial contents (len(b) == Bytes). Nil leaves it
+	// zero. Inputs are written in full before timing (data warm-up).
+	Init func(b []byte)
+	// Output marks a buffer that Validate reads back.
+	Output bool
+	// Flags are extra memory flags (MemReadWrite when zero).
+	Flags cl.MemFlags
+	// Value is a scalar's Go value (see cl.Kernel.SetArg).
+	Value any
+}
+
+// A KernelBenchmark measures one kernel of an OpenCL C program on one device.
+// Hand Measurable() to measure.Run: it offers the phase breakdown only when the
+// kernel has buffers and validation only when Check is set.
+type KernelBenchmark struct {
+	Device  *Device
+	Source  Source
+	Options string
+	Kernel  string
+	Args    []Arg
+	// Global and Local are the NDRange sizes (Local nil: the driver picks).
+	Global, Local []int
+	// BytesPerLaunch and OpsPerLaunch feed throughput (zero when unknown);
+	// OpsUnit names the operations: "FLOP", "IOP", "item".
+	BytesPerLaunch, OpsPerLaunch int64
+	OpsUnit                      string
+	// Check validates one launch's outputs: in holds every buffer argument's
+	// initial contents and out every Output buffer's contents after one launch
+	// on fresh inputs, both by argument index. Nil: no validation.
+	Check func(in, out map[int][]byte) error
+	// NoDataWarmup skips writing the buffers before timing, so first-touch costs
+	// fall into the cold run (--no-data-warmup).
+	NoDataWarmup bool
+	// DeviceBusyLimit is the largest batch for which every launch gets an event
+	// and Batch.DeviceBusy is summed; larger batches take events on the first and
+	// last launch only (per-launch events cost microseconds on some drivers).
+	// Zero means 256.
+	DeviceBusyLimit int
+
+	// Set by Setup.
+	Build   BuildInfo
+	Program *cl.Program
+
+	ctx     *cl.Context
+	queue   *cl.Queue
+	kernel  *cl.Kernel
+	bufs    map[int]*cl.Buffer
+	inputs  map[int][]byte
+	flush   *cl.Buffer
+	flushSz int64
+}
+
+// Setup builds the program (through the cache), makes the buffers, writes their
+// contents (timed: the first-touch figure) and sets the arguments.
+func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) {
+	info := measure.SetupInfo{
+		BytesPerLaunch: b.BytesPerLaunch, OpsPerLaunch: b.OpsPerLaunch, OpsUnit: b.OpsUnit,
+		TimerResolution: b.Device.Info.TimerResolution,
+	}
+	if err := b.checkSizes(); err != nil {
+		return info, err
+	}
+	c, q, err := b.Device.Context()
+	if err != nil {
+		return info, err
+	}
+	b.ctx, b.queue = c, q
+	p, binfo, err := b.Device.BuildProgram(b.Source, b.Options)
+	if err != nil {
+		return info, err
+	}
+	b.Program, b.Build = p, binfo
+	if b.kernel, err = p.CreateKernel(b.Kernel); err != nil {
+		if errors.Is(err, cl.InvalidKernelName) {
+			names, _ := p.KernelNames()
+			return info, fmt.Errorf("%s has no kernel %q; its kernels are %v (pick one with --kernel)", b.Source.Name, b.Kernel, names)
+		}
+		return info, err
+	}
+	if n, err := b.kernel.NumArgs(); err == nil && n != len(b.Args) {
+		return info, fmt.Errorf("kernel %s takes %d arguments, %d were given (one --arg each, in order)", b.Kernel, n, len(b.Args))
+	}
+	b.bufs, b.inputs = map[int]*cl.Buffer{}, map[int][]byte{}
+	start := time.Now()
+	for i, a := range b.Args {
+		switch a.Kind {
+		case ArgBuffer:
+			flags := a.Flags
+			if flags == 0 {
+				flags = cl.MemReadWrite
+			}
+			buf, err := c.CreateBuffer(flags, a.Bytes, nil)
+			if err != nil {
+				return info, fmt.Errorf("buffer %s (%s): %w", a.label(i), humanSize(a.Bytes), err)
+			}
+			b.bufs[i] = buf
+			data := make([]byte, a.Bytes)
+			if a.Init != nil {
+				a.Init(data)
+			}
+			b.inputs[i] = data
+			if !b.NoDataWarmup {
+				if err := b.write(i); err != nil {
+					return info, err
+				}
+			}
+			if err := b.kernel.SetArg(i, buf); err != nil {
+				return info, fmt.Errorf("argument %s: %w", a.label(i), err)
+			}
+		case ArgLocal:
+			if err := b.kernel.SetArg(i, cl.LocalMem(a.Bytes)); err != nil {
+				return info, fmt.Errorf("argument %s: %w", a.label(i), err)
+			}
+		case ArgScalar:
+			if err := b.kernel.SetArg(i, a.Value); err != nil {
+				return info, fmt.Errorf("argument %s: %w", a.label(i), err)
+			}
+		}
+	}
+	if err := q.Finish(); err != nil {
+		return info, err
+	}
+	if !b.NoDataWarmup {
+		info.FirstTouch = time.Since(start)
+	}
+	return info, nil
+}
+
+func (a Arg) label(i int) string {
+	if a.Name != "" {
+		return fmt.Sprintf("%d (%s)", i, a.Name)
+	}
+	return fmt.Sprint(i)
+}
+
+// checkSizes refuses, before anything is allocated, what the device cannot do.
+func (b *KernelBenchmark) checkSizes() error {
+	in := b.Device.Info
+	for i, a := range b.Args {
+		if a.Kind == ArgBuffer {
+			if a.Bytes <= 0 {
+				return fmt.Errorf("buffer %s: size must be positive, got %d bytes", a.label(i), a.Bytes)
+			}
+			if in.MaxAllocBytes > 0 && a.Bytes > in.MaxAllocBytes {
+				return fmt.Errorf("buffer %s is %s, over the device's largest allocation of %s (CL_DEVICE_MAX_MEM_ALLOC_SIZE): use a smaller size", a.label(i), humanSize(a.Bytes), humanSize(in.MaxAllocBytes))
+			}
+		}
+		if a.Kind == ArgLocal && in.LocalMemBytes > 0 && a.Bytes > in.LocalMemBytes {
+			return fmt.Errorf("local memory argument %s is %s, over the device's %s", a.label(i), humanSize(a.Bytes), humanSize(in.LocalMemBytes))
+		}
+	}
+	if len(b.Global) < 1 || len(b.Global) > 3 {
+		return fmt.Errorf("global size needs 1 to 3 dimensions, got %d", len(b.Global))
+	}
+	if b.Local != nil && len(b.Local) != len(b.Global) {
+		return fmt.Errorf("local size %v has %d dimensions, global size %v has %d", b.Local, len(b.Local), b.Global, len(b.Global))
+	}
+	total := 1
+	for d, g := range b.Global {
+		if g <= 0 {
+			return fmt.Errorf("global size %v: every dimension must be positive", b.Global)
+		}
+		if b.Local == nil {
+			continue
+		}
+		l := b.Local[d]
+		if l <= 0 {
+			return fmt.Errorf("local size %v: every dimension must be positive", b.Local)
+		}
+		if g%l != 0 {
+			return fmt.Errorf("global size %d is not a multiple of local size %d in dimension %d: round the global size up to a multiple", g, l, d)
+		}
+		if d < len(in.MaxWorkItemSizes) && l > in.MaxWorkItemSizes[d] {
+			return fmt.Errorf("local size %d in dimension %d is over the device's maximum of %d", l, d, in.MaxWorkItemSizes[d])
+		}
+		total *= l
+	}
+	if b.Local != nil && in.MaxWorkGroupSize > 0 && total > in.MaxWorkGroupSize {
+		return fmt.Errorf("local size %v makes work-groups of %d items, over the device's maximum of %d", b.Local, total, in.MaxWorkGroupSize)
+	}
+	return nil
+}
+
+func (b *KernelBenchmark) write(i int) error {
+	ev, err := b.queue.EnqueueWriteBuffer(b.bufs[i], true, 0, b.inputs[i])
+	if err != nil {
+		return fmt.Errorf("writing buffer %s: %w", b.Args[i].label(i), err)
+	}
+	return ev.Release()
+}
+
+// Launch enqueues k launches back to back and waits for them. The device times
+// come from events on the launches: the batch spans the first START to the last
+// END.
+func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, error) {
+	limit := b.DeviceBusyLimit
+	if limit == 0 {
+		limit = 256
+	}
+	every := k <= limit
+	events := make([]*cl.Event, 0, min(k, limit+2))
+	defer func() { cl.ReleaseAll(events) }()
+	start := time.Now()
+	for i := 0; i < k; i++ {
+		if every || i == 0 || i == k-1 {
+			ev, err := b.queue.EnqueueNDRange(b.kernel, b.Global, b.Local, nil)
+			if err != nil {
+				b.queue.Finish()
+				return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+			}
+			events = append(events, ev)
+			continue
+		}
+		if err := b.queue.EnqueueNDRangeNoEvent(b.kernel, b.Global, b.Local, nil); err != nil {
+			b.queue.Finish()
+			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+		}
+	}
+	if err := b.queue.Finish(); err != nil {
+		return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+	}
+	var batch measure.Batch
+	batch.Host = time.Since(start)
+	first, err := events[0].Profile()
+	if err != nil {
+		return batch, nil // no device timer: the engine falls back to the host timer
+	}
+	last, err := events[len(events)-1].Profile()
+	if err != nil {
+		return batch, nil
+	}
+	batch.Device = time.Duration(last.End - first.Start)
+	if every {
+		for _, ev := range events {
+			if p, err := ev.Profile(); err == nil {
+				batch.DeviceBusy += time.Duration(p.End - p.Start)
+			}
+		}
+	}
+	return batch, nil
+}
+
+// RunPhases writes every buffer (copy-in), launches once (compute) and reads the
+// output buffers (copy-out), with a finish between phases; each phase is timed on
+// the host clock around its commands and the finish.
+func (b *KernelBenchmark) RunPhases(ctx context.Context) (measure.Phases, error) {
+	var ph measure.Phases
+	t0 := time.Now()
+	for i := range b.inputs {
+		if err := b.write(i); err != nil {
+			return ph, err
+		}
+	}
+	if err := b.queue.Finish(); err != nil {
+		return ph, err
+	}
+	t1 := time.Now()
+	if err := b.queue.EnqueueNDRangeNoEvent(b.kernel, b.Global, b.Local, nil); err != nil {
+		return ph, err
+	}
+	if err := b.queue.Finish(); err != nil {
+		return ph, err
+	}
+	t2 := time.Now()
+	if _, err := b.readOutputs(); err != nil {
+		return ph, err
+	}
+	t3 := time.Now()
+	ph.CopyIn, ph.Compute, ph.CopyOut, ph.Total = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t3.Sub(t0)
+	return ph, nil
+}
+
+func (b *KernelBenchmark) readOutputs() (map[int][]byte, error) {
+	out := map[int][]byte{}
+	for i, a := range b.Args {
+		if a.Kind != ArgBuffer || !a.Output {
+			continue
+		}
+		data := make([]byte, a.Bytes)
+		ev, err := b.queue.EnqueueReadBuffer(b.bufs[i], true, 0, data)
+		if err != nil {
+			return nil, fmt.Errorf("reading buffer %s: %w", a.label(i), err)
+		}
+		ev.Release()
+		out[i] = data
+	}
+	return out, nil
+}
+
+// Flush overwrites a buffer of twice the device's global memory cache (at least
+// 64 MiB, at most the largest allocation) and waits: the next launch starts with
+// cold caches.
+func (b *KernelBenchmark) Flush(ctx context.Context) error {
+	if b.flush == nil {
+		size := 2 * b.Device.Info.GlobalCacheBytes
+		if size < 64<<20 {
+			size = 64 << 20
+		}
+		if m := b.Device.Info.MaxAllocBytes; m > 0 && size > m {
+			size = m
+		}
+		buf, err := b.ctx.CreateBuffer(cl.MemReadWrite, size, nil)
+		if err != nil {
+			return fmt.Errorf("cache-flush buffer of %s: %w", humanSize(size), err)
+		}
+		b.flush, b.flushSz = buf, size
+	}
+	ev, err := b.queue.EnqueueFillBuffer(b.flush, []byte{0, 0, 0, 0}, 0, b.flushSz)
+	if err != nil {
+		return err
+	}
+	defer ev.Release()
+	return b.queue.Finish()
+}
+
+// Validate rewrites the inputs, launches once, reads the outputs and checks them.
+func (b *KernelBenchmark) Validate(ctx context.Context) error {
+	if b.Check == nil {
+		return nil
+	}
+	for i := range b.inputs {
+		if err := b.write(i); err != nil {
+			return err
+		}
+	}
+	if err := b.queue.EnqueueNDRangeNoEvent(b.kernel, b.Global, b.Local, nil); err != nil {
+		return err
+	}
+	if err := b.queue.Finish(); err != nil {
+		return err
+	}
+	out, err := b.readOutputs()
+	if err != nil {
+		return err
+	}
+	return b.Check(b.inputs, out)
+}
+
+// Teardown releases the kernel, program and buffers (the device's context and
+// queue stay with the Manager).
+func (b *KernelBenchmark) Teardown() error {
+	if b.queue != nil {
+		b.queue.Finish()
+	}
+	for _, buf := range b.bufs {
+		buf.Release()
+	}
+	b.flush.Release()
+	b.kernel.Release()
+	b.Program.Release()
+	b.bufs, b.inputs, b.flush, b.kernel, b.Program = nil, nil, nil, nil, nil
+	return nil
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Measurable returns the benchmark as measure.Run takes it: a measure.Benchmark
+// and measure.Flusher that is also a measure.Phased when the kernel has buffer
+// arguments and a measure.Validator when Check is set.
+func (b *KernelBenchmark) Measurable() measure.Benchmark {
+	hasBuf := false
+	for _, a := range b.Args {
+		hasBuf = hasBuf || a.Kind == ArgBuffer
+	}
+	base := kbPlain{b}
+	switch {
+	case hasBuf && b.Check != nil:
+		return kbBoth{base}
+	case hasBuf:
+		return kbPhased{base}
+	case b.Check != nil:
+		return kbValid{base}
+	}
+	return base
+}
+
+type kbPlain struct{ b *KernelBenchmark }
+
+func (p kbPlain) Setup(ctx context.Context) (measure.SetupInfo, error) { return p.b.Setup(ctx) }
+func (p kbPlain) Launch(ctx context.Context, k int) (measure.Batch, error) {
+	return p.b.Launch(ctx, k)
+}
+func (p kbPlain) Teardown() error                 { return p.b.Teardown() }
+func (p kbPlain) Flush(ctx context.Context) error { return p.b.Flush(ctx) }
+
+type kbPhased struct{ kbPlain }
+
+func (p kbPhased) RunPhases(ctx context.Context) (measure.Phases, error) { return p.b.RunPhases(ctx) }
+
+type kbValid struct{ kbPlain }
+
+func (p kbValid) Validate(ctx context.Context) error { return p.b.Validate(ctx) }
+
+type kbBoth struct{ kbPlain }
+
+func (p kbBoth) RunPhases(ctx context.Context) (measure.Phases, error) { return p.b.RunPhases(ctx) }
+func (p kbBoth) Validate(ctx context.Context) error                    { return p.b.Validate(ctx) }
