@@ -69,6 +69,10 @@ type KernelBenchmark struct {
 	// Zero means 256.
 	DeviceBusyLimit int
 
+	// Tracer, when set, receives every host call and device command for a
+	// timeline (clmeter trace). Every launch then gets an event.
+	Tracer Tracer
+
 	// Set by Setup.
 	Build   BuildInfo
 	Program *cl.Program
@@ -97,9 +101,13 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 		return info, err
 	}
 	b.ctx, b.queue = c, q
+	tb := time.Now()
 	p, binfo, err := b.Device.BuildProgram(b.Source, b.Options)
 	if err != nil {
 		return info, err
+	}
+	if b.Tracer != nil {
+		b.Tracer.Host("build "+b.Source.Name, tb, time.Now())
 	}
 	b.Program, b.Build = p, binfo
 	if b.kernel, err = p.CreateKernel(b.Kernel); err != nil {
@@ -214,9 +222,16 @@ func (b *KernelBenchmark) checkSizes() error {
 }
 
 func (b *KernelBenchmark) write(i int) error {
+	t := time.Now()
 	ev, err := b.queue.EnqueueWriteBuffer(b.bufs[i], true, 0, b.inputs[i])
 	if err != nil {
 		return fmt.Errorf("writing buffer %s: %w", b.Args[i].label(i), err)
+	}
+	if b.Tracer != nil {
+		b.Tracer.Host("clEnqueueWriteBuffer "+b.Args[i].label(i), t, time.Now())
+		if p, err := ev.Profile(); err == nil {
+			b.Tracer.Device("write "+b.Args[i].label(i), "transfer", p)
+		}
 	}
 	return ev.Release()
 }
@@ -229,13 +244,17 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 	if limit == 0 {
 		limit = 256
 	}
-	every := k <= limit
+	every := k <= limit || b.Tracer != nil
 	events := make([]*cl.Event, 0, min(k, limit+2))
 	defer func() { cl.ReleaseAll(events) }()
 	start := time.Now()
 	for i := 0; i < k; i++ {
 		if every || i == 0 || i == k-1 {
+			t := time.Now()
 			ev, err := b.queue.EnqueueNDRange(b.kernel, b.Global, b.Local, nil)
+			if b.Tracer != nil {
+				b.Tracer.Host("clEnqueueNDRangeKernel "+b.Kernel, t, time.Now())
+			}
 			if err != nil {
 				b.queue.Finish()
 				return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
@@ -248,11 +267,20 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
 		}
 	}
+	tf := time.Now()
 	if err := b.queue.Finish(); err != nil {
 		return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
 	}
 	var batch measure.Batch
 	batch.Host = time.Since(start)
+	if b.Tracer != nil {
+		b.Tracer.Host("clFinish", tf, time.Now())
+		for _, ev := range events {
+			if p, err := ev.Profile(); err == nil {
+				b.Tracer.Device(b.Kernel, "kernel", p)
+			}
+		}
+	}
 	first, err := events[0].Profile()
 	if err != nil {
 		return batch, nil // no device timer: the engine falls back to the host timer
@@ -309,9 +337,16 @@ func (b *KernelBenchmark) readOutputs() (map[int][]byte, error) {
 			continue
 		}
 		data := make([]byte, a.Bytes)
+		t := time.Now()
 		ev, err := b.queue.EnqueueReadBuffer(b.bufs[i], true, 0, data)
 		if err != nil {
 			return nil, fmt.Errorf("reading buffer %s: %w", a.label(i), err)
+		}
+		if b.Tracer != nil {
+			b.Tracer.Host("clEnqueueReadBuffer "+a.label(i), t, time.Now())
+			if p, err := ev.Profile(); err == nil {
+				b.Tracer.Device("read "+a.label(i), "transfer", p)
+			}
 		}
 		ev.Release()
 		out[i] = data
@@ -394,6 +429,16 @@ func humanSize(n int64) string {
 		return fmt.Sprintf("%d KiB", n>>10)
 	}
 	return fmt.Sprintf("%d bytes", n)
+}
+
+// A Tracer receives what a KernelBenchmark does, for a timeline of host calls
+// against device execution. Calls come from the goroutine running the benchmark.
+type Tracer interface {
+	// Host records a host call (an enqueue, a finish, a build) from start to end.
+	Host(name string, start, end time.Time)
+	// Device records a device command (category "kernel" or "transfer") with its
+	// profiling timestamps, in device-timer nanoseconds.
+	Device(name, category string, p cl.Profile)
 }
 
 // Measurable returns the benchmark as measure.Run takes it: a measure.Benchmark

@@ -1,0 +1,33 @@
+package runtime
+
+import (
+	"strings"
+
+	"github.com/clmeter/clmeter/results"
+)
+
+// Describe returns the device as result files record it.
+func (d *Device) Describe() results.DeviceInfo {
+	in := d.Info
+	return results.DeviceInfo{
+		Index:             d.Ref(),
+		Platform:          d.Platform.Name,
+		PlatformVersion:   d.Platform.Version,
+		Name:              in.Name,
+		Vendor:            in.Vendor,
+		Version:           in.Version,
+		DriverVersion:     in.DriverVersion,
+		Type:              strings.ToUpper(in.TypeName),
+		ComputeUnits:      in.ComputeUnits,
+		MaxClockMHz:       in.MaxClockMHz,
+		TimerResolutionNS: in.TimerResolution.Nanoseconds(),
+		GlobalMemBytes:    in.GlobalMemBytes,
+		GlobalCacheBytes:  in.GlobalCacheBytes,
+		LocalMemBytes:     in.LocalMemBytes,
+	}
+}
+
+// ProgramInfo returns a build's record for result files.
+func (b BuildInfo) ProgramInfo(source string) *results.ProgramInfo {
+	return &results.ProgramInfo{FromCache: b.FromCache, BuildTime: b.Total, Source: source, Options: b.Options}
+}
