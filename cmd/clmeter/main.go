@@ -76,10 +76,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"   Devices are picked with --device (or CLMETER_DEVICE): an index (0), platform:device (1:0),\n" +
 			"   a name or vendor substring (h200, pocl), a type (gpu, cpu, accelerator) or all.\n" +
 			"   The default is the first GPU, else the first device.\n\n   " + exitHelp,
-		Commands:             commands,
-		Writer:               stdout,
-		ErrWriter:            stderr,
-		EnableBashCompletion: true,
+		Commands:                  commands,
+		DisableSliceFlagSeparator: true,
+		Writer:                    stdout,
+		ErrWriter:                 stderr,
+		EnableBashCompletion:      true,
 		// Errors are printed once, in main, as one line.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
@@ -93,7 +94,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 // "clmeter: reason".
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
-	err := app.RunContext(ctx, args)
+	err := app.RunContext(ctx, interspersed(app, args))
 	if err == nil {
 		return exitOK
 	}

@@ -1,0 +1,191 @@
+package spec
+
+import (
+	"fmt"
+	"math/rand"
+	"strconv"
+	"strings"
+
+	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cl"
+)
+
+// ArgSyntax documents the kernel argument grammar for --help and the README.
+const ArgSyntax = `one --arg per kernel argument, in order:
+  buf:TYPE:COUNT[:INIT][:out]  a global buffer of COUNT elements of TYPE; INIT is zero
+                               (default), rand, ones, seq (0,1,2,...) or a number;
+                               :out marks a buffer the kernel writes (read back)
+  local:TYPE:COUNT             __local memory for COUNT elements of TYPE
+  TYPE:VALUE[,VALUE...]        a value: int:4096, float:2.5, float4:1,2,3,4
+TYPE is char uchar short ushort int uint long ulong half float double, with an
+optional vector width 2 3 4 8 16 (float4). COUNT and integer VALUEs are sizes
+or expressions: 1Mi, 4K, 2^20, N*N (N is --size; a spec file adds its axes).`
+
+// ArgKind says what an ArgSpec is.
+type ArgKind int
+
+// Argument kinds.
+const (
+	KindBuffer ArgKind = iota
+	KindLocal
+	KindValue
+)
+
+// An ArgSpec is one parsed --arg, its sizes still expressions.
+type ArgSpec struct {
+	Text   string
+	Kind   ArgKind
+	Type   ElemType
+	Count  string   // buffer and local: element count expression
+	Init   string   // buffer: zero, rand, ones, seq or a number
+	Out    bool     // buffer: written by the kernel
+	Values []string // value: one per lane, or one for all
+}
+
+// ParseArg parses one argument (see ArgSyntax).
+func ParseArg(s string) (ArgSpec, error) {
+	a := ArgSpec{Text: s}
+	parts := strings.Split(s, ":")
+	bad := func(format string, args ...any) (ArgSpec, error) {
+		return ArgSpec{}, fmt.Errorf("--arg %q: %s", s, fmt.Sprintf(format, args...))
+	}
+	if len(parts) < 2 {
+		return bad("want buf:TYPE:COUNT[:INIT][:out], local:TYPE:COUNT or TYPE:VALUE")
+	}
+	var err error
+	switch strings.ToLower(parts[0]) {
+	case "buf", "buffer":
+		a.Kind = KindBuffer
+		if len(parts) < 3 || len(parts) > 5 {
+			return bad("a buffer is buf:TYPE:COUNT[:INIT][:out]")
+		}
+		if a.Type, err = ParseType(parts[1]); err != nil {
+			return bad("%v", err)
+		}
+		a.Count, a.Init = parts[2], "zero"
+		for _, p := range parts[3:] {
+			switch lp := strings.ToLower(p); {
+			case lp == "out":
+				a.Out = true
+			case lp == "in":
+			case lp == "zero" || lp == "rand" || lp == "ones" || lp == "seq":
+				a.Init = lp
+			default:
+				if _, err := strconv.ParseFloat(p, 64); err != nil {
+					return bad("unknown buffer option %q: use zero, rand, ones, seq, a number, or out", p)
+				}
+				a.Init = p
+			}
+		}
+		if strings.TrimSpace(a.Count) == "" {
+			return bad("the element count is empty")
+		}
+	case "local":
+		a.Kind = KindLocal
+		if len(parts) != 3 {
+			return bad("local memory is local:TYPE:COUNT")
+		}
+		if a.Type, err = ParseType(parts[1]); err != nil {
+			return bad("%v", err)
+		}
+		a.Count = parts[2]
+	default:
+		a.Kind = KindValue
+		if a.Type, err = ParseType(parts[0]); err != nil {
+			return bad("%v (or start with buf: or local:)", err)
+		}
+		if len(parts) != 2 || parts[1] == "" {
+			return bad("a value is TYPE:VALUE, e.g. int:4096 or float4:1,2,3,4")
+		}
+		a.Values = strings.Split(parts[1], ",")
+		if len(a.Values) != 1 && len(a.Values) != a.Type.Lanes {
+			return bad("type %s takes 1 or %d values, got %d", a.Type.Name, a.Type.Lanes, len(a.Values))
+		}
+	}
+	return a, nil
+}
+
+// value evaluates a scalar: a float literal, or an integer expression.
+func value(s string, vars Vars) (float64, error) {
+	s = strings.TrimSpace(s)
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		return f, nil
+	}
+	v, err := Eval(s, vars)
+	return float64(v), err
+}
+
+// Elements returns the element count of a buffer or local argument.
+func (a ArgSpec) Elements(vars Vars) (int64, error) {
+	n, err := Eval(a.Count, vars)
+	if err != nil {
+		return 0, fmt.Errorf("--arg %q: count %w", a.Text, err)
+	}
+	if n <= 0 {
+		return 0, fmt.Errorf("--arg %q: the element count must be positive, got %d", a.Text, n)
+	}
+	return n, nil
+}
+
+// Resolve makes the runtime.Arg for argument index i with names bound to vars.
+func (a ArgSpec) Resolve(i int, vars Vars) (runtime.Arg, error) {
+	switch a.Kind {
+	case KindBuffer, KindLocal:
+		n, err := a.Elements(vars)
+		if err != nil {
+			return runtime.Arg{}, err
+		}
+		size := int64(a.Type.Size())
+		if n > (1<<62)/size {
+			return runtime.Arg{}, fmt.Errorf("--arg %q: %d elements overflow", a.Text, n)
+		}
+		if a.Kind == KindLocal {
+			return runtime.Arg{Kind: runtime.ArgLocal, Name: a.Text, Bytes: n * size}, nil
+		}
+		return runtime.Arg{Kind: runtime.ArgBuffer, Name: a.Text, Bytes: n * size, Init: a.initFunc(int64(i)), Output: a.Out, Flags: cl.MemReadWrite}, nil
+	}
+	vals := make([]float64, len(a.Values))
+	for j, s := range a.Values {
+		v, err := value(s, vars)
+		if err != nil {
+			return runtime.Arg{}, fmt.Errorf("--arg %q: %w", a.Text, err)
+		}
+		vals[j] = v
+	}
+	b, err := a.Type.Encode(vals)
+	if err != nil {
+		return runtime.Arg{}, fmt.Errorf("--arg %q: %w", a.Text, err)
+	}
+	return runtime.Arg{Kind: runtime.ArgScalar, Name: a.Text, Value: b}, nil
+}
+
+// initFunc returns the buffer's fill: deterministic for a given argument index,
+// so runs are repeatable.
+func (a ArgSpec) initFunc(seed int64) func([]byte) {
+	t := a.Type
+	es := t.size
+	fill := func(b []byte, f func(i int) float64) {
+		for i := 0; i+es <= len(b); i += es {
+			t.putScalar(b[i:], f(i/es))
+		}
+	}
+	switch a.Init {
+	case "zero":
+		return nil
+	case "ones":
+		return func(b []byte) { fill(b, func(int) float64 { return 1 }) }
+	case "seq":
+		return func(b []byte) { fill(b, func(i int) float64 { return float64(i) }) }
+	case "rand":
+		return func(b []byte) {
+			r := rand.New(rand.NewSource(seed + 1))
+			if t.IsFloat() {
+				fill(b, func(int) float64 { return r.Float64() })
+			} else {
+				fill(b, func(int) float64 { return float64(r.Intn(100)) })
+			}
+		}
+	}
+	v, _ := strconv.ParseFloat(a.Init, 64)
+	return func(b []byte) { fill(b, func(int) float64 { return v }) }
+}
