@@ -1,0 +1,245 @@
+package spec
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestEvalAndSizes(t *testing.T) {
+	vars := Vars{"N": 1024, "M": 3}
+	cases := []struct {
+		in   string
+		want int64
+		err  string
+	}{
+		{"4096", 4096, ""},
+		{"4K", 4000, ""},
+		{"4Ki", 4096, ""},
+		{"1Mi", 1 << 20, ""},
+		{"16Mi", 16 << 20, ""},
+		{"2G", 2000000000, ""},
+		{"1Gi", 1 << 30, ""},
+		{"2^20", 1 << 20, ""},
+		{"2^2^3", 256, ""},
+		{"N*N*4", 1024 * 1024 * 4, ""},
+		{"2*(N+M)", 2054, ""},
+		{"N/M", 341, ""},
+		{"N%M", 1, ""},
+		{"-N+2048", 1024, ""},
+		{" N * 2 ", 2048, ""},
+		{"N/0", 0, "division by zero"},
+		{"X", 0, "unknown name X (defined: M, N)"},
+		{"4Q", 0, "unknown size suffix"},
+		{"2^70", 0, "overflow"},
+		{"9223372036854775807+1", 0, "overflow"},
+		{"(N", 0, "missing ')'"},
+		{"N N", 0, "unexpected"},
+		{"", 0, "ends early"},
+		{"1.5", 0, "unexpected"},
+		{"$", 0, "unexpected character"},
+	}
+	for _, c := range cases {
+		got, err := Eval(c.in, vars)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("Eval(%q) = %d, %v; want error containing %q", c.in, got, err, c.err)
+			}
+			continue
+		}
+		if err != nil || got != c.want {
+			t.Errorf("Eval(%q) = %d, %v; want %d", c.in, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"0", "-4", "0Ki"} {
+		if _, err := ParseSize(bad); err == nil || !strings.Contains(err.Error(), "positive") {
+			t.Errorf("ParseSize(%q) = %v, want a positive-size error", bad, err)
+		}
+	}
+}
+
+func TestParseArg(t *testing.T) {
+	cases := []struct {
+		in  string
+		ok  func(ArgSpec) bool
+		err string
+	}{
+		{"buf:float:N:rand", func(a ArgSpec) bool { return a.Kind == KindBuffer && a.Type.Size() == 4 && a.Init == "rand" && !a.Out }, ""},
+		{"buf:float4:1Mi:zero:out", func(a ArgSpec) bool { return a.Type.Size() == 16 && a.Out && a.Count == "1Mi" }, ""},
+		{"buf:double3:8:2.5", func(a ArgSpec) bool { return a.Type.Size() == 32 && a.Init == "2.5" }, ""},
+		{"local:float:256", func(a ArgSpec) bool { return a.Kind == KindLocal && a.Count == "256" }, ""},
+		{"int:4096", func(a ArgSpec) bool { return a.Kind == KindValue && a.Values[0] == "4096" }, ""},
+		{"float4:1,2,3,4", func(a ArgSpec) bool { return len(a.Values) == 4 }, ""},
+		{"half:1.5", func(a ArgSpec) bool { return a.Type.Size() == 2 }, ""},
+		{"buf:float", nil, "buf:TYPE:COUNT"},
+		{"buf:flot:4", nil, "unknown type \"flot\""},
+		{"buf:float:4:bogus", nil, "unknown buffer option"},
+		{"float4:1,2", nil, "takes 1 or 4 values"},
+		{"int5:1", nil, "2, 3, 4, 8 or 16 lanes"},
+		{"int", nil, "want buf:TYPE"},
+		{"local:float", nil, "local:TYPE:COUNT"},
+		{"blah:1", nil, "unknown type"},
+	}
+	for _, c := range cases {
+		a, err := ParseArg(c.in)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("ParseArg(%q) err %v, want %q", c.in, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !c.ok(a) {
+			t.Errorf("ParseArg(%q) = %+v, %v", c.in, a, err)
+		}
+	}
+}
+
+func TestResolveArgs(t *testing.T) {
+	vars := Vars{"N": 8}
+	a, _ := ParseArg("buf:float:N:seq:out")
+	r, err := a.Resolve(0, vars)
+	if err != nil || r.Bytes != 32 || !r.Output {
+		t.Fatalf("%+v %v", r, err)
+	}
+	b := make([]byte, r.Bytes)
+	r.Init(b)
+	if got := (ElemType{Scalar: "float", size: 4}).scalarAt(b[28:]); got != 7 {
+		t.Errorf("seq element 7 = %v", got)
+	}
+	v, _ := ParseArg("int:N*2")
+	rv, err := v.Resolve(1, vars)
+	if err != nil || len(rv.Value.([]byte)) != 4 || rv.Value.([]byte)[0] != 16 {
+		t.Errorf("int:N*2 = %v %v", rv.Value, err)
+	}
+	f4, _ := ParseArg("float3:1.5")
+	rf, _ := f4.Resolve(2, vars)
+	if len(rf.Value.([]byte)) != 16 {
+		t.Errorf("float3 takes 16 bytes, got %d", len(rf.Value.([]byte)))
+	}
+	neg, _ := ParseArg("buf:float:N-9")
+	if _, err := neg.Resolve(0, vars); err == nil || !strings.Contains(err.Error(), "positive") {
+		t.Errorf("negative count: %v", err)
+	}
+	h, _ := ParseType("half")
+	enc, _ := h.Encode([]float64{1.5})
+	if h.scalarAt(enc) != 1.5 {
+		t.Errorf("half round trip %v", h.scalarAt(enc))
+	}
+}
+
+func TestInstances(t *testing.T) {
+	k := &Kernel{Axes: []Axis{{Name: "N", Values: []int64{1, 2}}, {Name: "M", Values: []int64{10, 20, 30}}}}
+	in := k.Instances()
+	if len(in) != 6 || in[0].Label() != "N=1,M=10" || in[5].Label() != "N=2,M=30" || in[4].Vars["M"] != 20 {
+		t.Errorf("instances %+v", in)
+	}
+}
+
+func writeFiles(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+const goodSpec = `source: k.cl
+kernel: scale
+defines: [FACTOR=2]
+include: [inc]
+global: N
+local: 16
+args:
+  - buf:float:N:ones
+  - buf:float:N:zero:out
+bytes: 8*N
+flops: N
+axes:
+  N: [64, 128]
+expect:
+  - {arg: 1, value: 2}
+`
+
+func TestParseFile(t *testing.T) {
+	dir := writeFiles(t, map[string]string{"k.cl": "__kernel void scale() {}", "s.yaml": goodSpec})
+	k, err := LoadFile(filepath.Join(dir, "s.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Kernel != "scale" || len(k.Args) != 2 || len(k.Axes) != 1 || len(k.Instances()) != 2 || k.Expect[0].Value == nil {
+		t.Errorf("%+v", k)
+	}
+	if !strings.Contains(k.Options, "-DFACTOR=2") || !strings.Contains(k.Options, "-I"+filepath.Join(dir, "inc")) {
+		t.Errorf("options %q", k.Options)
+	}
+	r, err := k.resolve(k.Instances()[1])
+	if err != nil || r.bytes != 1024 || r.global[0] != 128 {
+		t.Errorf("%+v %v", r, err)
+	}
+}
+
+func TestParseFileErrors(t *testing.T) {
+	cases := []struct{ body, err string }{
+		{"source: k.cl\nkernel: scale\nglobal: 4\nbogus: 1\n", "s.yaml:4: field bogus is not a spec file field"},
+		{"source: k.cl\nkernel: [\n", "s.yaml:"},
+		{"source: k.cl\nkernel: scale\nglobal: 4\nargs:\n  - buf:nope:4\n", "args[0]"},
+		{"source: k.cl\nkernel: scale\nglobal: 10\nlocal: 3\n", "not a multiple of local size"},
+		{"source: k.cl\nkernel: scale\nglobal: X\n", "unknown name X"},
+		{"source: k.cl\nkernel: scale\nglobal: N\naxes:\n  N: [0]\n", "s.yaml:5: axis N"},
+		{"source: missing.cl\nkernel: scale\nglobal: 4\n", "missing.cl"},
+		{"kernel: scale\nglobal: 4\n", "source: is missing"},
+		{"", "empty"},
+		{"source: k.cl\nkernel: scale\nglobal: 4\nargs: [buf:float:4]\nexpect:\n  - {arg: 0, value: 1}\n", "not marked :out"},
+		{"source: k.cl\nkernel: scale\nglobal: 4\nexpect:\n  - {arg: 0, wrong: 1}\n", "s.yaml:5: field wrong is not an expect field"},
+	}
+	for _, c := range cases {
+		dir := writeFiles(t, map[string]string{"k.cl": "x", "s.yaml": c.body})
+		_, err := LoadFile(filepath.Join(dir, "s.yaml"))
+		if err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("spec %q: err %v, want %q", c.body, err, c.err)
+		}
+	}
+}
+
+func FuzzEval(f *testing.F) {
+	for _, s := range []string{"4096", "1Mi", "2^20", "N*N*4", "(N+1)/2", "-3%2", "2^2^2^2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := Eval(s, Vars{"N": 1 << 20})
+		if err == nil && s == "" {
+			t.Errorf("empty expression gave %d", v)
+		}
+	})
+}
+
+func FuzzParseArg(f *testing.F) {
+	for _, s := range []string{"buf:float:N:rand", "local:float:256", "float4:1,2,3,4", "int:4096", "buf:uchar16:1Ki:seq:out"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := ParseArg(s)
+		if err != nil {
+			return
+		}
+		if _, err := a.Resolve(0, Vars{"N": 64}); err == nil && a.Kind == KindValue && len(a.Values) == 0 {
+			t.Errorf("value without values: %q", s)
+		}
+	})
+}
+
+func FuzzParseFile(f *testing.F) {
+	f.Add([]byte(goodSpec))
+	f.Add([]byte("source: k.cl\nkernel: k\nglobal: [N, N]\naxes: {N: [1, 2]}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "k.cl"), []byte("x"), 0o644)
+		ParseFile(filepath.Join(dir, "s.yaml"), data)
+	})
+}
