@@ -18,10 +18,11 @@ func interspersed(app *cli.App, args []string) []string {
 	rest := args[1:]
 	cmds := app.Commands
 	var cmd *cli.Command
-	// Walk the command path: global flags, then command names.
+	// Walk the command path: global flags, then command names, then subcommand
+	// names (flags between a command and its subcommand are not supported).
 	for len(rest) > 0 {
 		tok := rest[0]
-		if strings.HasPrefix(tok, "-") {
+		if cmd == nil && strings.HasPrefix(tok, "-") {
 			out = append(out, tok)
 			rest = rest[1:]
 			continue
@@ -34,9 +35,6 @@ func interspersed(app *cli.App, args []string) []string {
 		out = append(out, tok)
 		rest = rest[1:]
 		cmds = cmd.Subcommands
-		if len(cmds) == 0 {
-			break
-		}
 	}
 	if cmd == nil {
 		return args

@@ -67,6 +67,18 @@ func register(c *cli.Command) { commands = append(commands, c) }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
 	sort.Slice(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
+	onUsage := func(c *cli.Context, err error, isSub bool) error {
+		return usageErr("%v (see 'clmeter %s --help')", err, c.Command.FullName())
+	}
+	// A flag error is one line on stderr, not the whole help text.
+	var walk func([]*cli.Command)
+	walk = func(cs []*cli.Command) {
+		for _, c := range cs {
+			c.OnUsageError = onUsage
+			walk(c.Subcommands)
+		}
+	}
+	walk(commands)
 	app := &cli.App{
 		Name:    "clmeter",
 		Usage:   "measure OpenCL kernels you can trust",
@@ -83,9 +95,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		EnableBashCompletion:      true,
 		// Errors are printed once, in main, as one line.
 		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
-			return usageErr("%v (see 'clmeter %s --help')", err, c.Command.FullName())
-		},
+		OnUsageError:   onUsage,
 	}
 	return app
 }
