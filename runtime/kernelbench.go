@@ -73,6 +73,11 @@ type KernelBenchmark struct {
 	// timeline (clmeter trace). Every launch then gets an event.
 	Tracer Tracer
 
+	// Timeout bounds every wait for the device (zero: wait for ever). A kernel
+	// that has not finished by then fails with ErrKernelTimeout; OpenCL cannot
+	// stop it, so the caller should report and exit.
+	Timeout time.Duration
+
 	// Set by Setup.
 	Build   BuildInfo
 	Program *cl.Program
@@ -84,6 +89,7 @@ type KernelBenchmark struct {
 	inputs  map[int][]byte
 	flush   *cl.Buffer
 	flushSz int64
+	hung    bool // a wait timed out: the queue is busy for good
 }
 
 // Setup builds the program (through the cache), makes the buffers, writes their
@@ -268,7 +274,7 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 		}
 	}
 	tf := time.Now()
-	if err := b.queue.Finish(); err != nil {
+	if err := b.finish(ctx); err != nil {
 		return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
 	}
 	var batch measure.Batch
@@ -300,6 +306,42 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 	return batch, nil
 }
 
+// ErrKernelTimeout is returned when the device has not finished within
+// KernelBenchmark.Timeout.
+var ErrKernelTimeout = errors.New("the device did not finish in time")
+
+// finish waits for the queue, bounded by Timeout and the context. On a timeout
+// or cancellation the wait goes on in the background: OpenCL cannot abort a
+// running kernel, and the process is expected to exit.
+func (b *KernelBenchmark) finish(ctx context.Context) error {
+	if b.Timeout <= 0 && ctx.Done() == nil {
+		return b.queue.Finish()
+	}
+	done := make(chan error, 1)
+	go func() { done <- b.queue.Finish() }()
+	var timeout <-chan time.Time
+	if b.Timeout > 0 {
+		t := time.NewTimer(b.Timeout)
+		defer t.Stop()
+		timeout = t.C
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-timeout:
+		b.hung = true
+		return fmt.Errorf("%w: still running after --kernel-timeout %s", ErrKernelTimeout, b.Timeout)
+	case <-ctx.Done():
+		select {
+		case err := <-done:
+			return err
+		case <-time.After(2 * time.Second):
+			b.hung = true
+			return ctx.Err()
+		}
+	}
+}
+
 // RunPhases writes every buffer (copy-in), launches once (compute) and reads the
 // output buffers (copy-out), with a finish between phases; each phase is timed on
 // the host clock around its commands and the finish.
@@ -318,8 +360,8 @@ func (b *KernelBenchmark) RunPhases(ctx context.Context) (measure.Phases, error)
 	if err := b.queue.EnqueueNDRangeNoEvent(b.kernel, b.Global, b.Local, nil); err != nil {
 		return ph, err
 	}
-	if err := b.queue.Finish(); err != nil {
-		return ph, err
+	if err := b.finish(ctx); err != nil {
+		return ph, fmt.Errorf("kernel %s: %w", b.Kernel, err)
 	}
 	t2 := time.Now()
 	if _, err := b.readOutputs(); err != nil {
@@ -393,8 +435,8 @@ func (b *KernelBenchmark) Validate(ctx context.Context) error {
 	if err := b.queue.EnqueueNDRangeNoEvent(b.kernel, b.Global, b.Local, nil); err != nil {
 		return err
 	}
-	if err := b.queue.Finish(); err != nil {
-		return err
+	if err := b.finish(ctx); err != nil {
+		return fmt.Errorf("kernel %s: %w", b.Kernel, err)
 	}
 	out, err := b.readOutputs()
 	if err != nil {
@@ -406,6 +448,11 @@ func (b *KernelBenchmark) Validate(ctx context.Context) error {
 // Teardown releases the kernel, program and buffers (the device's context and
 // queue stay with the Manager).
 func (b *KernelBenchmark) Teardown() error {
+	if b.hung {
+		// A kernel is still running: releasing what it uses could crash the
+		// driver, and the process is about to exit anyway.
+		return nil
+	}
 	if b.queue != nil {
 		b.queue.Finish()
 	}

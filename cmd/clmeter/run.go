@@ -32,6 +32,8 @@ var measureFlags = []cli.Flag{
 	&cli.StringFlag{Name: "timer", Value: "device", Usage: "device (event profiling), host (monotonic clock around enqueue..finish) or both"},
 	&cli.BoolFlag{Name: "cold", Usage: "cold caches: overwrite a buffer larger than the device's cache before each launch; each sample is one launch"},
 	&cli.BoolFlag{Name: "no-data-warmup", Usage: "do not write buffers before timing: first-touch costs fall into the cold run"},
+	&cli.IntFlag{Name: "max-launches", Value: measure.DefaultMaxLaunches, Usage: "the most launches in one batch (1: every sample is one enqueue + finish round trip)"},
+	&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
 }
 
 // measureSettings reads the measureFlags.
@@ -55,6 +57,13 @@ func measureSettings(c *cli.Context) (measure.Settings, error) {
 	}
 	s.Timer = t
 	s.Cold = c.Bool("cold")
+	s.MaxLaunches = c.Int("max-launches")
+	if s.MaxLaunches < 1 {
+		return s, usageErr("--max-launches must be at least 1, got %d", s.MaxLaunches)
+	}
+	if c.Duration("kernel-timeout") < 0 {
+		return s, usageErr("--kernel-timeout must not be negative")
+	}
 	if c.IsSet("samples") && s.Samples <= 0 {
 		return s, usageErr("--samples must be positive, got %d", s.Samples)
 	}
@@ -119,6 +128,9 @@ type runPlan struct {
 	format   string
 	output   string
 	command  []string
+
+	kernelTimeout time.Duration
+	noDataWarmup  bool
 }
 
 // A runItem is one benchmark on one device, made only when it runs.
@@ -145,7 +157,8 @@ func planRun(c *cli.Context) (*runPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := &runPlan{settings: settings, format: format, output: c.String("output"), command: os.Args}
+	plan := &runPlan{settings: settings, format: format, output: c.String("output"), command: os.Args,
+		kernelTimeout: c.Duration("kernel-timeout"), noDataWarmup: c.Bool("no-data-warmup")}
 	if plan.output != "" {
 		if err := checkWritable(plan.output); err != nil {
 			return nil, err
@@ -294,7 +307,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 		if ctx.Err() != nil {
 			break
 		}
-		rb, err := measureItem(ctx, plan.settings, it, progress)
+		rb, err := measureItem(ctx, plan, it, progress)
 		if err != nil && rb == nil {
 			if errors.Is(err, context.Canceled) {
 				break
@@ -342,11 +355,14 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 
 // measureItem makes, measures and records one benchmark. A setup failure (bad
 // build, bad arguments) returns no benchmark and the error.
-func measureItem(ctx context.Context, s measure.Settings, it runItem, progress func(string, measure.Progress)) (*results.Benchmark, error) {
+func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(string, measure.Progress)) (*results.Benchmark, error) {
+	s := plan.settings
 	kb, err := it.make()
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}
+	kb.Timeout = plan.kernelTimeout
+	kb.NoDataWarmup = plan.noDataWarmup
 	label := it.name
 	for _, p := range it.params {
 		label += " " + p.Name + "=" + p.Value
