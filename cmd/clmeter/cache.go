@@ -1,0 +1,288 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clmeter/clmeter/runtime"
+)
+
+// cacheFlags are the binary-cache flags of every command that builds programs
+// (run, suite, ...); setupCache reads them.
+var cacheFlags = []cli.Flag{
+	&cli.BoolFlag{Name: "no-cache", Usage: "build every program from source, bypassing clmeter's binary cache", EnvVars: []string{runtime.NoCacheEnv}},
+	cacheDirFlag,
+	cacheMaxSizeFlag,
+}
+
+var cacheDirFlag = &cli.StringFlag{Name: "cache-dir", Usage: "binary cache folder (default: the user cache folder/clmeter)", EnvVars: []string{runtime.CacheDirEnv}}
+
+var cacheMaxSizeFlag = &cli.StringFlag{Name: "cache-max-size", Usage: "bound on the binary cache; least-recently-used entries are trimmed (512MiB, 1GiB, 100M)", Value: "512MiB", EnvVars: []string{runtime.CacheMaxSizeEnv}}
+
+// setupCache gives m the binary cache that cacheFlags and the environment ask
+// for, or none (--no-cache, CLMETER_NO_CACHE=1). An unwritable folder prints one
+// warning and leaves the builds uncached; only a bad --cache-max-size is an error.
+func setupCache(c *cli.Context, m *runtime.Manager) error {
+	cache, warning, err := runtime.CacheFromEnv(c.String("cache-dir"), c.String("cache-max-size"), c.Bool("no-cache"))
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	if warning != "" {
+		fmt.Fprintln(c.App.ErrWriter, warning)
+	}
+	if cache != nil {
+		cache.Warn = c.App.ErrWriter
+		if cache.Debug != nil {
+			cache.Debug = c.App.ErrWriter
+		}
+		m.Cache = cache
+	}
+	return nil
+}
+
+// openCache opens the cache folder for the cache commands (no write probe).
+func openCache(c *cli.Context) (*runtime.Cache, error) {
+	dir := c.String("cache-dir")
+	if dir == "" {
+		d, err := runtime.DefaultCacheDir()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	size, err := runtime.ParseSize(c.String("cache-max-size"))
+	if err != nil {
+		return nil, usageErr("--cache-max-size: %v", err)
+	}
+	return runtime.NewCache(dir, size), nil
+}
+
+func init() {
+	folder := []cli.Flag{cacheDirFlag, cacheMaxSizeFlag}
+	register(&cli.Command{
+		Name:  "cache",
+		Usage: "inspect, verify, clear and benchmark the program binary cache",
+		Description: "Every program clmeter builds goes through a binary cache: the driver's binary is stored\n" +
+			"   under a SHA-256 key of the source, its #includes, the build options, the platform, device\n" +
+			"   and driver, and the driver's code-generation environment, and loaded from there next time.\n" +
+			"   A bad entry is deleted and rebuilt silently. The folder is the user cache folder/clmeter\n" +
+			"   (CLMETER_CACHE_DIR), bounded by --cache-max-size (512MiB); --no-cache or CLMETER_NO_CACHE=1\n" +
+			"   turn it off; CLMETER_CACHE_DEBUG=1 prints each hit, miss, store, evict and reject to stderr.",
+		Subcommands: []*cli.Command{
+			{
+				Name:        "stats",
+				Usage:       "show the cache's folder, entries, size, bound and recorded hits and misses",
+				Description: "Hits and misses are counted by every clmeter process since the last 'cache clear'.",
+				Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
+				Action: func(c *cli.Context) error {
+					cache, format, err := cacheCmdSetup(c)
+					if err != nil {
+						return err
+					}
+					return runCacheStats(c.Context, cache, format, c.App.Writer)
+				},
+			},
+			{
+				Name:        "list",
+				Usage:       "list the entries, most recently used first",
+				Description: "Shows each entry's key prefix, device, source, size and time since last use.\n   --format json prints a list ([] when empty).",
+				Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
+				Action: func(c *cli.Context) error {
+					cache, format, err := cacheCmdSetup(c)
+					if err != nil {
+						return err
+					}
+					return runCacheList(c.Context, cache, format, c.App.Writer)
+				},
+			},
+			{
+				Name:  "verify",
+				Usage: "check every entry whole (magic, header, length, checksum) and remove the bad ones",
+				Description: "Reads every entry and checks it; bad entries are reported and removed (they would be\n" +
+					"   rebuilt at their next use anyway). Exit status 1 when any entry was bad, 0 otherwise.",
+				Flags: append([]cli.Flag{formatFlag("table", "json")}, folder...),
+				Action: func(c *cli.Context) error {
+					cache, format, err := cacheCmdSetup(c)
+					if err != nil {
+						return err
+					}
+					return runCacheVerify(c.Context, cache, format, c.App.Writer)
+				},
+			},
+			{
+				Name:  "clear",
+				Usage: "remove every entry and the recorded counters",
+				Flags: folder,
+				Action: func(c *cli.Context) error {
+					if err := noArgs(c); err != nil {
+						return err
+					}
+					cache, err := openCache(c)
+					if err != nil {
+						return err
+					}
+					n, b, err := cache.Clear()
+					if err != nil {
+						return fmt.Errorf("cache clear: %w", err)
+					}
+					fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, humanBytes(b), cache.Dir)
+					return nil
+				},
+			},
+			cacheBenchCommand(),
+			cacheBenchChildCommand(),
+		},
+	})
+}
+
+func cacheCmdSetup(c *cli.Context) (*runtime.Cache, string, error) {
+	if err := noArgs(c); err != nil {
+		return nil, "", err
+	}
+	format, err := checkFormat(c, "table", "json")
+	if err != nil {
+		return nil, "", err
+	}
+	cache, err := openCache(c)
+	return cache, format, err
+}
+
+func runCacheStats(ctx context.Context, cache *runtime.Cache, format string, stdout io.Writer) error {
+	s, err := cache.Stats()
+	if err != nil {
+		return fmt.Errorf("cache stats: %w", err)
+	}
+	if format == "json" {
+		return writeJSON(stdout, s)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "folder\t%s\n", s.Dir)
+	fmt.Fprintf(tw, "entries\t%d\n", s.Entries)
+	bound := "none"
+	if s.MaxBytes > 0 {
+		bound = fmt.Sprintf("%s (%.0f%% used)", humanBytes(s.MaxBytes), 100*float64(s.Bytes)/float64(s.MaxBytes))
+	}
+	fmt.Fprintf(tw, "size\t%s\n", humanBytes(s.Bytes))
+	fmt.Fprintf(tw, "bound\t%s\n", bound)
+	rate := "-"
+	if s.Hits+s.Misses > 0 {
+		rate = fmt.Sprintf("%.0f%%", 100*float64(s.Hits)/float64(s.Hits+s.Misses))
+	}
+	fmt.Fprintf(tw, "hits / misses\t%d / %d (hit rate %s)\n", s.Hits, s.Misses, rate)
+	fmt.Fprintf(tw, "rejected / evicted\t%d / %d\n", s.Rejected, s.Evictions)
+	return tw.Flush()
+}
+
+// cacheEntryJSON is one entry in 'cache list --format json' and 'cache verify'.
+type cacheEntryJSON struct {
+	Key       string    `json:"key"`
+	Device    string    `json:"device,omitempty"`
+	Platform  string    `json:"platform,omitempty"`
+	Source    string    `json:"source,omitempty"`
+	Options   string    `json:"options,omitempty"`
+	SizeBytes int64     `json:"size_bytes"`
+	LastUsed  time.Time `json:"last_used"`
+	Created   time.Time `json:"created,omitzero"`
+	Error     string    `json:"error,omitempty"`
+}
+
+func entryJSON(e runtime.CacheEntry) cacheEntryJSON {
+	j := cacheEntryJSON{Key: e.Key, SizeBytes: e.Size, LastUsed: e.Used.UTC()}
+	if e.Header != nil {
+		j.Device, j.Platform, j.Source, j.Options, j.Created = e.Header.Device, e.Header.Platform, e.Header.Source, e.Header.Options, e.Header.Created
+	}
+	if e.Err != nil {
+		j.Error = e.Err.Error()
+	}
+	return j
+}
+
+func shortKey(k string) string {
+	if len(k) > 12 {
+		return k[:12]
+	}
+	return k
+}
+
+func writeEntryTable(w io.Writer, es []runtime.CacheEntry, withStatus bool) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "KEY\tDEVICE\tSOURCE\tSIZE\tLAST USED"
+	if withStatus {
+		head += "\tSTATUS"
+	}
+	fmt.Fprintln(tw, head)
+	now := time.Now()
+	for _, e := range es {
+		dev, src := "?", "?"
+		if e.Header != nil {
+			dev, src = e.Header.Device, e.Header.Source
+		}
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s ago", shortKey(e.Key), dev, src, humanBytes(e.Size), now.Sub(e.Used).Round(time.Second))
+		if withStatus {
+			st := "ok"
+			if e.Err != nil {
+				st = "removed: " + e.Err.Error()
+			}
+			line += "\t" + st
+		}
+		fmt.Fprintln(tw, line)
+	}
+	return tw.Flush()
+}
+
+func runCacheList(ctx context.Context, cache *runtime.Cache, format string, stdout io.Writer) error {
+	es, err := cache.Entries()
+	if err != nil {
+		return fmt.Errorf("cache list: %w", err)
+	}
+	if format == "json" {
+		out := make([]cacheEntryJSON, 0, len(es))
+		for _, e := range es {
+			out = append(out, entryJSON(e))
+		}
+		return writeJSON(stdout, out)
+	}
+	if len(es) == 0 {
+		fmt.Fprintf(stdout, "no entries in %s\n", cache.Dir)
+		return nil
+	}
+	return writeEntryTable(stdout, es, false)
+}
+
+func runCacheVerify(ctx context.Context, cache *runtime.Cache, format string, stdout io.Writer) error {
+	es, err := cache.Verify()
+	if err != nil {
+		return fmt.Errorf("cache verify: %w", err)
+	}
+	bad := 0
+	for _, e := range es {
+		if e.Err != nil {
+			bad++
+		}
+	}
+	if format == "json" {
+		out := make([]cacheEntryJSON, 0, len(es))
+		for _, e := range es {
+			out = append(out, entryJSON(e))
+		}
+		if err := writeJSON(stdout, out); err != nil {
+			return err
+		}
+	} else {
+		if len(es) > 0 {
+			if err := writeEntryTable(stdout, es, true); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(stdout, "%d entries checked, %d bad (removed)\n", len(es), bad)
+	}
+	if bad > 0 {
+		return withCode(exitError, fmt.Errorf("cache verify: %d of %d entries were bad and were removed", bad, len(es)))
+	}
+	return nil
+}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime"
+)
+
+// fillCache builds two small programs into a cache in dir.
+func fillCache(t *testing.T, dir string) {
+	t.Helper()
+	m := runtime.NewManager()
+	defer m.Close()
+	devs, err := m.Devices()
+	if err != nil || len(devs) == 0 {
+		t.Skipf("no OpenCL device here: %v", err)
+	}
+	c := runtime.NewCache(dir, 0)
+	for i, text := range []string{
+		"__kernel void a(__global float *x) { x[get_global_id(0)] = 1.0f; }\n",
+		"__kernel void b(__global float *x) { x[get_global_id(0)] = 2.0f; }\n",
+	} {
+		p, _, err := c.BuildProgram(devs[0], runtime.Source{Name: []string{"a.cl", "b.cl"}[i], Text: text}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Release()
+	}
+}
+
+func TestCacheCommands(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(runtime.CacheDirEnv, dir)
+
+	// An empty cache.
+	if code, out, errs := clm(t, "cache", "list", "--format", "json"); code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Fatalf("list of an empty cache: %d %q %s", code, out, errs)
+	}
+	if code, out, _ := clm(t, "cache", "verify", "--format", "json"); code != 0 || strings.TrimSpace(out) != "[]" {
+		t.Fatalf("verify of an empty cache: %d %q", code, out)
+	}
+
+	fillCache(t, dir)
+	code, out, errs := clm(t, "cache", "stats", "--format", "json")
+	var s runtime.CacheStats
+	if code != 0 || json.Unmarshal([]byte(out), &s) != nil {
+		t.Fatalf("stats: %d %s %s", code, out, errs)
+	}
+	if s.Entries != 2 || s.Misses != 2 || s.Dir != dir || s.MaxBytes != runtime.DefaultCacheMaxSize {
+		t.Errorf("stats = %+v", s)
+	}
+	if code, out, _ := clm(t, "cache", "stats"); code != 0 || !strings.Contains(out, "hits / misses       0 / 2") {
+		t.Errorf("stats table:\n%s", out)
+	}
+	code, out, _ = clm(t, "cache", "list")
+	if code != 0 || !strings.Contains(out, "a.cl") || !strings.Contains(out, "b.cl") || !strings.HasPrefix(out, "KEY") {
+		t.Errorf("list:\n%s", out)
+	}
+	var es []cacheEntryJSON
+	if _, out, _ := clm(t, "cache", "list", "--format", "json"); json.Unmarshal([]byte(out), &es) != nil || len(es) != 2 || es[0].Device == "" {
+		t.Errorf("list json: %s", out)
+	}
+	if code, out, _ := clm(t, "cache", "verify"); code != 0 || !strings.Contains(out, "2 entries checked, 0 bad") {
+		t.Errorf("verify of a good cache: %d\n%s", code, out)
+	}
+
+	// One flipped byte: verify reports it, removes it, exits 1.
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.clbin"))
+	b, _ := os.ReadFile(files[0])
+	b[len(b)-1] ^= 1
+	os.WriteFile(files[0], b, 0o644)
+	code, out, errs = clm(t, "cache", "verify")
+	if code != exitError || !strings.Contains(out, "checksum mismatch") || !strings.Contains(errs, "1 of 2 entries were bad") {
+		t.Errorf("verify of a bad entry: %d\n%s%s", code, out, errs)
+	}
+	if _, err := os.Stat(files[0]); !os.IsNotExist(err) {
+		t.Error("verify left the bad entry")
+	}
+
+	if code, out, _ := clm(t, "cache", "clear"); code != 0 || !strings.HasPrefix(out, "removed 1 entries") {
+		t.Errorf("clear: %d %s", code, out)
+	}
+	if _, out, _ := clm(t, "cache", "stats", "--format", "json"); !strings.Contains(out, `"entries": 0`) || !strings.Contains(out, `"misses": 0`) {
+		t.Errorf("stats after clear: %s", out)
+	}
+
+	for _, sub := range []string{"stats", "list", "verify", "clear", "bench"} {
+		if code, out, _ := clm(t, "cache", sub, "--help"); code != 0 || !strings.Contains(out, "clmeter cache "+sub) {
+			t.Errorf("cache %s --help: %d\n%s", sub, code, out)
+		}
+	}
+	if code, _, _ := clm(t, "cache", "list", "--format", "xml"); code != exitUsage {
+		t.Errorf("bad --format: exit %d, want %d", code, exitUsage)
+	}
+	if code, _, _ := clm(t, "cache", "stats", "--cache-max-size", "huge"); code != exitUsage {
+		t.Errorf("bad --cache-max-size: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// setupCacheApp runs a command that only calls setupCache, and returns the
+// Manager's cache and stderr.
+func setupCacheApp(t *testing.T, args ...string) (runtime.ProgramCache, string, error) {
+	t.Helper()
+	m := runtime.NewManager()
+	var errb bytes.Buffer
+	app := &cli.App{Name: "clmeter", Writer: &bytes.Buffer{}, ErrWriter: &errb, Commands: []*cli.Command{{
+		Name: "x", Flags: cacheFlags, Action: func(c *cli.Context) error { return setupCache(c, m) },
+	}}}
+	err := app.Run(append([]string{"clmeter", "x"}, args...))
+	return m.Cache, errb.String(), err
+}
+
+func TestSetupCache(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv(runtime.CacheDirEnv, "")
+	t.Setenv(runtime.NoCacheEnv, "")
+	t.Setenv(runtime.CacheMaxSizeEnv, "")
+	c, _, err := setupCacheApp(t, "--cache-dir", dir, "--cache-max-size", "1GiB")
+	if cc, ok := c.(*runtime.Cache); err != nil || !ok || cc.Dir != dir || cc.MaxSize != 1<<30 {
+		t.Fatalf("setupCache = %#v, %v", c, err)
+	}
+	if c, _, _ := setupCacheApp(t, "--cache-dir", dir, "--no-cache"); c != nil {
+		t.Error("--no-cache left a cache")
+	}
+	t.Setenv(runtime.NoCacheEnv, "1")
+	if c, _, _ := setupCacheApp(t, "--cache-dir", dir); c != nil {
+		t.Error("CLMETER_NO_CACHE=1 left a cache")
+	}
+	t.Setenv(runtime.NoCacheEnv, "")
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	c, errs, err := setupCacheApp(t, "--cache-dir", filepath.Join(file, "sub"))
+	if c != nil || err != nil || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "not writable") {
+		t.Errorf("unwritable folder: cache %v, err %v, stderr %q; want no cache and one warning", c, err, errs)
+	}
+	if _, _, err := setupCacheApp(t, "--cache-dir", dir, "--cache-max-size", "big"); err == nil {
+		t.Error("a bad --cache-max-size is not an error")
+	}
+}
+
+func TestLargeBenchSourceBuilds(t *testing.T) {
+	src := largeBenchSource(32)
+	if n := strings.Count(src, "__kernel void k"); n != 32 || strings.Contains(src, "%!") {
+		t.Fatalf("%d kernels, want 32; or a formatting error:\n%s", n, src)
+	}
+	needDevice(t)
+	m := runtime.NewManager()
+	defer m.Close()
+	devs, _ := m.Devices()
+	p, _, err := devs[0].BuildFromSource(runtime.Source{Name: "large", Text: src}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	if names, err := p.KernelNames(); err != nil || len(names) != 32 {
+		t.Fatalf("built large program has kernels %q, %v", names, err)
+	}
+}
+
+func TestCacheBench(t *testing.T) {
+	needDevice(t)
+	if testing.Short() {
+		t.Skip("starts clmeter processes")
+	}
+	t.Setenv("CLMETER_TEST_MAIN", "1") // the trial processes are this test binary running main
+	out := filepath.Join(t.TempDir(), "bench.json")
+	user := filepath.Join(t.TempDir(), "user.cl")
+	os.WriteFile(user, []byte("__kernel void f(__global float *x, int n) { if (get_global_id(0) < n) x[get_global_id(0)] *= 2.0f; }\n"), 0o644)
+	code, stdout, stderr := clm(t, "cache", "bench", user, "--trials", "1", "-o", out)
+	if code != 0 {
+		t.Fatalf("cache bench: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, w := range []string{"MODE", "cold", "driver cache", "clmeter cache", "both caches", "BUILD SPEEDUP"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("table lacks %q:\n%s", w, stdout)
+		}
+	}
+	if strings.Contains(stdout, "note:") {
+		t.Errorf("unexpected note (a mode's cache misbehaved or the launch was skipped):\n%s", stdout)
+	}
+	f, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Benchmarks) != 4 || f.Benchmarks[0].Kind != "cache-bench" || !strings.HasSuffix(f.Benchmarks[0].Name, "user.cl/cold") {
+		t.Fatalf("result file has %d benchmarks, first %+v", len(f.Benchmarks), f.Benchmarks[0])
+	}
+	if !f.Benchmarks[2].Program.FromCache || f.Benchmarks[0].Program.FromCache {
+		t.Errorf("from_cache: cold %v, clmeter cache %v", f.Benchmarks[0].Program.FromCache, f.Benchmarks[2].Program.FromCache)
+	}
+	names := map[string]bool{}
+	for _, fg := range f.Benchmarks[0].Figures {
+		names[fg.Name] = true
+	}
+	for _, n := range []string{"platform enumeration", "context creation", "program build", "binaries read", "first launch", "steady launch min", "build speedup vs cold"} {
+		if !names[n] {
+			t.Errorf("result lacks figure %q", n)
+		}
+	}
+	if code, _, _ := clm(t, "cache", "bench", "nosuch", "--trials", "1"); code != exitUsage {
+		t.Errorf("unknown program: exit %d, want %d", code, exitUsage)
+	}
+}
+
+// TestFileKernelArgs checks which user kernels the experiment launches.
+func TestFileKernelArgs(t *testing.T) {
+	needDevice(t)
+	m := runtime.NewManager()
+	defer m.Close()
+	devs, _ := m.Devices()
+	ctx, _, err := devs[0].Context()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "__kernel void a(__global float *x, uint n) { x[0] = n; }\n__kernel void b(__global float *x, float s) { x[0] = s; }\n"
+	p, _, err := devs[0].BuildFromSource(runtime.Source{Name: "t.cl", Text: src}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	if _, args, note := fileKernelArgs(ctx, p, "a", src); note != "" || len(args) != 2 || args[0] != argBuffer || args[1] != argInt {
+		t.Errorf("kernel a: %v %q", args, note)
+	}
+	if _, _, note := fileKernelArgs(ctx, p, "b", src); !strings.Contains(note, "is not a global buffer or an int") {
+		t.Errorf("kernel b: note %q", note)
+	}
+}

@@ -1,0 +1,631 @@
+package runtime
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/clmeter/clmeter/runtime/cl"
+)
+
+// Environment variables the cache reads (see CacheFromEnv).
+const (
+	CacheDirEnv     = "CLMETER_CACHE_DIR"      // the cache folder
+	CacheMaxSizeEnv = "CLMETER_CACHE_MAX_SIZE" // the bound, e.g. 512MiB
+	NoCacheEnv      = "CLMETER_NO_CACHE"       // 1 turns the cache off
+	CacheDebugEnv   = "CLMETER_CACHE_DEBUG"    // 1 prints one line per event to stderr
+)
+
+// DefaultCacheMaxSize is the cache's default bound: 512 MiB.
+const DefaultCacheMaxSize int64 = 512 << 20
+
+// useRefresh is how stale an entry's use time (mtime) must be before a hit
+// refreshes it: at most one metadata write an hour per entry.
+const useRefresh = time.Hour
+
+// entryMagic opens every entry file; a JSON header line and the payload follow.
+const entryMagic = "CLMETER-CLBIN\n"
+
+// maxHeaderBytes bounds the header line a reader accepts.
+const maxHeaderBytes = 1 << 20
+
+// entryExt is the file name extension of entries.
+const entryExt = ".clbin"
+
+// statsFile holds the hit/miss counters: one byte appended per event ('h' hit,
+// 'm' miss, 'r' rejected entry, 'e' evicted entry). O_APPEND writes of one byte
+// are atomic, so many processes can count at once; its size is the total.
+const statsFile = "stats"
+
+// A Cache stores program binaries on disk across processes, keyed by everything
+// the binary depends on (see KeyFields). It implements ProgramCache. Reads take no
+// lock; writes go to a temporary file in the entry's folder, are synced and renamed
+// into place, so concurrent processes only ever see whole entries. A bad entry is
+// deleted and rebuilt: the cache never makes a build fail.
+type Cache struct {
+	// Dir is the cache folder. Entries live in Dir/ab/abcdef....clbin.
+	Dir string
+	// MaxSize bounds the entries' total size in bytes; least-recently-used
+	// entries are trimmed after each store. Zero or less means no bound.
+	MaxSize int64
+	// Debug, when not nil, receives one "clmeter cache: ..." line per hit, miss,
+	// store, evict and reject.
+	Debug io.Writer
+	// Warn receives the one warning given when the folder cannot be written
+	// (nil: os.Stderr).
+	Warn io.Writer
+
+	now      func() time.Time
+	warnOnce sync.Once
+	mu       sync.Mutex // serialises this process's stores and trims
+}
+
+// NewCache returns a cache in dir bounded by maxSize bytes. It touches no file.
+func NewCache(dir string, maxSize int64) *Cache {
+	return &Cache{Dir: dir, MaxSize: maxSize, now: time.Now}
+}
+
+// DefaultCacheDir is the cache folder CacheFromEnv uses: $CLMETER_CACHE_DIR, else
+// os.UserCacheDir()/clmeter.
+func DefaultCacheDir() (string, error) {
+	if d := os.Getenv(CacheDirEnv); d != "" {
+		return d, nil
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no cache folder: %w (set %s)", err, CacheDirEnv)
+	}
+	return filepath.Join(d, "clmeter"), nil
+}
+
+// CacheFromEnv makes the cache the commands use. dir "" takes CLMETER_CACHE_DIR,
+// then os.UserCacheDir()/clmeter; maxSize "" takes CLMETER_CACHE_MAX_SIZE, then
+// 512MiB. disabled (--no-cache) or CLMETER_NO_CACHE=1 returns a nil cache.
+// CLMETER_CACHE_DEBUG=1 sends debug lines to stderr. A folder that cannot be
+// created or written returns a nil cache and a warning to show once; err is only
+// for a bad size.
+func CacheFromEnv(dir, maxSize string, disabled bool) (c *Cache, warning string, err error) {
+	if maxSize == "" {
+		maxSize = os.Getenv(CacheMaxSizeEnv)
+	}
+	size := DefaultCacheMaxSize
+	if maxSize != "" {
+		if size, err = ParseSize(maxSize); err != nil {
+			return nil, "", fmt.Errorf("cache max size: %w", err)
+		}
+	}
+	if disabled || envTrue(NoCacheEnv) {
+		return nil, "", nil
+	}
+	if dir == "" {
+		if dir, err = DefaultCacheDir(); err != nil {
+			return nil, fmt.Sprintf("clmeter cache: %v; building without the cache", err), nil
+		}
+	}
+	if err := probeWritable(dir); err != nil {
+		return nil, fmt.Sprintf("clmeter cache: folder %s is not writable (%v); building without the cache", dir, err), nil
+	}
+	c = NewCache(dir, size)
+	if envTrue(CacheDebugEnv) {
+		c.Debug = os.Stderr
+	}
+	return c, "", nil
+}
+
+func envTrue(name string) bool {
+	switch strings.ToLower(os.Getenv(name)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// probeWritable creates dir and a file in it, and removes the file.
+func probeWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".probe-*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// ParseSize reads a byte size: a number with an optional unit. B; KiB, MiB, GiB,
+// TiB and K, M, G, T are powers of 1024; KB, MB, GB, TB powers of 1000.
+// "512MiB", "1GiB", "100M", "1.5G", "4096".
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := len(t)
+	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
+		i--
+	}
+	num, unit := strings.TrimSpace(t[:i]), strings.ToUpper(strings.TrimSpace(t[i:]))
+	mult := map[string]float64{
+		"": 1, "B": 1,
+		"K": 1 << 10, "KI": 1 << 10, "KIB": 1 << 10, "KB": 1e3,
+		"M": 1 << 20, "MI": 1 << 20, "MIB": 1 << 20, "MB": 1e6,
+		"G": 1 << 30, "GI": 1 << 30, "GIB": 1 << 30, "GB": 1e9,
+		"T": 1 << 40, "TI": 1 << 40, "TIB": 1 << 40, "TB": 1e12,
+	}[unit]
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || mult == 0 || v < 0 {
+		return 0, fmt.Errorf("%q is not a size (examples: 512MiB, 1GiB, 100M)", s)
+	}
+	return int64(v * mult), nil
+}
+
+// EntryHeader is the readable header in front of each entry's driver bytes.
+type EntryHeader struct {
+	KeyFields
+	// Key is the entry's key (its file name).
+	Key string `json:"key"`
+	// Source names the program the entry was built from (not part of the key).
+	Source  string    `json:"source"`
+	Created time.Time `json:"created"`
+	// PayloadBytes and PayloadSHA256 describe the driver's binary that follows.
+	PayloadBytes  int64  `json:"payload_bytes"`
+	PayloadSHA256 string `json:"payload_sha256"`
+}
+
+// entryPath is where the entry of key lives.
+func (c *Cache) entryPath(key string) string {
+	return filepath.Join(c.Dir, key[:2], key+entryExt)
+}
+
+// encodeEntry returns an entry file's bytes.
+func encodeEntry(h EntryHeader, payload []byte) []byte {
+	sum := sha256.Sum256(payload)
+	h.PayloadBytes = int64(len(payload))
+	h.PayloadSHA256 = hex.EncodeToString(sum[:])
+	hb, _ := json.Marshal(h)
+	var b bytes.Buffer
+	b.Grow(len(entryMagic) + len(hb) + 1 + len(payload))
+	b.WriteString(entryMagic)
+	b.Write(hb)
+	b.WriteByte('\n')
+	b.Write(payload)
+	return b.Bytes()
+}
+
+// decodeEntry checks an entry file's bytes and returns its header and payload.
+// The error text is the reason shown after "rejected: ".
+func decodeEntry(b []byte) (EntryHeader, []byte, error) {
+	var h EntryHeader
+	if !bytes.HasPrefix(b, []byte(entryMagic)) {
+		return h, nil, errors.New("bad magic")
+	}
+	rest := b[len(entryMagic):]
+	nl := bytes.IndexByte(rest, '\n')
+	if nl < 0 || nl > maxHeaderBytes {
+		return h, nil, errors.New("bad header")
+	}
+	if err := json.Unmarshal(rest[:nl], &h); err != nil {
+		return h, nil, errors.New("bad header")
+	}
+	if h.Format != CacheFormatVersion {
+		return h, nil, fmt.Errorf("format version %d, want %d", h.Format, CacheFormatVersion)
+	}
+	payload := rest[nl+1:]
+	if int64(len(payload)) != h.PayloadBytes {
+		return h, nil, fmt.Errorf("truncated: payload %d bytes, header says %d", len(payload), h.PayloadBytes)
+	}
+	sum := sha256.Sum256(payload)
+	if hex.EncodeToString(sum[:]) != h.PayloadSHA256 {
+		return h, nil, errors.New("checksum mismatch")
+	}
+	return h, payload, nil
+}
+
+func (c *Cache) clock() time.Time {
+	if c.now == nil {
+		return time.Now()
+	}
+	return c.now()
+}
+
+func (c *Cache) debugf(format string, a ...any) {
+	if c.Debug != nil {
+		fmt.Fprintf(c.Debug, "clmeter cache: "+format+"\n", a...)
+	}
+}
+
+func (c *Cache) warnf(format string, a ...any) {
+	c.warnOnce.Do(func() {
+		w := c.Warn
+		if w == nil {
+			w = os.Stderr
+		}
+		fmt.Fprintf(w, "clmeter cache: "+format+"\n", a...)
+	})
+}
+
+// count appends one event byte to the stats file; failures are ignored (a lost
+// count is acceptable).
+func (c *Cache) count(event byte) {
+	f, err := os.OpenFile(filepath.Join(c.Dir, statsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return
+	}
+	f.Write([]byte{event})
+	f.Close()
+}
+
+// BuildProgram builds src for d through the cache: on a hit, from the stored
+// binary; on a miss or a bad entry, from source, then it stores the binary. The
+// cache's own failures never fail the build; BuildInfo.CacheNote says what
+// happened ("hit", "miss", "rejected: <reason>").
+func (c *Cache) BuildProgram(d *Device, src Source, options string) (*cl.Program, BuildInfo, error) {
+	start := time.Now()
+	kf := CacheKey(d, src, options)
+	key := kf.Key()
+	short := key[:12]
+	path := c.entryPath(key)
+
+	note := "miss"
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		note = "rejected: " + err.Error()
+	default:
+		h, payload, derr := decodeEntry(b)
+		if derr == nil && h.Key != key {
+			derr = errors.New("key mismatch")
+		}
+		if derr == nil {
+			p, info, berr := d.BuildFromBinary(payload, options)
+			if berr == nil {
+				info.FromCache = true
+				info.CacheNote = "hit"
+				c.touch(path)
+				c.count('h')
+				info.Total = time.Since(start)
+				c.debugf("hit %s %s on %s (%s)", short, src.Name, d.Info.Name, info.Total.Round(time.Microsecond))
+				return p, info, nil
+			}
+			derr = fmt.Errorf("binary not loadable: %v", oneLine(berr.Error()))
+		}
+		note = "rejected: " + derr.Error()
+		os.Remove(path)
+		c.count('r')
+		c.debugf("reject %s %s: %s", short, src.Name, derr)
+	}
+
+	p, info, err := d.BuildFromSource(src, options)
+	info.CacheNote = note
+	if err != nil {
+		info.Total = time.Since(start)
+		return nil, info, err
+	}
+	c.count('m')
+	c.debugf("miss %s %s on %s", short, src.Name, d.Info.Name)
+	if bins, berr := p.Binaries(); berr != nil || len(bins) != 1 || len(bins[0]) == 0 {
+		c.debugf("not stored %s: the driver gave no binary (%v)", short, berr)
+	} else {
+		c.store(key, kf, src.Name, bins[0])
+	}
+	info.Total = time.Since(start)
+	return p, info, nil
+}
+
+// oneLine is the first line of s (a build log follows an error's first line).
+func oneLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// touch refreshes an entry's use time when it is older than useRefresh.
+func (c *Cache) touch(path string) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return
+	}
+	now := c.clock()
+	if now.Sub(st.ModTime()) >= useRefresh {
+		os.Chtimes(path, now, now)
+	}
+}
+
+// store writes an entry atomically (temporary file in the same folder, fsync,
+// rename) and trims the cache to its bound.
+func (c *Cache) store(key string, kf KeyFields, source string, payload []byte) {
+	h := EntryHeader{KeyFields: kf, Key: key, Source: source, Created: c.clock().UTC().Truncate(time.Second)}
+	data := encodeEntry(h, payload)
+	if err := writeFileAtomic(c.entryPath(key), data, c.clock()); err != nil {
+		c.warnf("cannot write to %s (%v); building without the cache", c.Dir, err)
+		c.debugf("not stored %s: %v", key[:12], err)
+		return
+	}
+	c.debugf("store %s %s (%d bytes)", key[:12], source, len(data))
+	c.trim()
+}
+
+// writeFileAtomic writes data to path through a synced temporary file in the
+// same folder and a rename, and sets its mtime to now.
+func writeFileAtomic(path string, data []byte, now time.Time) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Chmod(f.Name(), 0o644); err != nil {
+		return err
+	}
+	os.Chtimes(f.Name(), now, now)
+	return os.Rename(f.Name(), path)
+}
+
+// A CacheEntry is one entry file as listed.
+type CacheEntry struct {
+	Key  string
+	Path string
+	// Size is the file's size in bytes; Used its last use (mtime).
+	Size int64
+	Used time.Time
+	// Header is nil when the header cannot be read; Err says why the entry is
+	// bad (nil for a whole, valid one; Entries checks headers only, Verify all).
+	Header *EntryHeader
+	Err    error
+}
+
+// walk lists every entry file, and removes temporary files left for over an
+// hour by writers that died.
+func (c *Cache) walk() ([]CacheEntry, error) {
+	out := []CacheEntry{}
+	subs, err := os.ReadDir(c.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return out, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := c.clock()
+	for _, s := range subs {
+		if !s.IsDir() || len(s.Name()) != 2 {
+			continue
+		}
+		files, err := os.ReadDir(filepath.Join(c.Dir, s.Name()))
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			p := filepath.Join(c.Dir, s.Name(), f.Name())
+			info, err := f.Info()
+			if err != nil {
+				continue
+			}
+			if strings.HasPrefix(f.Name(), ".tmp-") {
+				if now.Sub(info.ModTime()) > time.Hour {
+					os.Remove(p)
+				}
+				continue
+			}
+			if !strings.HasSuffix(f.Name(), entryExt) {
+				continue
+			}
+			out = append(out, CacheEntry{Key: strings.TrimSuffix(f.Name(), entryExt), Path: p, Size: info.Size(), Used: info.ModTime()})
+		}
+	}
+	return out, nil
+}
+
+// trim removes least-recently-used entries until the total is within MaxSize.
+func (c *Cache) trim() {
+	if c.MaxSize <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	es, err := c.walk()
+	if err != nil {
+		return
+	}
+	var total int64
+	for _, e := range es {
+		total += e.Size
+	}
+	if total <= c.MaxSize {
+		return
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].Used.Before(es[j].Used) })
+	for _, e := range es {
+		if total <= c.MaxSize {
+			break
+		}
+		if err := os.Remove(e.Path); err == nil || errors.Is(err, fs.ErrNotExist) {
+			total -= e.Size
+			if err == nil {
+				c.count('e')
+				c.debugf("evict %s (%d bytes, last used %s)", e.Key[:min(12, len(e.Key))], e.Size, e.Used.Format(time.RFC3339))
+			}
+		}
+	}
+}
+
+// readHeader reads an entry's header only.
+func readHeader(path string) (*EntryHeader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, buf)
+	buf = buf[:n]
+	if !bytes.HasPrefix(buf, []byte(entryMagic)) {
+		return nil, errors.New("bad magic")
+	}
+	rest := buf[len(entryMagic):]
+	nl := bytes.IndexByte(rest, '\n')
+	if nl < 0 {
+		return nil, errors.New("bad header")
+	}
+	var h EntryHeader
+	if err := json.Unmarshal(rest[:nl], &h); err != nil {
+		return nil, errors.New("bad header")
+	}
+	return &h, nil
+}
+
+// Entries lists the entries, most recently used first, with their headers (a
+// header that cannot be read sets Err). Payloads are not checked: see Verify.
+func (c *Cache) Entries() ([]CacheEntry, error) {
+	es, err := c.walk()
+	if err != nil {
+		return nil, err
+	}
+	for i := range es {
+		es[i].Header, es[i].Err = readHeader(es[i].Path)
+	}
+	sort.Slice(es, func(i, j int) bool { return es[i].Used.After(es[j].Used) })
+	return es, nil
+}
+
+// Verify reads every entry whole and checks its magic, header, format, length,
+// checksum and that its key matches its file name; it removes the bad ones and
+// returns every entry with Err set on the bad. It does not load binaries into a
+// driver (a binary the driver refuses is caught, and rebuilt, at the next build).
+func (c *Cache) Verify() ([]CacheEntry, error) {
+	es, err := c.walk()
+	if err != nil {
+		return nil, err
+	}
+	for i := range es {
+		b, err := os.ReadFile(es[i].Path)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) { // removed meanwhile by another process
+				continue
+			}
+			es[i].Err = err
+		} else {
+			h, _, derr := decodeEntry(b)
+			if derr == nil && h.Key != es[i].Key {
+				derr = errors.New("key does not match file name")
+			}
+			if h.Format != 0 {
+				es[i].Header = &h
+			}
+			es[i].Err = derr
+		}
+		if es[i].Err != nil {
+			os.Remove(es[i].Path)
+			c.count('r')
+			c.debugf("reject %s: %v", es[i].Key, es[i].Err)
+		}
+	}
+	return es, nil
+}
+
+// Clear removes every entry, temporary file and the counters; it returns how
+// many entries and bytes it removed.
+func (c *Cache) Clear() (entries int, bytes int64, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	es, err := c.walk()
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, e := range es {
+		if rerr := os.Remove(e.Path); rerr == nil {
+			entries++
+			bytes += e.Size
+		} else if !errors.Is(rerr, fs.ErrNotExist) && err == nil {
+			err = rerr
+		}
+	}
+	subs, _ := os.ReadDir(c.Dir)
+	for _, s := range subs {
+		if s.IsDir() && len(s.Name()) == 2 {
+			sub := filepath.Join(c.Dir, s.Name())
+			files, _ := os.ReadDir(sub)
+			for _, f := range files {
+				if strings.HasPrefix(f.Name(), ".tmp-") {
+					os.Remove(filepath.Join(sub, f.Name()))
+				}
+			}
+			os.Remove(sub) // only when empty
+		}
+	}
+	if rerr := os.Remove(filepath.Join(c.Dir, statsFile)); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) && err == nil {
+		err = rerr
+	}
+	return entries, bytes, err
+}
+
+// CacheStats sums up a cache folder.
+type CacheStats struct {
+	Dir string `json:"dir"`
+	// Entries and Bytes are the entry files and their total size.
+	Entries int   `json:"entries"`
+	Bytes   int64 `json:"bytes"`
+	// MaxBytes is the bound (0: none).
+	MaxBytes int64 `json:"max_bytes"`
+	// Counters recorded by every process since the last clear.
+	Hits      int64 `json:"hits"`
+	Misses    int64 `json:"misses"`
+	Rejected  int64 `json:"rejected"`
+	Evictions int64 `json:"evictions"`
+}
+
+// Stats counts the entries and reads the recorded counters.
+func (c *Cache) Stats() (CacheStats, error) {
+	s := CacheStats{Dir: c.Dir, MaxBytes: c.MaxSize}
+	es, err := c.walk()
+	if err != nil {
+		return s, err
+	}
+	for _, e := range es {
+		s.Entries++
+		s.Bytes += e.Size
+	}
+	b, err := os.ReadFile(filepath.Join(c.Dir, statsFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return s, err
+	}
+	for _, ev := range b {
+		switch ev {
+		case 'h':
+			s.Hits++
+		case 'm':
+			s.Misses++
+		case 'r':
+			s.Rejected++
+		case 'e':
+			s.Evictions++
+		}
+	}
+	return s, nil
+}
