@@ -33,8 +33,8 @@ type BuildInfo struct {
 	Create time.Duration `json:"create_ns"`
 	Build  time.Duration `json:"build_ns"`
 	Total  time.Duration `json:"total_ns"`
-	// CacheNote says why the cache did not serve the program ("" on a hit or with
-	// no cache): "miss", "disabled", "rejected: checksum mismatch", ...
+	// CacheNote says what the cache did: "hit", "miss", "disabled" (no cache),
+	// "rejected: checksum mismatch", ...
 	CacheNote string `json:"cache_note,omitempty"`
 	Options   string `json:"options"`
 }

@@ -164,7 +164,15 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	// Tests build into a private binary cache, never the user's.
+	dir, err := os.MkdirTemp("", "clmeter-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("CLMETER_CACHE_DIR", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 func TestRunBuiltinWritesResult(t *testing.T) {

@@ -87,7 +87,7 @@ var runFlags = append([]cli.Flag{
 	&cli.StringFlag{Name: "flops", Usage: "floating-point operations per launch, an expression (2*N), for GFLOP/s"},
 	formatFlag("table", "json"),
 	&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the full result file (JSON) here, benchmark by benchmark"},
-}, measureFlags...)
+}, append(measureFlags, cacheFlags...)...)
 
 func init() {
 	register(&cli.Command{
@@ -211,7 +211,7 @@ func planRun(c *cli.Context) (*runPlan, error) {
 	}
 
 	plan.mgr = runtime.NewManager()
-	if err := setupRunCache(c, plan.mgr); err != nil {
+	if err := setupCache(c, plan.mgr); err != nil {
 		return nil, err
 	}
 	devs, err := plan.mgr.Select(c.String("device"))
@@ -536,6 +536,3 @@ func fmtDur(d time.Duration) string {
 	}
 	return fmt.Sprintf("%.4gs", d.Seconds())
 }
-
-// setupRunCache is replaced when the binary cache's flags are wired in.
-var setupRunCache = func(c *cli.Context, m *runtime.Manager) error { return nil }
