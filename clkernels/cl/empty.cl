@@ -1,0 +1,2 @@
+// An empty kernel, for launch overhead.
+__kernel void empty(void) {}

@@ -1,0 +1,91 @@
+// Device peaks: global memory bandwidth and compute.
+// Build options: -DT=<scalar type> -DW=<vector width 1,2,4,8,16>, and for the
+// compute kernels -DITERS=<loop trips> (each trip is 16 dependent mads per chain).
+#ifdef USE_FP64
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#ifdef USE_FP16
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#endif
+#ifndef T
+#define T float
+#endif
+#ifndef W
+#define W 1
+#endif
+#ifndef ITERS
+#define ITERS 1
+#endif
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#if W == 1
+#define VT T
+#define LOAD(i, p) ((p)[i])
+#define STORE(v, i, p) ((p)[i] = (v))
+#define HSUM(v) (v)
+#else
+#define VT CAT(T, W)
+#define LOAD(i, p) CAT(vload, W)(i, p)
+#define STORE(v, i, p) CAT(vstore, W)(v, i, p)
+#endif
+#if W == 2
+#define HSUM(v) ((v).s0 + (v).s1)
+#elif W == 4
+#define HSUM(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3)
+#elif W == 8
+#define HSUM(v) (HSUM4((v).lo) + HSUM4((v).hi))
+#elif W == 16
+#define HSUM(v) (HSUM8((v).lo) + HSUM8((v).hi))
+#endif
+#define HSUM4(v) ((v).s0 + (v).s1 + (v).s2 + (v).s3)
+#define HSUM8(v) (HSUM4((v).lo) + HSUM4((v).hi))
+
+// bandwidth_stride: a grid-stride loop; in each trip consecutive work-items
+// read consecutive vectors (coalesced on a GPU). nvec is the number of VT
+// vectors in in. Each work-item writes the sum of what it read.
+__kernel void bandwidth_stride(__global const VT *restrict in, __global T *restrict out, const ulong nvec) {
+	const size_t gid = get_global_id(0), gsize = get_global_size(0);
+	VT acc = (VT)(0);
+	for (size_t i = gid; i < nvec; i += gsize)
+		acc += in[i];
+	out[gid] = HSUM(acc);
+}
+
+// bandwidth_chunk: each work-item reads its own contiguous chunk of
+// ceil(nvec/gsize) vectors (good for CPU caches and prefetchers, uncoalesced
+// on a GPU).
+__kernel void bandwidth_chunk(__global const VT *restrict in, __global T *restrict out, const ulong nvec) {
+	const size_t gid = get_global_id(0), gsize = get_global_size(0);
+	const size_t per = (nvec + gsize - 1) / gsize;
+	const size_t begin = gid * per;
+	const size_t end = min((size_t)nvec, begin + per);
+	VT acc = (VT)(0);
+	for (size_t i = begin; i < end; i++)
+		acc += in[i];
+	out[gid] = HSUM(acc);
+}
+
+// Compute: two independent dependent chains per lane, x = x*a + b, in vectors
+// of W lanes whose starting values come from data (so no lane is a constant the
+// compiler could fold). With |a| < 1 the chains converge (to b/(1-a)), so the
+// result is bounded and checkable on the CPU. The result is stored back.
+#ifdef INTEGER
+#define MAD(x) x = (x) * av + bv
+#else
+#define MAD(x) x = mad(x, av, bv)
+#endif
+#define MAD2 MAD(x); MAD(y);
+#define MAD16 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 \
+              MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2
+
+__kernel void compute(__global T *data, const T a, const T b) {
+	const size_t gid = get_global_id(0);
+	const VT av = (VT)(a), bv = (VT)(b);
+	VT x = LOAD(gid, data);
+	VT y = x + (VT)(1);
+	for (int i = 0; i < ITERS; i++) {
+		MAD16
+	}
+	STORE(x + y, gid, data);
+}

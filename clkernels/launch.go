@@ -1,0 +1,127 @@
+package clkernels
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cl"
+)
+
+// Launch overhead modes: what one "launch" of a LaunchBenchmark is.
+const (
+	// LaunchDispatch: one empty kernel enqueued and finished; the figure is
+	// its QUEUED to START time from the event (device timer).
+	LaunchDispatch = "dispatch"
+	// LaunchRoundTrip: one empty kernel enqueued and finished; the figure is
+	// the host time around the enqueue and the finish.
+	LaunchRoundTrip = "round-trip"
+	// LaunchThroughput: empty kernels enqueued back to back without events,
+	// one finish per batch; the figure is host time per launch and launches per
+	// second.
+	LaunchThroughput = "throughput"
+)
+
+// LaunchModes are the launch suite's modes in order.
+var LaunchModes = []string{LaunchDispatch, LaunchRoundTrip, LaunchThroughput}
+
+// A LaunchBenchmark measures the overhead of launching an empty kernel with one
+// work-item. It is a measure.Benchmark; run it with the Timer its Timer method
+// returns. Throughput counts one "launch" operation a launch.
+type LaunchBenchmark struct {
+	Device *runtime.Device
+	Mode   string
+
+	Build  runtime.BuildInfo
+	queue  *cl.Queue
+	prog   *cl.Program
+	kernel *cl.Kernel
+}
+
+// NewLaunchBenchmark returns the launch benchmark of a mode.
+func NewLaunchBenchmark(dev *runtime.Device, mode string) (*LaunchBenchmark, error) {
+	switch mode {
+	case LaunchDispatch, LaunchRoundTrip, LaunchThroughput:
+		return &LaunchBenchmark{Device: dev, Mode: mode}, nil
+	}
+	return nil, fmt.Errorf("launch mode %q: want dispatch, round-trip or throughput", mode)
+}
+
+// Timer is the timer the mode's figure comes from.
+func (b *LaunchBenchmark) Timer() measure.Timer {
+	if b.Mode == LaunchDispatch {
+		return measure.TimerDevice
+	}
+	return measure.TimerHost
+}
+
+// Setup builds the empty kernel.
+func (b *LaunchBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) {
+	info := measure.SetupInfo{TimerResolution: b.Device.Info.TimerResolution}
+	if b.Mode == LaunchThroughput {
+		info.OpsPerLaunch, info.OpsUnit = 1, "launch"
+	}
+	_, q, err := b.Device.Context()
+	if err != nil {
+		return info, err
+	}
+	b.queue = q
+	p, binfo, err := b.Device.BuildProgram(source("empty.cl"), "")
+	if err != nil {
+		return info, err
+	}
+	b.prog, b.Build = p, binfo
+	b.kernel, err = p.CreateKernel("empty")
+	return info, err
+}
+
+var one = []int{1}
+
+// Launch runs k launches the mode's way.
+func (b *LaunchBenchmark) Launch(ctx context.Context, k int) (measure.Batch, error) {
+	var batch measure.Batch
+	if b.Mode == LaunchThroughput {
+		start := time.Now()
+		for i := 0; i < k; i++ {
+			if err := b.queue.EnqueueNDRangeNoEvent(b.kernel, one, one, nil); err != nil {
+				b.queue.Finish()
+				return batch, err
+			}
+		}
+		err := b.queue.Finish()
+		batch.Host = time.Since(start)
+		return batch, err
+	}
+	for i := 0; i < k; i++ {
+		start := time.Now()
+		ev, err := b.queue.EnqueueNDRange(b.kernel, one, one, nil)
+		if err != nil {
+			return batch, err
+		}
+		err = b.queue.Finish()
+		batch.Host += time.Since(start)
+		if err != nil {
+			ev.Release()
+			return batch, err
+		}
+		if b.Mode == LaunchDispatch {
+			p, perr := ev.Profile()
+			if perr == nil && p.Start >= p.Queued {
+				batch.Device += time.Duration(p.Start - p.Queued)
+				batch.DeviceBusy += time.Duration(p.End - p.Start)
+			}
+		}
+		ev.Release()
+	}
+	return batch, nil
+}
+
+// Teardown releases the kernel and program.
+func (b *LaunchBenchmark) Teardown() error {
+	b.kernel.Release()
+	b.prog.Release()
+	b.kernel, b.prog = nil, nil
+	return nil
+}

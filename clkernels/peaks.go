@@ -1,0 +1,279 @@
+package clkernels
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/clmeter/clmeter/runtime"
+)
+
+// Bandwidth indexing patterns.
+const (
+	// PatternStride: a grid-stride loop, consecutive work-items read
+	// consecutive vectors (coalesced on GPUs).
+	PatternStride = "stride"
+	// PatternChunk: each work-item reads one contiguous chunk.
+	PatternChunk = "chunk"
+)
+
+// VectorWidths are the vector widths the peaks suite sweeps.
+var VectorWidths = []int{1, 2, 4, 8, 16}
+
+// workItems is the global size of the bandwidth and compute kernels: enough
+// work-items to fill the device (2048 per compute unit on a GPU, as clpeak;
+// 256 per compute unit on a CPU, where a work-item is a loop trip), a multiple
+// of the work-group size.
+func workItems(dev *runtime.Device) (global, local int) {
+	cu := max(dev.Info.ComputeUnits, 1)
+	local = 256
+	if m := dev.Info.MaxWorkGroupSize; m > 0 && m < local {
+		local = 1 << (bits.Len(uint(m)) - 1)
+	}
+	per := 2048
+	if isCPU(dev) {
+		per = 256
+	}
+	global = cu * per
+	global -= global % local
+	return max(global, local), local
+}
+
+// BandwidthSize is the bandwidth test's buffer size in bytes: 1 GiB on a GPU
+// (far above any last-level cache), 64 MiB on a CPU device, capped by the
+// device's allocation limit and a quarter of its memory.
+func BandwidthSize(dev *runtime.Device) int64 {
+	n := int64(1) << 30
+	if isCPU(dev) {
+		n = 64 << 20
+	}
+	return capElems(dev, n/4, 4, 2) * 4
+}
+
+// BandwidthBenchmark reads bytes of random floats in vectors of width lanes
+// (float, float2 ... float16) with the given pattern; each work-item writes one
+// float (its sum), and both the reads and those writes count as bytes moved.
+// The check compares a spread of work-items' sums with the CPU's.
+func BandwidthBenchmark(dev *runtime.Device, pattern string, width int, bytes int64) (*runtime.KernelBenchmark, error) {
+	if pattern != PatternStride && pattern != PatternChunk {
+		return nil, fmt.Errorf("bandwidth pattern %q: want stride or chunk", pattern)
+	}
+	if width < 1 || width > 16 || width&(width-1) != 0 {
+		return nil, fmt.Errorf("vector width %d: want 1, 2, 4, 8 or 16", width)
+	}
+	vb := int64(4 * width)
+	bytes -= bytes % vb
+	if bytes <= 0 {
+		return nil, fmt.Errorf("bandwidth buffer of %d bytes is smaller than one float%d", bytes, width)
+	}
+	if err := fits(dev, bytes, 1); err != nil {
+		return nil, err
+	}
+	global, local := workItems(dev)
+	nvec := bytes / vb
+	if int64(global) > nvec {
+		global = int(nvec) - int(nvec)%local
+		if global <= 0 {
+			global, local = int(nvec), 1
+		}
+	}
+	t := tFloat
+	kb := &runtime.KernelBenchmark{
+		Device: dev, Source: source("peaks.cl"), Options: fmt.Sprintf("-DT=float -DW=%d", width),
+		Kernel: "bandwidth_" + pattern, Global: []int{global}, Local: []int{local},
+		Args: []runtime.Arg{
+			{Kind: runtime.ArgBuffer, Name: "in", Bytes: bytes, Init: fillUniform(t, 7, 0, 1)},
+			{Kind: runtime.ArgBuffer, Name: "out", Bytes: int64(global) * 4, Output: true},
+			{Kind: runtime.ArgScalar, Name: "nvec", Value: uint64(nvec)},
+		},
+		BytesPerLaunch: bytes + int64(global)*4,
+	}
+	w := int64(width)
+	g := int64(global)
+	kb.Check = func(in, out map[int][]byte) error {
+		// The work-item's vector indexes; every lane of them is summed.
+		sumOf := func(item int64) float64 {
+			var s float64
+			add := func(v int64) {
+				for l := int64(0); l < w; l++ {
+					s += t.get(in[0], v*w+l)
+				}
+			}
+			if pattern == PatternStride {
+				for v := item; v < nvec; v += g {
+					add(v)
+				}
+			} else {
+				per := (nvec + g - 1) / g
+				for v := item * per; v < min(nvec, (item+1)*per); v++ {
+					add(v)
+				}
+			}
+			return s
+		}
+		for _, item := range spread(g, 33) {
+			want := sumOf(item)
+			got := t.get(out[1], item)
+			if math.Abs(got-want) > 1e-4*math.Abs(want)+1e-3 {
+				return fmt.Errorf("bandwidth %s float%d: work-item %d summed %g, CPU %g", pattern, width, item, got, want)
+			}
+		}
+		return nil
+	}
+	return kb, nil
+}
+
+// spread returns up to k indexes spread over [0, n), first and last included.
+func spread(n int64, k int) []int64 {
+	if n <= int64(k) {
+		s := make([]int64, n)
+		for i := range s {
+			s[i] = int64(i)
+		}
+		return s
+	}
+	s := make([]int64, k)
+	for i := range s {
+		s[i] = int64(i) * (n - 1) / int64(k-1)
+	}
+	return s
+}
+
+// Compute types the peaks suite sweeps.
+var ComputeTypes = []string{"float", "double", "half", "int"}
+
+// computeCoeffs are the chains' a and b: |a| < 1, so x = a*x + b converges to
+// b/(1-a) = 1 and stays bounded; both are exact in every type.
+const computeA, computeB = 0.9375, 0.0625
+
+// integer chains wrap: x = x*ia + ib in 32-bit two's complement.
+const computeIA, computeIB = 1664525, 1013904223
+
+// ComputeSupported reports whether the device can run the compute kernel of typ.
+func ComputeSupported(dev *runtime.Device, typ string) bool {
+	switch typ {
+	case "double":
+		return dev.Info.FP64
+	case "half":
+		return dev.Info.FP16
+	}
+	return true
+}
+
+// ComputeIters is the loop trips of the compute kernel on a device: each trip is
+// 16 dependent multiply-adds in each of two chains per lane. Wider vectors take
+// fewer trips so that a launch does about the same work at every width.
+func ComputeIters(dev *runtime.Device, width int) int {
+	base := 512
+	if isCPU(dev) {
+		base = 64
+	}
+	return max(base/width, 4)
+}
+
+// ComputeBenchmark runs two dependent multiply-add chains per lane in vectors
+// of width lanes of typ (float, double, half with fp16, int). Operations count
+// a multiply-add as two (FLOP, or IOP for int). The check recomputes a spread
+// of lanes on the CPU. iters <= 0 takes ComputeIters.
+func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runtime.KernelBenchmark, error) {
+	var t elemType
+	switch typ {
+	case "float", "fp32":
+		t = tFloat
+	case "double", "fp64":
+		t = tDouble
+	case "half", "fp16":
+		t = tHalf
+	case "int", "int32":
+		t = tInt
+	default:
+		return nil, fmt.Errorf("compute type %q: want float, double, half or int", typ)
+	}
+	if !ComputeSupported(dev, t.Name) {
+		return nil, fmt.Errorf("device %s does not support %s (no %s extension)", dev.Info.Name, t.Name, map[string]string{"double": "cl_khr_fp64", "half": "cl_khr_fp16"}[t.Name])
+	}
+	if width < 1 || width > 16 || width&(width-1) != 0 {
+		return nil, fmt.Errorf("vector width %d: want 1, 2, 4, 8 or 16", width)
+	}
+	if iters <= 0 {
+		iters = ComputeIters(dev, width)
+	}
+	global, local := workItems(dev)
+	lanes := int64(global) * int64(width)
+	opts := fmt.Sprintf("%s -DW=%d -DITERS=%d", t.options(), width, iters)
+	a, b := computeA, computeB
+	unit := "FLOP"
+	if t.Name == "int" {
+		opts += " -DINTEGER"
+		a, b = computeIA, computeIB
+		unit = "IOP"
+	}
+	kb := &runtime.KernelBenchmark{
+		Device: dev, Source: source("peaks.cl"), Options: opts, Kernel: "compute",
+		Global: []int{global}, Local: []int{local},
+		Args: []runtime.Arg{
+			{Kind: runtime.ArgBuffer, Name: "data", Bytes: lanes * t.Size, Output: true, Init: computeInit(t)},
+			{Kind: runtime.ArgScalar, Name: "a", Value: t.scalar(a)},
+			{Kind: runtime.ArgScalar, Name: "b", Value: t.scalar(b)},
+		},
+		// 2 chains x 16 mads x iters per lane, 2 operations a mad.
+		OpsPerLaunch: lanes * 2 * 16 * int64(iters) * 2,
+		OpsUnit:      unit,
+	}
+	steps := 16 * iters
+	kb.Check = func(in, out map[int][]byte) error {
+		for _, i := range spread(lanes, 17) {
+			want := computeRef(t, t.get(in[0], i), steps)
+			got := t.get(out[0], i)
+			tol := elemType{RelTol: 1e-4, AbsTol: 1e-4}
+			switch t.Name {
+			case "half":
+				tol = elemType{RelTol: 1e-2, AbsTol: 1e-2}
+			case "int":
+				tol = elemType{}
+			}
+			if !near(got, want, tol) {
+				return fmt.Errorf("compute %s%d: lane %d is %g, CPU reference %g", t.Name, width, i, got, want)
+			}
+		}
+		return nil
+	}
+	return kb, nil
+}
+
+// computeInit fills the compute kernel's starting values: small, distinct per
+// lane (ints: a hash of the index).
+func computeInit(t elemType) func([]byte) {
+	return func(b []byte) {
+		n := int64(len(b)) / t.Size
+		for i := int64(0); i < n; i++ {
+			if t.Name == "int" {
+				binary.LittleEndian.PutUint32(b[i*4:], uint32(i)*2654435761)
+				continue
+			}
+			t.put(b, i, float64(i%97)/97)
+		}
+	}
+}
+
+// computeRef is the CPU reference of one lane: x0 and y0 = x0+1 through steps
+// multiply-adds each, then x+y, in t's arithmetic (fused, rounded to t).
+func computeRef(t elemType, x0 float64, steps int) float64 {
+	if t.Name == "int" {
+		x := int32(x0)
+		y := x + 1
+		for i := 0; i < steps; i++ {
+			x = x*computeIA + computeIB
+			y = y*computeIA + computeIB
+		}
+		return float64(x + y)
+	}
+	x := x0
+	y := t.round(x0 + 1)
+	for i := 0; i < steps; i++ {
+		x = t.round(math.FMA(x, computeA, computeB))
+		y = t.round(math.FMA(y, computeA, computeB))
+	}
+	return t.round(x + y)
+}

@@ -1,0 +1,56 @@
+package clkernels
+
+import (
+	"math"
+	"testing"
+)
+
+func TestBandwidthValidates(t *testing.T) {
+	dev := device(t)
+	for _, p := range []string{PatternStride, PatternChunk} {
+		for _, w := range []int{1, 4, 16} {
+			kb, err := BandwidthBenchmark(dev, p, w, 1<<20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runValid(t, kb)
+		}
+	}
+	if _, err := BandwidthBenchmark(dev, "zigzag", 4, 1<<20); err == nil {
+		t.Error("unknown pattern accepted")
+	}
+	if _, err := BandwidthBenchmark(dev, PatternStride, 3, 1<<20); err == nil {
+		t.Error("width 3 accepted")
+	}
+}
+
+func TestComputeValidates(t *testing.T) {
+	dev := device(t)
+	for _, typ := range ComputeTypes {
+		if !ComputeSupported(dev, typ) {
+			if _, err := ComputeBenchmark(dev, typ, 4, 4); err == nil {
+				t.Errorf("%s: unsupported type accepted", typ)
+			}
+			continue
+		}
+		for _, w := range []int{1, 16} {
+			kb, err := ComputeBenchmark(dev, typ, w, 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runValid(t, kb)
+		}
+	}
+}
+
+func TestHalfRoundTrip(t *testing.T) {
+	for _, f := range []float32{0, 1, -2, 0.9375, 0.0625, 65504, 1e-7, 3.14159} {
+		g := halfFloat(halfBits(f))
+		if math.Abs(float64(g-f)) > math.Abs(float64(f))*1e-3+6e-8 {
+			t.Errorf("half(%g) = %g", f, g)
+		}
+	}
+	if halfBits(1) != 0x3c00 || halfBits(-2) != 0xc000 || halfBits(1e6) != 0x7c00 {
+		t.Errorf("halfBits: %x %x %x", halfBits(1), halfBits(-2), halfBits(1e6))
+	}
+}

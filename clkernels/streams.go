@@ -1,0 +1,242 @@
+package clkernels
+
+import (
+	"fmt"
+
+	"github.com/clmeter/clmeter/runtime"
+)
+
+// Stream kernels (BabelStream's five, plus saxpy for 'clmeter run').
+const (
+	StreamCopy  = "copy"
+	StreamScale = "scale"
+	StreamAdd   = "add"
+	StreamTriad = "triad"
+	StreamDot   = "dot"
+	StreamSaxpy = "saxpy"
+)
+
+// StreamKernels are the BabelStream kernels in the order the streams suite runs.
+var StreamKernels = []string{StreamCopy, StreamScale, StreamAdd, StreamTriad, StreamDot}
+
+// streamScalar is the scalar of scale, triad and saxpy (BabelStream's 0.4).
+const streamScalar = 0.4
+
+func init() {
+	for _, k := range []struct{ name, desc string }{
+		{StreamSaxpy, "y = a*x + y over float arrays (3 accesses, 2 FLOP an element)"},
+		{StreamCopy, "b = a over float arrays (BabelStream Copy; 2 accesses an element)"},
+		{StreamScale, "b = s*c over float arrays (BabelStream Mul)"},
+		{StreamAdd, "c = a + b over float arrays (BabelStream Add)"},
+		{StreamTriad, "a = b + s*c over float arrays (BabelStream Triad)"},
+		{StreamDot, "sum of a[i]*b[i] over float arrays (BabelStream Dot), by work-group partial sums"},
+	} {
+		kernel := k.name
+		registerBuiltin(Builtin{
+			Name: kernel, Description: k.desc, Type: "float",
+			make: func(dev *runtime.Device, n int64) (*runtime.KernelBenchmark, error) {
+				return StreamBenchmark(dev, kernel, "float", n)
+			},
+			defaultN: func(dev *runtime.Device) int64 { return StreamSize(dev, tFloat.Size, 3) },
+		})
+		registerBuiltin(Builtin{
+			Name: kernel + "-double", Description: k.desc + " (double)", Type: "double",
+			make: func(dev *runtime.Device, n int64) (*runtime.KernelBenchmark, error) {
+				return StreamBenchmark(dev, kernel, "double", n)
+			},
+			defaultN: func(dev *runtime.Device) int64 { return StreamSize(dev, tDouble.Size, 3) },
+		})
+	}
+}
+
+// typeByName returns the element type of a type name.
+func typeByName(name string) (elemType, error) {
+	switch name {
+	case "float", "fp32":
+		return tFloat, nil
+	case "double", "fp64":
+		return tDouble, nil
+	case "int", "int32":
+		return tInt, nil
+	}
+	return elemType{}, fmt.Errorf("unknown element type %q: want float or double", name)
+}
+
+// needFP64 fails when t is double and the device has no fp64.
+func needFP64(dev *runtime.Device, t elemType) error {
+	if t.Name == "double" && !dev.Info.FP64 {
+		return fmt.Errorf("device %s has no fp64 (cl_khr_fp64): double kernels cannot run", dev.Info.Name)
+	}
+	return nil
+}
+
+// fits fails when arrays buffers of bytes each exceed the device's allocation or
+// memory limits (half of global memory at most, leaving room for the driver).
+func fits(dev *runtime.Device, bytes int64, arrays int) error {
+	in := dev.Info
+	if in.MaxAllocBytes > 0 && bytes > in.MaxAllocBytes {
+		return fmt.Errorf("a buffer of %d bytes is over the device's largest allocation of %d bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE): use a smaller size", bytes, in.MaxAllocBytes)
+	}
+	if in.GlobalMemBytes > 0 && bytes*int64(arrays) > in.GlobalMemBytes*3/4 {
+		return fmt.Errorf("%d buffers of %d bytes are over three quarters of the device's %d bytes of global memory: use a smaller size", arrays, bytes, in.GlobalMemBytes)
+	}
+	return nil
+}
+
+// isCPU reports whether the device is a CPU (PoCL and the like).
+func isCPU(dev *runtime.Device) bool { return dev.Info.TypeName == "CPU" || dev.Info.Type&2 != 0 }
+
+// StreamSize is the stream array size in elements for a device: 2^27 (BabelStream's
+// large size) on a GPU, 2^24 on a CPU, halved until arrays arrays of elemBytes
+// elements fit the allocation limit and half the global memory.
+func StreamSize(dev *runtime.Device, elemBytes int64, arrays int) int64 {
+	n := int64(1) << 27
+	if isCPU(dev) {
+		n = 1 << 24
+	}
+	return capElems(dev, n, elemBytes, arrays)
+}
+
+// capElems halves n until arrays buffers of n elements fit the device.
+func capElems(dev *runtime.Device, n, elemBytes int64, arrays int) int64 {
+	in := dev.Info
+	for n > 1024 {
+		b := n * elemBytes
+		if (in.MaxAllocBytes <= 0 || b <= in.MaxAllocBytes) && (in.GlobalMemBytes <= 0 || b*int64(arrays) <= in.GlobalMemBytes/2) {
+			break
+		}
+		n /= 2
+	}
+	return n
+}
+
+// localFor picks the work-group size of an element-wise kernel over n items:
+// 256 when it divides n and the device allows it, else the driver's choice.
+func localFor(dev *runtime.Device, n int64) []int {
+	wg := 256
+	if dev.Info.MaxWorkGroupSize > 0 && dev.Info.MaxWorkGroupSize < wg {
+		return nil
+	}
+	if n%int64(wg) != 0 {
+		return nil
+	}
+	return []int{wg}
+}
+
+// StreamBenchmark makes one stream kernel (copy, scale, add, triad, dot or
+// saxpy) over n elements of typ ("float" or "double"), validated against a CPU
+// reference. Bytes per launch count every array element read or written once.
+func StreamBenchmark(dev *runtime.Device, kernel, typ string, n int64) (*runtime.KernelBenchmark, error) {
+	t, err := typeByName(typ)
+	if err != nil {
+		return nil, err
+	}
+	if t.Name == "int" {
+		return nil, fmt.Errorf("stream kernels take float or double, not %s", typ)
+	}
+	if err := needFP64(dev, t); err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		return nil, fmt.Errorf("%s: size must be positive, got %d", kernel, n)
+	}
+	bytes := n * t.Size
+	arrays := map[string]int{StreamCopy: 2, StreamScale: 2, StreamAdd: 3, StreamTriad: 3, StreamDot: 2, StreamSaxpy: 2}[kernel]
+	if arrays == 0 {
+		return nil, fmt.Errorf("no stream kernel %q: want one of copy, scale, add, triad, dot, saxpy", kernel)
+	}
+	if err := fits(dev, bytes, arrays); err != nil {
+		return nil, fmt.Errorf("%s over %d %s elements: %w", kernel, n, t.Name, err)
+	}
+	kb := &runtime.KernelBenchmark{
+		Device: dev, Source: source("stream.cl"), Options: t.options(), Kernel: kernel,
+		Global: []int{int(n)}, Local: localFor(dev, n), OpsUnit: "FLOP",
+	}
+	s := t.round(streamScalar)
+	in := func(name string, seed uint64) runtime.Arg {
+		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Init: fillUniform(t, seed, 0, 1)}
+	}
+	out := func(name string) runtime.Arg {
+		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Output: true}
+	}
+	scalar := runtime.Arg{Kind: runtime.ArgScalar, Name: "s", Value: t.scalar(s)}
+	get := func(b []byte, i int64) float64 { return t.get(b, i) }
+	what := fmt.Sprintf("%s (%s)", kernel, t.Name)
+	switch kernel {
+	case StreamSaxpy:
+		y := in("y", 2)
+		y.Output = true
+		kb.Args = []runtime.Arg{scalar, in("x", 1), y}
+		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
+		kb.Check = func(in, o map[int][]byte) error {
+			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(s*get(in[1], i) + get(in[2], i)) })
+		}
+	case StreamCopy:
+		kb.Args = []runtime.Arg{in("a", 1), out("b")}
+		kb.BytesPerLaunch = 2 * bytes
+		kb.OpsUnit = ""
+		kb.Check = func(in, o map[int][]byte) error {
+			return checkElems(t, what, o[1], n, func(i int64) float64 { return get(in[0], i) })
+		}
+	case StreamScale:
+		kb.Args = []runtime.Arg{scalar, in("c", 3), out("b")}
+		kb.BytesPerLaunch, kb.OpsPerLaunch = 2*bytes, n
+		kb.Check = func(in, o map[int][]byte) error {
+			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(s * get(in[1], i)) })
+		}
+	case StreamAdd:
+		kb.Args = []runtime.Arg{in("a", 1), in("b", 2), out("c")}
+		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, n
+		kb.Check = func(in, o map[int][]byte) error {
+			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(get(in[0], i) + get(in[1], i)) })
+		}
+	case StreamTriad:
+		kb.Args = []runtime.Arg{scalar, in("b", 2), in("c", 3), out("a")}
+		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
+		kb.Check = func(in, o map[int][]byte) error {
+			return checkElems(t, what, o[3], n, func(i int64) float64 { return t.round(get(in[1], i) + s*get(in[2], i)) })
+		}
+	case StreamDot:
+		wg := 256
+		if m := dev.Info.MaxWorkGroupSize; m > 0 && m < wg {
+			wg = 1
+			for wg*2 <= m {
+				wg *= 2
+			}
+		}
+		// BabelStream's dot: a few work-groups per compute unit, each striding
+		// over the arrays; the partial sums are added on the host.
+		groups := max(dev.Info.ComputeUnits, 1) * 4
+		if isCPU(dev) {
+			// PoCL runs a work-group as loops split at each barrier: many
+			// small strides per work-item are slow there, so each work-item
+			// gets about 64 elements instead.
+			groups = int(max(n/int64(wg*64), int64(groups)))
+		}
+		if int64(groups*wg) > n {
+			groups = max(int((n+int64(wg)-1)/int64(wg)), 1)
+		}
+		kb.Kernel = "stream_dot" // dot is an OpenCL C built-in function
+		kb.Options += fmt.Sprintf(" -DWG=%d", wg)
+		kb.Global, kb.Local = []int{groups * wg}, []int{wg}
+		kb.Args = []runtime.Arg{in("a", 1), in("b", 2),
+			{Kind: runtime.ArgBuffer, Name: "sums", Bytes: int64(groups) * t.Size, Output: true},
+			{Kind: runtime.ArgScalar, Name: "n", Value: uint64(n)}}
+		kb.BytesPerLaunch, kb.OpsPerLaunch = 2*bytes, 2*n
+		rel := 1e-4
+		if t.Name == "double" {
+			rel = 1e-10
+		}
+		kb.Check = func(in, o map[int][]byte) error {
+			var want, got float64
+			for i := int64(0); i < n; i++ {
+				want += get(in[0], i) * get(in[1], i)
+			}
+			for g := int64(0); g < int64(groups); g++ {
+				got += get(o[2], g)
+			}
+			return checkSum(what, got, want, rel)
+		}
+	}
+	return kb, nil
+}

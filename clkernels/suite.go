@@ -1,0 +1,464 @@
+package clkernels
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime"
+)
+
+// Options control a suite run.
+type Options struct {
+	// Settings are the measure settings of each benchmark (a suite may set the
+	// Timer of a benchmark whose figure needs one).
+	Settings measure.Settings
+	// Small uses the smallest sizes (tests, smoke runs).
+	Small bool
+	// MaxSize caps the transfers' sizes in bytes (zero: 256 MiB).
+	MaxSize int64
+	// Emit receives each finished benchmark in order (write it, print it). An
+	// error from Emit stops the suite.
+	Emit func(results.Benchmark) error
+	// Progress, when set, is told the name of each benchmark before it runs.
+	Progress func(name string)
+	// Executable is the clmeter binary the coldstart suite re-executes (its
+	// hidden "suite-child" command); empty skips the fresh-process part.
+	Executable string
+}
+
+// A Suite is a named set of benchmarks that 'clmeter suite NAME' runs on a device.
+type Suite struct {
+	Name string
+	// Description says in two or three lines what the suite shows.
+	Description string
+	run         func(r *runner) error
+}
+
+// Run runs the suite on dev, handing each benchmark to o.Emit as it finishes.
+// It returns ctx.Err() when canceled (what finished was emitted) and the error
+// of Emit; a benchmark that fails is emitted with its Error set instead.
+func (s Suite) Run(ctx context.Context, dev *runtime.Device, o Options) error {
+	r := &runner{ctx: ctx, dev: dev, o: o, suite: s.Name}
+	return s.run(r)
+}
+
+var suites = map[string]Suite{}
+
+func registerSuite(s Suite) { suites[s.Name] = s }
+
+// SuiteOrder is the order 'clmeter suite all' runs the suites in (peaks first:
+// the others are shown as a percentage of its figures).
+// The experiments (coldstart, firsttouch, matmul, reduction) are not written yet.
+var SuiteOrder = []string{"peaks", "streams", "launch", "transfers"}
+
+// LookupSuite returns the suite of that name: one of SuiteOrder, "quick" or "all".
+func LookupSuite(name string) (Suite, bool) {
+	s, ok := suites[name]
+	return s, ok
+}
+
+// SuiteNames returns every suite name, sorted.
+func SuiteNames() []string {
+	n := make([]string, 0, len(suites))
+	for k := range suites {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// runner carries one suite run's state.
+type runner struct {
+	ctx   context.Context
+	dev   *runtime.Device
+	o     Options
+	suite string
+}
+
+// param is one benchmark parameter.
+type param struct{ name, value string }
+
+func (r *runner) newBenchmark(name string, params []param) results.Benchmark {
+	b := results.Benchmark{Name: name, Kind: "suite:" + r.suite, Device: r.dev.Describe(), Figures: []results.Figure{}}
+	for _, p := range params {
+		b.SetParam(p.name, p.value)
+	}
+	return b
+}
+
+// emit hands b on; it stops on cancellation.
+func (r *runner) emit(b results.Benchmark) error {
+	if r.o.Emit != nil {
+		if err := r.o.Emit(b); err != nil {
+			return err
+		}
+	}
+	return r.ctx.Err()
+}
+
+// measure runs bench (made by mk) with the suite's settings (timer, when not
+// empty, overrides theirs) and emits the result. It returns only errors that
+// must stop the suite.
+func (r *runner) measure(name string, params []param, timer measure.Timer, mk func() (measure.Benchmark, func() *results.ProgramInfo, error)) (*measure.Result, error) {
+	if err := r.ctx.Err(); err != nil {
+		return nil, err
+	}
+	if r.o.Progress != nil {
+		r.o.Progress(name)
+	}
+	b := r.newBenchmark(name, params)
+	bench, prog, err := mk()
+	if err != nil {
+		b.Error = err.Error()
+		return nil, r.emit(b)
+	}
+	s := r.o.Settings
+	if timer != "" {
+		s.Timer = timer
+	}
+	res, err := measure.Run(r.ctx, bench, s)
+	b.Measurement = res
+	if prog != nil {
+		b.Program = prog()
+	}
+	if err != nil {
+		b.Error = err.Error()
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			if res != nil && len(res.Samples) > 0 {
+				r.emit(b)
+			}
+			return res, err
+		}
+	} else if res.Valid != nil && !*res.Valid {
+		b.Error = "validation failed: " + res.ValidationError
+	}
+	return res, r.emit(b)
+}
+
+// kernel measures a KernelBenchmark made by mk.
+func (r *runner) kernel(name string, params []param, mk func() (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
+	return r.measure(name, params, "", func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+		kb, err := mk()
+		if err != nil {
+			return nil, nil, err
+		}
+		return kb.Measurable(), func() *results.ProgramInfo { return kb.Build.ProgramInfo(kb.Source.Name) }, nil
+	})
+}
+
+// figures emits a benchmark of single figures.
+func (r *runner) figures(name string, params []param, figs []results.Figure, extra map[string]any) error {
+	b := r.newBenchmark(name, params)
+	b.Figures = append(b.Figures, figs...)
+	b.Extra = extra
+	return r.emit(b)
+}
+
+// throughput returns the median rate of a result: GB/s when it moves bytes,
+// else G operations/s; zero when there is none.
+func throughput(res *measure.Result, ops bool) float64 {
+	if res == nil || res.Throughput == nil {
+		return 0
+	}
+	if ops {
+		return res.Throughput.GOpsPerSecond
+	}
+	return res.Throughput.GBPerSecond
+}
+
+func sizeLabel(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%dGiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%dMiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%dKiB", n>>10)
+	}
+	return fmt.Sprintf("%dB", n)
+}
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+func us(d time.Duration) float64 { return float64(d) / 1e3 }
+
+func init() {
+	registerSuite(Suite{Name: "peaks", Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing) and compute (dependent multiply-add chains, fp32/fp64/fp16/int32, widths 1-16). The best of each is the device's peak that other figures are a percentage of.", run: runPeaks})
+	registerSuite(Suite{Name: "streams", Description: "BabelStream's copy, scale, add, triad and dot in float and double (fp64), validated against the CPU.", run: runStreams})
+	registerSuite(Suite{Name: "launch", Description: "Launch overhead of an empty kernel: dispatch (QUEUED to START, device timer), enqueue + finish round trip (host timer), back-to-back launches per second.", run: runLaunch})
+	registerSuite(Suite{Name: "transfers", Description: "Host<->device transfers from pageable memory, pinned (ALLOC_HOST_PTR) memory and by map/unmap, 4 KiB to 256 MiB, both directions. Zero-copy devices are labelled: their figures are host memory copies.", run: runTransfers})
+	registerSuite(Suite{Name: "quick", Description: "A representative subset of peaks, streams, launch and transfers that finishes in about a minute on a 2-core CPU, with a short summary.", run: runQuick})
+	registerSuite(Suite{Name: "all", Description: "Every suite in turn.", run: func(r *runner) error {
+		for _, name := range SuiteOrder {
+			s := suites[name]
+			sub := *r
+			sub.suite = name
+			if err := s.run(&sub); err != nil {
+				return err
+			}
+		}
+		return nil
+	}})
+}
+
+// Peak markers in Extra: the report takes a device's peaks from them.
+const (
+	// ExtraPeak marks a benchmark whose throughput is a peak candidate:
+	// "bandwidth" or "compute".
+	ExtraPeak = "peak"
+)
+
+func runPeaks(r *runner) error {
+	if err := r.peakBandwidth(VectorWidths, []string{PatternStride, PatternChunk}, BandwidthSize(r.dev)); err != nil {
+		return err
+	}
+	return r.peakCompute(ComputeTypes, VectorWidths)
+}
+
+func (r *runner) bandwidthBytes(full int64) int64 {
+	if r.o.Small {
+		return 1 << 20
+	}
+	return full
+}
+
+func (r *runner) peakBandwidth(widths []int, patterns []string, size int64) error {
+	size = r.bandwidthBytes(size)
+	best, bestName := 0.0, ""
+	for _, p := range patterns {
+		for _, w := range widths {
+			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", p, w)
+			res, err := r.kernel(name, []param{{"pattern", p}, {"width", fmt.Sprint(w)}, {"size", sizeLabel(size)}}, func() (*runtime.KernelBenchmark, error) {
+				return BandwidthBenchmark(r.dev, p, w, size)
+			})
+			if err != nil {
+				return err
+			}
+			if v := throughput(res, false); v > best && validOK(res) {
+				best, bestName = v, name
+			}
+		}
+	}
+	if best == 0 {
+		return nil
+	}
+	return r.figures("peaks/bandwidth-best", nil, []results.Figure{{Name: "peak global memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
+		map[string]any{ExtraPeak: "bandwidth", "from": bestName})
+}
+
+func validOK(res *measure.Result) bool {
+	return res != nil && (res.Valid == nil || *res.Valid) && len(res.Samples) > 0
+}
+
+func (r *runner) peakCompute(types []string, widths []int) error {
+	for _, typ := range types {
+		if !ComputeSupported(r.dev, typ) {
+			continue
+		}
+		best, bestName := 0.0, ""
+		unit := "GFLOP/s"
+		if typ == "int" {
+			unit = "GIOP/s"
+		}
+		for _, w := range widths {
+			name := fmt.Sprintf("peaks/compute/%s/%d", typ, w)
+			iters := 0
+			if r.o.Small {
+				iters = 4
+			}
+			res, err := r.kernel(name, []param{{"type", typ}, {"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+				return ComputeBenchmark(r.dev, typ, w, iters)
+			})
+			if err != nil {
+				return err
+			}
+			if v := throughput(res, true); v > best && validOK(res) {
+				best, bestName = v, name
+			}
+		}
+		if best > 0 {
+			if err := r.figures("peaks/compute-best/"+typ, []param{{"type", typ}}, []results.Figure{{Name: "peak " + typ + " compute", Value: best, Unit: unit, Note: "best median of " + bestName}},
+				map[string]any{ExtraPeak: "compute", "type": typ, "from": bestName}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func runStreams(r *runner) error {
+	return r.streams(StreamKernels, []string{"float", "double"}, 0)
+}
+
+func (r *runner) streams(kernels, types []string, n int64) error {
+	for _, typ := range types {
+		t, _ := typeByName(typ)
+		if t.Name == "double" && !r.dev.Info.FP64 {
+			continue
+		}
+		size := n
+		if size == 0 {
+			size = StreamSize(r.dev, t.Size, 3)
+		}
+		if r.o.Small {
+			size = 1 << 16
+		}
+		for _, k := range kernels {
+			_, err := r.kernel(fmt.Sprintf("streams/%s/%s", k, typ), []param{{"type", typ}, {"elements", fmt.Sprint(size)}, {"array", sizeLabel(size * t.Size)}}, func() (*runtime.KernelBenchmark, error) {
+				return StreamBenchmark(r.dev, k, typ, size)
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func runLaunch(r *runner) error {
+	for _, mode := range LaunchModes {
+		if _, err := r.launch(mode); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (r *runner) launch(mode string) (*measure.Result, error) {
+	lb, err := NewLaunchBenchmark(r.dev, mode)
+	if err != nil {
+		return nil, err
+	}
+	return r.measure("launch/"+mode, []param{{"mode", mode}}, lb.Timer(), func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+		return lb, func() *results.ProgramInfo { return lb.Build.ProgramInfo("builtin:empty.cl") }, nil
+	})
+}
+
+func runTransfers(r *runner) error {
+	sizes := TransferSizes(r.dev, r.o.MaxSize)
+	if r.o.Small {
+		sizes = TransferSizes(r.dev, 64<<10)
+	}
+	return r.transfers(TransferKinds, sizes)
+}
+
+func (r *runner) transfers(kinds []string, sizes []int64) error {
+	memory := "discrete"
+	if ZeroCopy(r.dev) {
+		memory = "zero-copy"
+	}
+	for _, kind := range kinds {
+		for _, dir := range TransferDirections {
+			for _, size := range sizes {
+				name := fmt.Sprintf("transfers/%s/%s/%s", kind, dir, sizeLabel(size))
+				_, err := r.measure(name, []param{{"memory", kind}, {"direction", dir}, {"size", sizeLabel(size)}, {"device memory", memory}}, measure.TimerHost, func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+					tb, err := NewTransferBenchmark(r.dev, kind, dir, size)
+					return tb, nil, err
+				})
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// QuickSummary names the figures of the quick suite's last benchmark.
+const QuickSummaryName = "quick/summary"
+
+func runQuick(r *runner) error {
+	cpu := isCPU(r.dev)
+	bw := BandwidthSize(r.dev)
+	if err := r.peakBandwidth([]int{4, 16}, []string{PatternStride, PatternChunk}, bw); err != nil {
+		return err
+	}
+	var builds []results.Figure
+	fp32, bestFP32 := 0.0, ""
+	for _, w := range []int{4, 16} {
+		name := fmt.Sprintf("peaks/compute/float/%d", w)
+		var kb *runtime.KernelBenchmark
+		iters := 0
+		if r.o.Small {
+			iters = 4
+		}
+		res, err := r.kernel(name, []param{{"type", "float"}, {"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+			var err error
+			kb, err = ComputeBenchmark(r.dev, "float", w, iters)
+			return kb, err
+		})
+		if err != nil {
+			return err
+		}
+		if kb != nil && kb.Build.Total > 0 {
+			note := "built from source"
+			if kb.Build.FromCache {
+				note = "from the binary cache"
+			} else if kb.Build.CacheNote != "" {
+				note += " (cache: " + kb.Build.CacheNote + ")"
+			}
+			builds = append(builds, results.Figure{Name: "program build " + name, Value: ms(kb.Build.Total), Unit: "ms", Note: note})
+		}
+		if v := throughput(res, true); v > fp32 && validOK(res) {
+			fp32, bestFP32 = v, name
+		}
+	}
+	if fp32 > 0 {
+		if err := r.figures("peaks/compute-best/float", []param{{"type", "float"}}, []results.Figure{{Name: "peak float compute", Value: fp32, Unit: "GFLOP/s", Note: "best median of " + bestFP32}},
+			map[string]any{ExtraPeak: "compute", "type": "float", "from": bestFP32}); err != nil {
+			return err
+		}
+	}
+	n := int64(1) << 23
+	if !cpu {
+		n = StreamSize(r.dev, 4, 3)
+	}
+	if err := r.streams([]string{StreamCopy, StreamTriad, StreamDot}, []string{"float"}, n); err != nil {
+		return err
+	}
+	var launch []results.Figure
+	for _, mode := range LaunchModes {
+		res, err := r.launch(mode)
+		if err != nil {
+			return err
+		}
+		if res == nil || len(res.Samples) == 0 {
+			continue
+		}
+		if mode == LaunchThroughput {
+			launch = append(launch, results.Figure{Name: "launches per second", Value: throughput(res, true) * 1e9, Unit: "1/s", Note: "empty kernel, back to back"})
+		} else {
+			launch = append(launch, results.Figure{Name: "launch " + mode, Value: us(res.Summary.Median), Unit: "us", Note: "empty kernel, median"})
+		}
+	}
+	tsize := int64(16 << 20)
+	if r.o.Small {
+		tsize = 64 << 10
+	}
+	if r.o.MaxSize > 0 && tsize > r.o.MaxSize {
+		tsize = r.o.MaxSize
+	}
+	if err := r.transfers([]string{TransferPageable, TransferPinned}, []int64{tsize}); err != nil {
+		return err
+	}
+	figs := append(launch, builds...)
+	return r.figures(QuickSummaryName, nil, figs, map[string]any{"device": r.dev.Info.Name, "zero_copy": ZeroCopy(r.dev)})
+}
+
+// IsPeakBenchmark reports whether a benchmark carries a peak figure, and which
+// ("bandwidth", "compute:float" ...).
+func IsPeakBenchmark(b results.Benchmark) (string, bool) {
+	p, ok := b.Extra[ExtraPeak].(string)
+	if !ok {
+		return "", false
+	}
+	if p == "compute" {
+		t, _ := b.Extra["type"].(string)
+		return "compute:" + t, true
+	}
+	return p, true
+}

@@ -1,0 +1,122 @@
+package clkernels
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+)
+
+// runSuite runs a suite at its smallest size with tiny settings and returns
+// what it emitted.
+func runSuite(t testing.TB, name string) []results.Benchmark {
+	t.Helper()
+	dev := device(t)
+	s, ok := LookupSuite(name)
+	if !ok {
+		t.Fatalf("no suite %q", name)
+	}
+	var got []results.Benchmark
+	err := s.Run(context.Background(), dev, Options{Settings: tiny, Small: true, Emit: func(b results.Benchmark) error {
+		got = append(got, b)
+		return nil
+	}})
+	if err != nil {
+		t.Fatalf("suite %s: %v", name, err)
+	}
+	return got
+}
+
+func TestSuitesSmall(t *testing.T) {
+	for _, name := range []string{"peaks", "streams", "launch", "transfers", "quick"} {
+		t.Run(name, func(t *testing.T) {
+			bs := runSuite(t, name)
+			if len(bs) == 0 {
+				t.Fatal("no benchmarks")
+			}
+			for _, b := range bs {
+				if b.Error != "" {
+					t.Errorf("%s: %s", b.Name, b.Error)
+				}
+				if b.Kind != "suite:"+name {
+					t.Errorf("%s: kind %q", b.Name, b.Kind)
+				}
+				if b.Measurement == nil && len(b.Figures) == 0 {
+					t.Errorf("%s: neither measurement nor figures", b.Name)
+				}
+				if m := b.Measurement; m != nil && m.Valid != nil && !*m.Valid {
+					t.Errorf("%s: invalid: %s", b.Name, m.ValidationError)
+				}
+			}
+			if name == "quick" {
+				last := bs[len(bs)-1]
+				if last.Name != QuickSummaryName || len(last.Figures) < 3 {
+					t.Errorf("quick did not end with its summary: %+v", last)
+				}
+				peaks := 0
+				for _, b := range bs {
+					if _, ok := IsPeakBenchmark(b); ok {
+						peaks++
+					}
+				}
+				if peaks < 2 {
+					t.Errorf("quick has %d peak benchmarks, want bandwidth and fp32", peaks)
+				}
+			}
+		})
+	}
+}
+
+func TestSuiteCanceled(t *testing.T) {
+	dev := device(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	s, _ := LookupSuite("launch")
+	n := 0
+	err := s.Run(ctx, dev, Options{Settings: tiny, Small: true, Emit: func(b results.Benchmark) error {
+		n++
+		cancel()
+		return nil
+	}})
+	if err == nil || n != 1 {
+		t.Fatalf("canceled suite: err %v after %d benchmarks, want an error after 1", err, n)
+	}
+}
+
+func TestSuiteNames(t *testing.T) {
+	names := strings.Join(SuiteNames(), " ")
+	for _, want := range append([]string{"quick", "all"}, SuiteOrder...) {
+		if _, ok := LookupSuite(want); !ok {
+			t.Errorf("suite %q missing from %s", want, names)
+		}
+	}
+}
+
+func TestTransferSizes(t *testing.T) {
+	dev := device(t)
+	s := TransferSizes(dev, 0)
+	if s[0] != 4<<10 || s[len(s)-1] > 256<<20 {
+		t.Errorf("sizes %v", s)
+	}
+	if s := TransferSizes(dev, 1<<20); s[len(s)-1] != 1<<20 {
+		t.Errorf("capped sizes %v", s)
+	}
+}
+
+// BenchmarkQuickSuite runs the quick suite on the default device at its
+// normal sizes and short settings, and reports its wall time.
+func BenchmarkQuickSuite(b *testing.B) {
+	dev := device(b)
+	s, _ := LookupSuite("quick")
+	settings := measure.Settings{MaxTime: time.Second, MinSamples: 5}
+	for i := 0; i < b.N; i++ {
+		start := time.Now()
+		err := s.Run(context.Background(), dev, Options{Settings: settings, Emit: func(results.Benchmark) error { return nil }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(time.Since(start).Seconds(), "wall-s/op")
+	}
+}

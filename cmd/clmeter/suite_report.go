@@ -1,0 +1,257 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/results"
+)
+
+// suitePeaks are one device's measured peaks: the best bandwidth in GB/s and
+// the best compute rate per type ("float", "int" ...) in G operations/s.
+type suitePeaks struct {
+	bandwidth float64
+	compute   map[string]float64
+}
+
+// devicePeaks takes each device's peaks from the peak benchmarks the suites
+// emitted; a device with none falls back to the best figure of its own
+// benchmarks (the suite's own measured peak).
+func devicePeaks(bs []results.Benchmark) map[string]*suitePeaks {
+	peaks := map[string]*suitePeaks{}
+	get := func(dev string) *suitePeaks {
+		p := peaks[dev]
+		if p == nil {
+			p = &suitePeaks{compute: map[string]float64{}}
+			peaks[dev] = p
+		}
+		return p
+	}
+	marked := map[string]bool{}
+	for _, b := range bs {
+		kind, ok := clkernels.IsPeakBenchmark(b)
+		if !ok || len(b.Figures) == 0 {
+			continue
+		}
+		p := get(b.Device.Index)
+		v := b.Figures[0].Value
+		if kind == "bandwidth" {
+			p.bandwidth = math.Max(p.bandwidth, v)
+			marked[b.Device.Index+"|bw"] = true
+		} else {
+			t := strings.TrimPrefix(kind, "compute:")
+			p.compute[t] = math.Max(p.compute[t], v)
+			marked[b.Device.Index+"|"+t] = true
+		}
+	}
+	for _, b := range bs {
+		m := b.Measurement
+		if m == nil || m.Throughput == nil || b.Error != "" || suiteSkipPeak(b) {
+			continue
+		}
+		p := get(b.Device.Index)
+		if m.Throughput.GBPerSecond > 0 && !marked[b.Device.Index+"|bw"] {
+			p.bandwidth = math.Max(p.bandwidth, m.Throughput.GBPerSecond)
+		}
+		t := suiteOpsType(b)
+		if m.Throughput.GOpsPerSecond > 0 && t != "" && !marked[b.Device.Index+"|"+t] {
+			p.compute[t] = math.Max(p.compute[t], m.Throughput.GOpsPerSecond)
+		}
+	}
+	return peaks
+}
+
+// suiteSkipPeak: transfers and launches are not measured against the device's
+// memory or compute peak.
+func suiteSkipPeak(b results.Benchmark) bool {
+	return b.Kind == "suite:transfers" || b.Kind == "suite:launch" || strings.HasPrefix(b.Name, "transfers/") || strings.HasPrefix(b.Name, "launch/")
+}
+
+// suiteOpsType is the type whose compute peak a benchmark's operations compare
+// with ("float" when it does not say).
+func suiteOpsType(b results.Benchmark) string {
+	m := b.Measurement
+	if m == nil || m.Throughput == nil || (m.Throughput.OpsUnit != "FLOP" && m.Throughput.OpsUnit != "IOP") {
+		return ""
+	}
+	if t := b.Params["type"]; t != "" {
+		return t
+	}
+	return "float"
+}
+
+// peakPercent is a benchmark's throughput as a percentage of its device's
+// peak; "" when there is no comparable peak.
+func peakPercent(b results.Benchmark, peaks map[string]*suitePeaks) string {
+	m := b.Measurement
+	p := peaks[b.Device.Index]
+	if m == nil || m.Throughput == nil || p == nil || suiteSkipPeak(b) {
+		return ""
+	}
+	// Memory-bound kernels compare with the bandwidth peak, the compute
+	// kernels with the compute peak of their type.
+	if strings.HasPrefix(b.Name, "peaks/compute/") {
+		if peak := p.compute[suiteOpsType(b)]; peak > 0 {
+			return fmt.Sprintf("%.0f%%", 100*m.Throughput.GOpsPerSecond/peak)
+		}
+		return ""
+	}
+	if m.Throughput.GBPerSecond > 0 && p.bandwidth > 0 {
+		return fmt.Sprintf("%.0f%%", 100*m.Throughput.GBPerSecond/p.bandwidth)
+	}
+	return ""
+}
+
+// writeSuiteReport prints a table per suite and device, then the quick
+// summary when there is one.
+func writeSuiteReport(w io.Writer, bs []results.Benchmark) {
+	peaks := devicePeaks(bs)
+	type group struct{ kind, dev string }
+	var order []group
+	byGroup := map[group][]results.Benchmark{}
+	for _, b := range bs {
+		g := group{b.Kind, b.Device.Index + " " + b.Device.Name}
+		if _, ok := byGroup[g]; !ok {
+			order = append(order, g)
+		}
+		byGroup[g] = append(byGroup[g], b)
+	}
+	for i, g := range order {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		name := strings.TrimPrefix(g.kind, "suite:")
+		fmt.Fprintf(w, "== %s on %s\n", name, g.dev)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "BENCHMARK\tPARAMS\tMEDIAN\tTHROUGHPUT\t% PEAK\tCV\tWARNINGS")
+		for _, b := range byGroup[g] {
+			if b.Name == clkernels.QuickSummaryName {
+				continue
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, suiteParams(b), suiteMedian(b), suiteThroughput(b), peakPercent(b, peaks), suiteCV(b), suiteWarnings(b))
+		}
+		tw.Flush()
+	}
+	for _, b := range bs {
+		if b.Name == clkernels.QuickSummaryName {
+			writeQuickSummary(w, b, peaks[b.Device.Index])
+		}
+	}
+}
+
+func suiteParams(b results.Benchmark) string {
+	var ps []string
+	for _, p := range b.OrderedParams() {
+		ps = append(ps, p.Name+"="+p.Value)
+	}
+	return strings.Join(ps, " ")
+}
+
+func suiteMedian(b results.Benchmark) string {
+	if b.Measurement == nil || len(b.Measurement.Samples) == 0 {
+		return "-"
+	}
+	return suiteDur(b.Measurement.Summary.Median)
+}
+
+// suiteDur prints a duration with three significant digits.
+func suiteDur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.3gs", d.Seconds())
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.3gms", float64(d)/1e6)
+	case d >= time.Microsecond:
+		return fmt.Sprintf("%.3gus", float64(d)/1e3)
+	}
+	return fmt.Sprintf("%dns", d.Nanoseconds())
+}
+
+func suiteThroughput(b results.Benchmark) string {
+	if b.Measurement == nil {
+		var fs []string
+		for _, f := range b.Figures {
+			fs = append(fs, fmt.Sprintf("%.4g %s", f.Value, f.Unit))
+		}
+		return strings.Join(fs, ", ")
+	}
+	t := b.Measurement.Throughput
+	if t == nil || len(b.Measurement.Samples) == 0 {
+		return ""
+	}
+	var parts []string
+	if t.GBPerSecond > 0 {
+		parts = append(parts, fmt.Sprintf("%.4g GB/s", t.GBPerSecond))
+	}
+	if t.GOpsPerSecond > 0 {
+		switch t.OpsUnit {
+		case "launch":
+			parts = append(parts, fmt.Sprintf("%.4g launches/s", t.GOpsPerSecond*1e9))
+		default:
+			parts = append(parts, fmt.Sprintf("%.4g G%s/s", t.GOpsPerSecond, t.OpsUnit))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func suiteCV(b results.Benchmark) string {
+	if b.Measurement == nil || b.Measurement.Summary.N < 2 {
+		return ""
+	}
+	return fmt.Sprintf("%.1f%%", 100*b.Measurement.Summary.CV)
+}
+
+func suiteWarnings(b results.Benchmark) string {
+	var ws []string
+	if b.Error != "" {
+		ws = append(ws, "ERROR: "+b.Error)
+	}
+	if m := b.Measurement; m != nil {
+		ws = append(ws, m.AllWarnings()...)
+	}
+	if b.Params["device memory"] == "zero-copy" {
+		ws = append(ws, "zero-copy device: a host memory copy, not a bus transfer")
+	}
+	s := strings.Join(ws, "; ")
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 100 {
+		s = s[:97] + "..."
+	}
+	return s
+}
+
+// writeQuickSummary prints the quick suite's closing summary.
+func writeQuickSummary(w io.Writer, b results.Benchmark, p *suitePeaks) {
+	fmt.Fprintf(w, "\nSummary: %s (%s)\n", b.Device.Name, b.Device.Index)
+	if p != nil && p.bandwidth > 0 {
+		fmt.Fprintf(w, "  peak bandwidth    %.4g GB/s\n", p.bandwidth)
+	}
+	if p != nil && p.compute["float"] > 0 {
+		fmt.Fprintf(w, "  peak fp32         %.4g GFLOP/s\n", p.compute["float"])
+	}
+	var launch []string
+	for _, f := range b.Figures {
+		switch {
+		case strings.HasPrefix(f.Name, "launch "):
+			launch = append(launch, fmt.Sprintf("%s %.3g us", strings.TrimPrefix(f.Name, "launch "), f.Value))
+		case f.Name == "launches per second":
+			launch = append(launch, fmt.Sprintf("%.3g launches/s", f.Value))
+		}
+	}
+	if len(launch) > 0 {
+		fmt.Fprintf(w, "  launch overhead   %s\n", strings.Join(launch, ", "))
+	}
+	for _, f := range b.Figures {
+		if strings.HasPrefix(f.Name, "program build ") {
+			fmt.Fprintf(w, "  %s: %.3g ms, %s\n", f.Name, f.Value, f.Note)
+		}
+	}
+	if zc, _ := b.Extra["zero_copy"].(bool); zc {
+		fmt.Fprintln(w, "  transfers         zero-copy device: host and device share memory")
+	}
+}
