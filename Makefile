@@ -42,8 +42,16 @@ test: deps
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 40m ./...
 
-bench: build
+# make bench: one table, each row measured side by side in this run on one device
+# (BENCH_DEVICE, default clmeter's default), then the Go benchmarks.
+BENCH_DEVICE ?=
+bench: build bin/rawlaunch
+	$(GO) run ./bench -clmeter $(BIN) -rawlaunch bin/rawlaunch $(if $(BENCH_DEVICE),-device $(BENCH_DEVICE))
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./...
+
+bin/rawlaunch: bench/c/rawlaunch.c deps
+	@mkdir -p bin
+	$(CC) -O2 -Wall -o $@ bench/c/rawlaunch.c -lOpenCL
 
 clean:
 	rm -rf bin

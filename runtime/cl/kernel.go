@@ -201,22 +201,33 @@ func (q *Queue) EnqueueNDRange(k *Kernel, global, local, offset []int, wait ...*
 // launches whose timing is taken from events on the first and last launch only:
 // it saves the event's creation and release on every launch in between.
 func (q *Queue) EnqueueNDRangeNoEvent(k *Kernel, global, local, offset []int) error {
+	return q.EnqueueNDRangeRepeat(k, global, local, offset, 1)
+}
+
+// EnqueueNDRangeRepeat enqueues n launches of k back to back, without events, in
+// one call into C: the loop costs what a hand-written C loop costs.
+func (q *Queue) EnqueueNDRangeRepeat(k *Kernel, global, local, offset []int, n int) error {
 	dims := len(global)
 	if dims < 1 || dims > 3 || (local != nil && len(local) != dims) || (offset != nil && len(offset) != dims) {
 		return &Error{Func: "clEnqueueNDRangeKernel", Status: InvalidWorkDimension}
 	}
-	var g, l, o [3]C.size_t
+	if n <= 0 {
+		return nil
+	}
+	// One C array holds global, local and offset: no Go memory crosses into C.
+	arr := (*[9]C.size_t)(C.malloc(C.size_t(9 * unsafe.Sizeof(C.size_t(0)))))
+	defer C.free(unsafe.Pointer(arr))
 	var lp, op *C.size_t
 	for i := 0; i < dims; i++ {
-		g[i] = C.size_t(global[i])
+		arr[i] = C.size_t(global[i])
 		if local != nil {
-			l[i] = C.size_t(local[i])
-			lp = &l[0]
+			arr[3+i] = C.size_t(local[i])
+			lp = &arr[3]
 		}
 		if offset != nil {
-			o[i] = C.size_t(offset[i])
-			op = &o[0]
+			arr[6+i] = C.size_t(offset[i])
+			op = &arr[6]
 		}
 	}
-	return check("clEnqueueNDRangeKernel", C.clm_clEnqueueNDRangeKernel(q.h, k.h, C.cl_uint(dims), op, &g[0], lp, 0, nil, nil))
+	return check("clEnqueueNDRangeKernel", C.clm_enqueue_repeat(q.h, k.h, C.cl_uint(dims), op, &arr[0], lp, C.long(n)))
 }

@@ -70,4 +70,8 @@ void clm_loaded_path(char *out, size_t outlen);
 // success, 1 when the library lacks the entry point, 2 when it did not open, 3 when
 // the count failed (reason in err).
 int clm_probe_icd(const char *path, int *nplatforms, char *err, size_t errlen);
+// clm_enqueue_repeat enqueues kernel n times back to back with no events, as a
+// plain C loop would, and stops at the first failure (its status is returned).
+cl_int clm_enqueue_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                          const size_t *global, const size_t *local, long n);
 #endif

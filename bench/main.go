@@ -1,0 +1,375 @@
+// Command bench prints the table of 'make bench': the figures that show clmeter
+// adds almost nothing to what it measures, that its timers agree, that its cache
+// pays, and that what needs no device starts without one. Every row is measured
+// side by side in this one run, on one device.
+//
+//	go run ./bench -clmeter bin/clmeter -rawlaunch bin/rawlaunch -device 0
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+var (
+	clmeter   = flag.String("clmeter", "bin/clmeter", "the clmeter binary")
+	rawlaunch = flag.String("rawlaunch", "bin/rawlaunch", "the plain C launch loop (bench/c/rawlaunch.c)")
+	device    = flag.String("device", "", "the device, as clmeter's --device takes it (default: clmeter's default)")
+	rounds    = flag.Int("rounds", 3, "alternating rounds of C and clmeter for the overhead rows")
+	skipSuite = flag.Bool("skip-suite", false, "leave out the quick suite's wall time")
+	workDir   = flag.String("dir", "", "folder for result files (default: a temporary one)")
+)
+
+// A row is one line of the table.
+type row struct {
+	name, value, target, verdict, how string
+}
+
+func main() {
+	flag.Parse()
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	dir := *workDir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "clmeter-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	}
+	dev, err := pickDevice()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("device %s: %s (%s), %d compute units\n\n", dev.Ref, dev.Device.Name, dev.Platform.Name, dev.Device.ComputeUnits)
+	var rows []row
+	add := func(r []row, err error) {
+		if err != nil {
+			rows = append(rows, row{name: "(failed)", value: err.Error()})
+			return
+		}
+		rows = append(rows, r...)
+	}
+	add(overhead(dev))
+	add(agreement(dev, dir))
+	add(cacheRows(dev, dir))
+	add(startup(dir))
+	if !*skipSuite {
+		add(quickSuite(dev, dir))
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "FIGURE\tVALUE\tTARGET\tMET\tHOW")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.name, r.value, r.target, r.verdict, r.how)
+	}
+	return tw.Flush()
+}
+
+// deviceJSON is what 'clmeter devices --format json' prints of a device.
+type deviceJSON struct {
+	Index    int    `json:"index"`
+	Ref      string `json:"ref"`
+	Platform struct {
+		Name string `json:"name"`
+	} `json:"platform"`
+	Device struct {
+		Name          string `json:"name"`
+		Type          string `json:"type"`
+		ComputeUnits  int    `json:"compute_units"`
+		MaxClockMHz   int    `json:"max_clock_mhz"`
+		MaxAllocBytes int64  `json:"max_alloc_bytes"`
+	} `json:"device"`
+}
+
+func pickDevice() (*deviceJSON, error) {
+	out, err := clm("devices", "--format", "json")
+	if err != nil {
+		return nil, err
+	}
+	var devs []deviceJSON
+	if err := json.Unmarshal(out, &devs); err != nil {
+		return nil, fmt.Errorf("devices: %w", err)
+	}
+	if len(devs) == 0 {
+		return nil, errors.New("no OpenCL device: run clmeter doctor")
+	}
+	spec := *device
+	if spec == "" {
+		spec = os.Getenv("CLMETER_DEVICE")
+	}
+	// Ask clmeter which device the spec names: a one-sample run prints it.
+	for i := range devs {
+		d := &devs[i]
+		if spec == "" {
+			if d.Device.Type == "gpu" {
+				return d, nil
+			}
+			continue
+		}
+		if spec == fmt.Sprint(d.Index) || spec == d.Ref || strings.Contains(strings.ToLower(d.Device.Name+" "+d.Platform.Name), strings.ToLower(spec)) || strings.Contains(d.Device.Type, strings.ToLower(spec)) {
+			return d, nil
+		}
+	}
+	if spec == "" {
+		return &devs[0], nil
+	}
+	return nil, fmt.Errorf("no device matches %q", spec)
+}
+
+// clm runs clmeter and returns its stdout; a failure carries its stderr.
+func clm(args ...string) ([]byte, error) {
+	cmd := exec.Command(*clmeter, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("clmeter %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	return out, nil
+}
+
+// resultFile is the part of a clmeter result file the table reads.
+type resultFile struct {
+	Benchmarks []struct {
+		Name        string            `json:"name"`
+		Params      map[string]string `json:"params"`
+		Measurement *struct {
+			Summary     summary  `json:"summary"`
+			HostSummary *summary `json:"host_summary"`
+		} `json:"measurement"`
+		Figures []struct {
+			Name  string  `json:"name"`
+			Value float64 `json:"value"`
+			Unit  string  `json:"unit"`
+		} `json:"figures"`
+	} `json:"benchmarks"`
+}
+
+type summary struct {
+	N      int     `json:"n"`
+	Median float64 `json:"median_ns"`
+	Min    float64 `json:"min_ns"`
+	CV     float64 `json:"cv"`
+}
+
+func clmResult(args ...string) (*resultFile, error) {
+	out, err := clm(append(args, "--format", "json")...)
+	if err != nil {
+		return nil, err
+	}
+	var f resultFile
+	if err := json.Unmarshal(out, &f); err != nil {
+		return nil, fmt.Errorf("clmeter %s: %w", strings.Join(args, " "), err)
+	}
+	if len(f.Benchmarks) == 0 || f.Benchmarks[0].Measurement == nil {
+		return nil, fmt.Errorf("clmeter %s: no measurement", strings.Join(args, " "))
+	}
+	return &f, nil
+}
+
+type rawResult struct {
+	BackToBack float64 `json:"back_to_back_ns"`
+	RoundTrip  float64 `json:"round_trip_ns"`
+	Dispatch   float64 `json:"dispatch_ns"`
+}
+
+// overhead compares clmeter's per-launch time of an empty kernel with the plain
+// C loop's, alternating the two so that drift hits both alike.
+func overhead(dev *deviceJSON) ([]row, error) {
+	var rawB2B, rawRT, clmB2B, clmRT []float64
+	for r := 0; r < *rounds; r++ {
+		out, err := exec.Command(*rawlaunch, fmt.Sprint(dev.Index)).Output()
+		if err != nil {
+			return nil, fmt.Errorf("rawlaunch: %w", err)
+		}
+		var raw rawResult
+		if err := json.Unmarshal(out, &raw); err != nil {
+			return nil, fmt.Errorf("rawlaunch: %w", err)
+		}
+		rawB2B, rawRT = append(rawB2B, raw.BackToBack), append(rawRT, raw.RoundTrip)
+		common := []string{"run", "bench/empty.cl", "--kernel", "empty", "--global", "1", "--device", dev.Ref, "--timer", "host", "--min-samples", "15", "--max-time", "3s"}
+		f, err := clmResult(common...)
+		if err != nil {
+			return nil, err
+		}
+		clmB2B = append(clmB2B, f.Benchmarks[0].Measurement.Summary.Median)
+		f, err = clmResult(append(common, "--max-launches", "1")...)
+		if err != nil {
+			return nil, err
+		}
+		clmRT = append(clmRT, f.Benchmarks[0].Measurement.Summary.Median)
+	}
+	b2b := median(clmB2B) / median(rawB2B)
+	rt := median(clmRT) / median(rawRT)
+	how := fmt.Sprintf("median of %d alternating rounds, empty kernel, host timer", *rounds)
+	return []row{
+		{"launch overhead, back to back: clmeter / C", fmt.Sprintf("%.3f (%s vs %s)", b2b, ns(median(clmB2B)), ns(median(rawB2B))), "<= 1.02", met(b2b <= 1.02), how},
+		{"launch overhead, enqueue+finish: clmeter / C", fmt.Sprintf("%.3f (%s vs %s)", rt, ns(median(clmRT)), ns(median(rawRT))), "<= 1.02", met(rt <= 1.02), how},
+	}, nil
+}
+
+// agreement times a kernel of over 100 ms with the device and the host timer.
+func agreement(dev *deviceJSON, dir string) ([]row, error) {
+	global := dev.Device.ComputeUnits * 1024
+	if global < 1024 {
+		global = 1024
+	}
+	iters := 1 << 14
+	args := func(iters int, more ...string) []string {
+		return append([]string{"run", "bench/long.cl", "--kernel", "spin", "--device", dev.Ref, "--global", fmt.Sprint(global),
+			"--arg", fmt.Sprintf("buf:float:%d:zero:out", global), "--arg", fmt.Sprintf("int:%d", iters), "--timer", "both"}, more...)
+	}
+	// Grow the iteration count until one launch lasts at least 150 ms.
+	var med float64
+	for {
+		f, err := clmResult(args(iters, "--samples", "1", "--warmup", "1x", "--min-sample-time", "1ms")...)
+		if err != nil {
+			return nil, err
+		}
+		med = f.Benchmarks[0].Measurement.Summary.Median
+		if med >= 150e6 || iters >= 1<<30 {
+			break
+		}
+		grow := 160e6 / math.Max(med, 1)
+		iters = int(math.Min(float64(iters)*math.Min(grow*1.1, 100), 1<<30))
+	}
+	f, err := clmResult(args(iters, "--samples", "5", "--warmup", "1x", "--min-sample-time", "1ms")...)
+	if err != nil {
+		return nil, err
+	}
+	m := f.Benchmarks[0].Measurement
+	if m.HostSummary == nil {
+		return nil, errors.New("agreement: no host timer figures")
+	}
+	diff := math.Abs(m.HostSummary.Median-m.Summary.Median) / m.Summary.Median
+	return []row{{"device vs host timer, long kernel", fmt.Sprintf("%.2f%% (device %s, host %s)", 100*diff, ns(m.Summary.Median), ns(m.HostSummary.Median)),
+		"<= 1%", met(diff <= 0.01), fmt.Sprintf("%d iterations x %d work-items, median of 5 launches", iters, global)}}, nil
+}
+
+// startup times commands that must never touch OpenCL against one that must.
+func startup(dir string) ([]row, error) {
+	timeCmd := func(n int, args ...string) (float64, error) {
+		var t []float64
+		for i := 0; i < n; i++ {
+			start := time.Now()
+			if _, err := clm(args...); err != nil {
+				return 0, err
+			}
+			t = append(t, float64(time.Since(start)))
+		}
+		return median(t), nil
+	}
+	help, err := timeCmd(9, "--help")
+	if err != nil {
+		return nil, err
+	}
+	devs, err := timeCmd(5, "devices")
+	if err != nil {
+		return nil, err
+	}
+	rows := []row{
+		{"start-up: clmeter --help", ns(help), "no OpenCL", met(help < devs), "median of 9 runs"},
+		{"start-up: clmeter devices", ns(devs), "loads OpenCL", "-", "median of 5 runs"},
+	}
+	// clmeter report reads a result file without touching OpenCL.
+	res := filepath.Join(dir, "report-input.json")
+	if _, err := clm("run", "copy", "--size", "4Ki", "--samples", "3", "--min-sample-time", "1ms", "-o", res); err != nil {
+		return nil, err
+	}
+	if _, err := clm("report", "--help"); err == nil {
+		rep, err := timeCmd(9, "report", res)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row{"start-up: clmeter report FILE", ns(rep), "no OpenCL", met(rep < devs), "median of 9 runs"})
+	}
+	return rows, nil
+}
+
+func median(v []float64) float64 {
+	s := append([]float64{}, v...)
+	sort.Float64s(s)
+	n := len(s)
+	if n == 0 {
+		return math.NaN()
+	}
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func ns(v float64) string {
+	return time.Duration(v).Round(time.Duration(math.Max(1, math.Pow(10, math.Floor(math.Log10(math.Max(v, 1)))-2)))).String()
+}
+
+func met(ok bool) string {
+	if ok {
+		return "yes"
+	}
+	return "NO"
+}
+
+// cacheRows runs 'clmeter cache bench' (fresh processes per trial) on a small
+// and a large program and compares build times: cold / ours, driver / ours.
+func cacheRows(dev *deviceJSON, dir string) ([]row, error) {
+	out := filepath.Join(dir, "cache-bench.json")
+	if _, err := clm("cache", "bench", "small", "large", "--trials", "3", "--device", dev.Ref, "-o", out); err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return nil, err
+	}
+	var f resultFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("cache bench result: %w", err)
+	}
+	build := map[string]float64{}
+	for _, bm := range f.Benchmarks {
+		for _, fig := range bm.Figures {
+			if fig.Name == "program build" {
+				build[bm.Name] = fig.Value
+			}
+		}
+	}
+	var rows []row
+	for _, prog := range []string{"small", "large"} {
+		cold, drv, ours, both := build[prog+"/cold"], build[prog+"/driver cache"], build[prog+"/clmeter cache"], build[prog+"/both caches"]
+		if cold == 0 || ours == 0 {
+			return nil, fmt.Errorf("cache bench: no build figures for %s", prog)
+		}
+		how := "median of 3 fresh processes per mode (clmeter cache bench)"
+		rows = append(rows,
+			row{"cache, " + prog + ": build cold / clmeter cache", fmt.Sprintf("%.1fx (%.3g ms vs %.3g ms)", cold/ours, cold, ours), ">= 10x", met(cold/ours >= 10), how},
+			row{"cache, " + prog + ": build driver cache / clmeter cache", fmt.Sprintf("%.1fx (%.3g ms vs %.3g ms; both warm %.3g ms)", drv/ours, drv, ours, both), ">= 10x", met(drv/ours >= 10), how})
+	}
+	return rows, nil
+}
+
+// quickSuite times the quick suite, the main job of 'make run'.
+func quickSuite(dev *deviceJSON, dir string) ([]row, error) {
+	start := time.Now()
+	if _, err := clm("suite", "quick", "--device", dev.Ref, "-o", filepath.Join(dir, "quick.json")); err != nil {
+		return nil, err
+	}
+	took := time.Since(start)
+	return []row{{"quick suite wall time", took.Round(100 * time.Millisecond).String(), "about 1 min on 2-core PoCL", met(took < 90*time.Second), "one run of clmeter suite quick"}}, nil
+}
