@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
@@ -73,23 +74,30 @@ type KernelBenchmark struct {
 	// timeline (clmeter trace). Every launch then gets an event.
 	Tracer Tracer
 
-	// Timeout bounds every wait for the device (zero: wait for ever). A kernel
-	// that has not finished by then fails with ErrKernelTimeout; OpenCL cannot
-	// stop it, so the caller should report and exit.
+	// Timeout bounds every wait for the device (zero: no bound). When a wait
+	// outlasts it, or lasts over 2 s after the context was canceled, a watchdog
+	// calls OnHang with the reason (wrapping ErrKernelTimeout or the context's
+	// error). OpenCL cannot stop a running kernel: OnHang should report and exit
+	// the process. Without OnHang there is no watchdog.
 	Timeout time.Duration
+	OnHang  func(error)
+	// HostOnly launches without events: the batch has host times only (for
+	// --timer host, and to compare with a plain C loop).
+	HostOnly bool
 
 	// Set by Setup.
 	Build   BuildInfo
 	Program *cl.Program
 
-	ctx     *cl.Context
-	queue   *cl.Queue
-	kernel  *cl.Kernel
-	bufs    map[int]*cl.Buffer
-	inputs  map[int][]byte
-	flush   *cl.Buffer
-	flushSz int64
-	hung    bool // a wait timed out: the queue is busy for good
+	ctx       *cl.Context
+	queue     *cl.Queue
+	kernel    *cl.Kernel
+	bufs      map[int]*cl.Buffer
+	inputs    map[int][]byte
+	flush     *cl.Buffer
+	flushSz   int64
+	waitSince atomic.Int64 // when the current wait for the device began (UnixNano), 0 when none
+	stopWatch chan struct{}
 }
 
 // Setup builds the program (through the cache), makes the buffers, writes their
@@ -107,6 +115,10 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 		return info, err
 	}
 	b.ctx, b.queue = c, q
+	if b.OnHang != nil && b.stopWatch == nil {
+		b.stopWatch = make(chan struct{})
+		go b.watch(ctx, b.stopWatch)
+	}
 	tb := time.Now()
 	p, binfo, err := b.Device.BuildProgram(b.Source, b.Options)
 	if err != nil {
@@ -250,6 +262,17 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 	if limit == 0 {
 		limit = 256
 	}
+	if b.HostOnly && b.Tracer == nil {
+		start := time.Now()
+		if err := b.queue.EnqueueNDRangeRepeat(b.kernel, b.Global, b.Local, nil, k); err != nil {
+			b.queue.Finish()
+			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+		}
+		if err := b.finish(ctx); err != nil {
+			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+		}
+		return measure.Batch{Host: time.Since(start)}, nil
+	}
 	every := k <= limit || b.Tracer != nil
 	events := make([]*cl.Event, 0, min(k, limit+2))
 	defer func() { cl.ReleaseAll(events) }()
@@ -317,38 +340,44 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 	return batch, nil
 }
 
-// ErrKernelTimeout is returned when the device has not finished within
-// KernelBenchmark.Timeout.
+// ErrKernelTimeout is what OnHang receives when the device has not finished
+// within KernelBenchmark.Timeout.
 var ErrKernelTimeout = errors.New("the device did not finish in time")
 
-// finish waits for the queue, bounded by Timeout and the context. On a timeout
-// or cancellation the wait goes on in the background: OpenCL cannot abort a
-// running kernel, and the process is expected to exit.
+// finish waits for the queue on the calling goroutine (a hand-off to another
+// goroutine would add its wake-up latency to every round trip). The watchdog
+// started by Setup sees a wait that lasts too long.
 func (b *KernelBenchmark) finish(ctx context.Context) error {
-	if b.Timeout <= 0 && ctx.Done() == nil {
-		return b.queue.Finish()
-	}
-	done := make(chan error, 1)
-	go func() { done <- b.queue.Finish() }()
-	var timeout <-chan time.Time
-	if b.Timeout > 0 {
-		t := time.NewTimer(b.Timeout)
-		defer t.Stop()
-		timeout = t.C
-	}
-	select {
-	case err := <-done:
-		return err
-	case <-timeout:
-		b.hung = true
-		return fmt.Errorf("%w: still running after --kernel-timeout %s", ErrKernelTimeout, b.Timeout)
-	case <-ctx.Done():
+	b.waitSince.Store(time.Now().UnixNano())
+	err := b.queue.Finish()
+	b.waitSince.Store(0)
+	return err
+}
+
+// watch runs while the benchmark is set up: when a wait for the device outlasts
+// Timeout, or goes on for 2 s after ctx was canceled, it hands OnHang the error.
+// OpenCL cannot abort a running kernel, so OnHang is expected to report and exit.
+func (b *KernelBenchmark) watch(ctx context.Context, stop <-chan struct{}) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
 		select {
-		case err := <-done:
-			return err
-		case <-time.After(2 * time.Second):
-			b.hung = true
-			return ctx.Err()
+		case <-stop:
+			return
+		case <-tick.C:
+		}
+		since := b.waitSince.Load()
+		if since == 0 {
+			continue
+		}
+		waited := time.Since(time.Unix(0, since))
+		switch {
+		case b.Timeout > 0 && waited > b.Timeout:
+			b.OnHang(fmt.Errorf("kernel %s: %w: still running after --kernel-timeout %s", b.Kernel, ErrKernelTimeout, b.Timeout))
+			return
+		case ctx.Err() != nil && waited > 2*time.Second:
+			b.OnHang(fmt.Errorf("kernel %s: %w while the device was still busy", b.Kernel, ctx.Err()))
+			return
 		}
 	}
 }
@@ -459,10 +488,9 @@ func (b *KernelBenchmark) Validate(ctx context.Context) error {
 // Teardown releases the kernel, program and buffers (the device's context and
 // queue stay with the Manager).
 func (b *KernelBenchmark) Teardown() error {
-	if b.hung {
-		// A kernel is still running: releasing what it uses could crash the
-		// driver, and the process is about to exit anyway.
-		return nil
+	if b.stopWatch != nil {
+		close(b.stopWatch)
+		b.stopWatch = nil
 	}
 	if b.queue != nil {
 		b.queue.Finish()

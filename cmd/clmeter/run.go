@@ -362,7 +362,9 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 		return nil, withCode(exitUsage, err)
 	}
 	kb.Timeout = plan.kernelTimeout
+	kb.OnHang = exitOnHang
 	kb.NoDataWarmup = plan.noDataWarmup
+	kb.HostOnly = s.Timer == measure.TimerHost
 	label := it.name
 	for _, p := range it.params {
 		label += " " + p.Name + "=" + p.Value
@@ -393,6 +395,17 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 		rb.Error = err.Error()
 	}
 	return rb, err
+}
+
+// exitOnHang reports a kernel the device never finished and ends the process:
+// OpenCL cannot stop a running kernel. Result files hold what finished before.
+func exitOnHang(err error) {
+	code := exitError
+	if errors.Is(err, context.Canceled) {
+		code = exitInterrupted
+	}
+	fmt.Fprintf(os.Stderr, "clmeter: %v\n", err)
+	os.Exit(code)
 }
 
 func joinInts(v []int) string {
