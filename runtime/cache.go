@@ -295,7 +295,8 @@ func (c *Cache) BuildProgram(d *Device, src Source, options string) (*cl.Program
 				c.touch(path)
 				c.count('h')
 				info.Total = time.Since(start)
-				c.debugf("hit %s %s on %s (%s)", short, src.Name, d.Info.Name, info.Total.Round(time.Microsecond))
+				c.debugf("hit %s %s on %s (%s: read+check %s, create %s, build %s)", short, src.Name, d.Info.Name, info.Total.Round(time.Microsecond),
+					(info.Total - info.Create - info.Build).Round(time.Microsecond), info.Create.Round(time.Microsecond), info.Build.Round(time.Microsecond))
 				return p, info, nil
 			}
 			derr = fmt.Errorf("binary not loadable: %v", oneLine(berr.Error()))
