@@ -53,8 +53,8 @@ func registerSuite(s Suite) { suites[s.Name] = s }
 
 // SuiteOrder is the order 'clmeter suite all' runs the suites in (peaks first:
 // the others are shown as a percentage of its figures).
-// The experiments (coldstart, firsttouch, matmul, reduction) are not written yet.
-var SuiteOrder = []string{"peaks", "streams", "launch", "transfers"}
+// The experiments (coldstart, firsttouch, matmul, reduction) come last.
+var SuiteOrder = []string{"peaks", "streams", "launch", "transfers", "coldstart", "firsttouch", "matmul", "reduction"}
 
 // LookupSuite returns the suite of that name: one of SuiteOrder, "quick" or "all".
 func LookupSuite(name string) (Suite, bool) {

@@ -127,6 +127,9 @@ func writeSuiteReport(w io.Writer, bs []results.Benchmark) {
 		}
 		name := strings.TrimPrefix(g.kind, "suite:")
 		fmt.Fprintf(w, "== %s on %s\n", name, g.dev)
+		if writeExperiment(w, name, byGroup[g], peaks) {
+			continue
+		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "BENCHMARK\tPARAMS\tMEDIAN\tTHROUGHPUT\t% PEAK\tCV\tWARNINGS")
 		for _, b := range byGroup[g] {

@@ -1,0 +1,222 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/results"
+)
+
+// writeExperiment prints an experiment suite's section (after its "== NAME on
+// DEVICE" line): what it shows, its own table and what the figures say. It
+// returns false for the other suites, which get the common table.
+func writeExperiment(w io.Writer, suite string, bs []results.Benchmark, peaks map[string]*suitePeaks) bool {
+	var body func(io.Writer, []results.Benchmark, map[string]*suitePeaks)
+	switch suite {
+	case clkernels.SuiteColdStart:
+		body = writeColdStart
+	case clkernels.SuiteFirstTouch:
+		body = writeFirstTouch
+	case clkernels.SuiteMatmul, clkernels.SuiteReduction:
+		body = writeExperimentTable
+	default:
+		return false
+	}
+	if s, ok := clkernels.LookupSuite(suite); ok {
+		for _, l := range wrapText(s.Description, 96) {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+	body(w, bs, peaks)
+	for _, b := range bs {
+		if b.Error != "" {
+			fmt.Fprintf(w, "ERROR %s: %s\n", b.Name, b.Error)
+		}
+	}
+	return true
+}
+
+func wrapText(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && len(line)+1+len(word) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+func figureOf(b results.Benchmark, name string) (results.Figure, bool) {
+	for _, f := range b.Figures {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return results.Figure{}, false
+}
+
+// msCell prints milliseconds with three significant digits ("-" when absent).
+func msCell(v float64, ok bool) string {
+	if !ok {
+		return "-"
+	}
+	return suiteDur(time.Duration(v * 1e6))
+}
+
+func writeColdStart(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeaks) {
+	fresh, warm := map[string]results.Benchmark{}, map[string]results.Benchmark{}
+	var sizes []string
+	var startup *results.Benchmark
+	for i, b := range bs {
+		switch {
+		case strings.HasPrefix(b.Name, clkernels.ColdStartFresh):
+			fresh[b.Params["size"]] = b
+		case strings.HasPrefix(b.Name, clkernels.ColdStartWarm):
+			warm[b.Params["size"]] = b
+		case b.Name == clkernels.ColdStartStartup:
+			startup = &bs[i]
+			continue
+		default:
+			continue
+		}
+		if s := b.Params["size"]; !containsStr(sizes, s) {
+			sizes = append(sizes, s)
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SIZE MxNxW\tFRESH PROCESS\tFRESH LAUNCH\tIN-PROCESS TOTAL\tCOPY-IN\tCOMPUTE\tCOPY-OUT\tKERNEL\tGFLOP/s")
+	var firstFresh, firstWarm float64
+	for i, s := range sizes {
+		f, ok := figureOf(fresh[s], "total")
+		l, lok := figureOf(fresh[s], "launch")
+		row := []string{s, msCell(f.Value, ok), msCell(l.Value, lok)}
+		b := warm[s]
+		if m := b.Measurement; m != nil && m.Phases != nil {
+			p := m.Phases
+			row = append(row, suiteDur(p.Total.Median), suiteDur(p.CopyIn.Median), suiteDur(p.Compute.Median), suiteDur(p.CopyOut.Median))
+			if i == 0 {
+				firstWarm = float64(p.Total.Median) / 1e6
+			}
+		} else {
+			row = append(row, "-", "-", "-", "-")
+		}
+		row = append(row, suiteMedian(b))
+		if m := b.Measurement; m != nil && m.Throughput != nil && len(m.Samples) > 0 {
+			row = append(row, fmt.Sprintf("%.3g", m.Throughput.GOpsPerSecond))
+		} else {
+			row = append(row, "")
+		}
+		if i == 0 && ok {
+			firstFresh = f.Value
+		}
+		fmt.Fprintln(tw, strings.Join(row, "\t"))
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "  fresh process: one process, sizes in order, each timed in one go (FRESH LAUNCH: its enqueue + finish)")
+	fmt.Fprintln(w, "  in-process: medians of copy-in / compute / copy-out / total (host timer, a finish after each) after warm-up; KERNEL is the device-timed launch")
+	if startup != nil && startup.Error == "" {
+		var steps []string
+		for _, f := range startup.Figures {
+			if strings.HasPrefix(f.Name, "first size") || strings.HasPrefix(f.Name, "second size") {
+				continue
+			}
+			steps = append(steps, fmt.Sprintf("%s %s", f.Name, msCell(f.Value, true)))
+		}
+		fmt.Fprintf(w, "  start-up steps (fresh process, first size): %s\n", strings.Join(steps, ", "))
+	}
+	if firstFresh > 0 && firstWarm > 0 {
+		line := fmt.Sprintf("  the first size took %s in a fresh process, %.0fx its in-process total", msCell(firstFresh, true), firstFresh/firstWarm)
+		if len(sizes) > 1 {
+			if f, ok := figureOf(fresh[sizes[1]], "total"); ok {
+				line += fmt.Sprintf("; the larger second size took %s", msCell(f.Value, true))
+			}
+		}
+		fmt.Fprintln(w, line+": runtime start-up, JIT and first touch, paid once")
+	}
+}
+
+func containsStr(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func writeFirstTouch(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeaks) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := "CASE\tTIMER"
+	for i := 1; i <= clkernels.FirstTouchRuns; i++ {
+		head += fmt.Sprintf("\tRUN %d", i)
+	}
+	fmt.Fprintln(tw, head+"\tFIRST-TOUCH")
+	var size string
+	for _, b := range bs {
+		if b.Error != "" {
+			continue
+		}
+		size = b.Params["array"]
+		for _, kernel := range []bool{false, true} {
+			row := []string{strings.TrimPrefix(b.Name, "firsttouch/"), "host"}
+			if strings.Contains(b.Name, "/device/") {
+				row[1] = "enqueue+finish"
+			}
+			if kernel {
+				row[1] = "kernel (device)"
+			}
+			any := false
+			for i := 1; i <= clkernels.FirstTouchRuns; i++ {
+				f, ok := figureOf(b, clkernels.FirstTouchRunFigure(i, kernel))
+				any = any || ok
+				row = append(row, msCell(f.Value, ok))
+			}
+			if !any {
+				continue
+			}
+			if kernel {
+				row = append(row, "")
+			} else {
+				f, ok := figureOf(b, clkernels.FirstTouchCost)
+				row = append(row, msCell(f.Value, ok))
+			}
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "  a copy of %s; FIRST-TOUCH is run 1 minus the median of runs 2-%d; each case has fresh buffers, warmed by a fill before run 1\n",
+		size, clkernels.FirstTouchRuns)
+}
+
+// writeExperimentTable prints the common table and the speedup figures.
+func writeExperimentTable(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeaks) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "BENCHMARK\tPARAMS\tMEDIAN\tTHROUGHPUT\tCV\tWARNINGS")
+	var figs []results.Benchmark
+	for _, b := range bs {
+		if b.Measurement == nil {
+			figs = append(figs, b)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, suiteParams(b), suiteMedian(b), suiteThroughput(b), suiteCV(b), suiteWarnings(b))
+	}
+	tw.Flush()
+	for _, b := range figs {
+		for _, f := range b.Figures {
+			fmt.Fprintf(w, "  %s: %.3g%s (%s)\n", f.Name, f.Value, f.Unit, f.Note)
+		}
+	}
+}
