@@ -1,0 +1,199 @@
+package measure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// RunInterleaved measures a and b in one process, alternating their samples so
+// that drift (clock ramps, thermal throttling, another process) hits both alike;
+// the two Results are then fit for a comparison.
+//
+// Each benchmark gets what Run gives it: Setup, a cold run, its own warm-up and
+// calibrated batch size (a then b). Then samples alternate in ABBA order (a b,
+// b a, a b, ...), which also cancels a linear drift within every four samples.
+// Sampling stops for both together: after exactly s.Samples samples each when
+// that is set; otherwise when both have at least s.MinSamples samples and both
+// meet the noise target, or when 2*s.MaxTime (the budget of two benchmarks) has
+// passed since the first warm-up began and each has at least one sample. Phases
+// and validation are not run. Teardown runs for both, always. Both Results'
+// Elapsed count from the first warm-up, since their samples share that time.
+//
+// Errors are as Run's: when one benchmark fails, both Results hold what finished
+// (StopError, or StopCanceled with ctx.Err()) and the error names which one
+// failed. The Results are nil only when the settings are invalid or a Setup
+// failed.
+func RunInterleaved(ctx context.Context, a, b Benchmark, s Settings) (ra, rb *Result, err error) {
+	if err := s.Validate(); err != nil {
+		return nil, nil, err
+	}
+	s = s.withDefaults()
+	if s.Cold {
+		return nil, nil, errors.New("cold-cache mode is not supported when interleaving")
+	}
+	ea, eb := newEngine(a, s), newEngine(b, s)
+	defer func() {
+		for _, x := range []struct {
+			name string
+			b    Benchmark
+		}{{"A", a}, {"B", b}} {
+			if terr := x.b.Teardown(); terr != nil {
+				err = errors.Join(err, fmt.Errorf("%s: teardown: %w", x.name, terr))
+			}
+		}
+	}()
+	if err := ea.begin(ctx); err != nil {
+		return ea.partial(), nil, fmt.Errorf("A: %w", err)
+	}
+	if err := eb.begin(ctx); err != nil {
+		err = fmt.Errorf("B: %w", err)
+		ea.start = s.Clock.Now()
+		ra, _ := ea.fail(ctx, err)
+		return ra, eb.partial(), err
+	}
+	start := s.Clock.Now()
+	ea.start = start
+	ka, calA, err := ea.warmup(ctx)
+	if err != nil {
+		return ea.fail2(ctx, eb, fmt.Errorf("A: warm-up: %w", err))
+	}
+	eb.start = s.Clock.Now()
+	kb, calB, err := eb.warmup(ctx)
+	if err != nil {
+		return ea.fail2(ctx, eb, fmt.Errorf("B: warm-up: %w", err))
+	}
+	// From here both budgets are the pair's: they run from the first warm-up.
+	eb.start = start
+	steps := [2]struct {
+		e          *engine
+		k          int
+		calibrated bool
+		name       string
+	}{{ea, ka, calA, "A"}, {eb, kb, calB, "B"}}
+	for round := 0; ; round++ {
+		na, nb := len(ea.r.Samples), len(eb.r.Samples)
+		if s.Samples > 0 {
+			if na >= s.Samples && nb >= s.Samples {
+				ea.r.StopReason, eb.r.StopReason = StopSampleCount, StopSampleCount
+				break
+			}
+		} else {
+			noiseA, okA := noiseOf(ea.r.PerLaunch(), s.Stats.Confidence)
+			noiseB, okB := noiseOf(eb.r.PerLaunch(), s.Stats.Confidence)
+			if na >= s.MinSamples && nb >= s.MinSamples && okA && okB && noiseA <= s.MaxNoise && noiseB <= s.MaxNoise {
+				ea.r.StopReason, eb.r.StopReason = StopNoiseTarget, StopNoiseTarget
+				break
+			}
+			if na >= 1 && nb >= 1 && s.Clock.Now().Sub(start) >= 2*s.MaxTime || na+nb >= maxAdaptiveSamples {
+				ea.r.StopReason, eb.r.StopReason = StopMaxTime, StopMaxTime
+				break
+			}
+		}
+		order := [2]int{0, 1}
+		if round%2 == 1 {
+			order = [2]int{1, 0}
+		}
+		for _, i := range order {
+			st := &steps[i]
+			if s.Samples > 0 && len(st.e.r.Samples) >= s.Samples {
+				continue
+			}
+			// Calibration batches do not count: retry until one sample is taken.
+			for {
+				took, err := st.e.sampleOnce(ctx, &st.k, &st.calibrated)
+				if err != nil {
+					return ea.fail2(ctx, eb, fmt.Errorf("%s: sample %d: %w", st.name, len(st.e.r.Samples)+1, err))
+				}
+				if took {
+					break
+				}
+			}
+		}
+	}
+	for _, e := range []*engine{ea, eb} {
+		e.r.Elapsed = e.elapsed()
+		e.summarize()
+	}
+	return ea.r, eb.r, nil
+}
+
+func newEngine(b Benchmark, s Settings) *engine {
+	r := &Result{Samples: []Sample{}, Warnings: []string{}, Settings: s}
+	r.Settings.Clock, r.Settings.Progress = nil, nil
+	return &engine{b: b, s: s, r: r}
+}
+
+// begin runs Setup and the cold run and picks the timer, as Run does.
+func (e *engine) begin(ctx context.Context) error {
+	info, err := e.b.Setup(ctx)
+	if err != nil {
+		e.r = nil
+		return fmt.Errorf("setup: %w", err)
+	}
+	e.info = info
+	e.r.FirstTouch = info.FirstTouch
+	e.r.TimerResolution = info.TimerResolution
+	cold, err := e.launch(ctx, 1)
+	if err != nil {
+		e.start = e.s.Clock.Now()
+		e.summarize()
+		e.r.StopReason = StopError
+		if ctx.Err() != nil {
+			e.r.StopReason = StopCanceled
+			return ctx.Err()
+		}
+		return fmt.Errorf("cold run: %w", err)
+	}
+	e.r.Cold = cold
+	e.r.Timer = TimerDevice
+	if e.s.Timer == TimerHost {
+		e.r.Timer, e.useHost = TimerHost, true
+	} else if cold.Device <= 0 {
+		e.r.Timer, e.useHost, e.warnedNoDev = TimerHost, true, true
+		e.r.Warnings = append(e.r.Warnings, "the device timer gave no times (profiling off?): figures use the host timer")
+	}
+	return nil
+}
+
+// partial is the engine's Result, nil when Setup failed.
+func (e *engine) partial() *Result { return e.r }
+
+// fail2 summarises both engines after err (see engine.fail).
+func (e *engine) fail2(ctx context.Context, other *engine, err error) (*Result, *Result, error) {
+	ra, errA := e.fail(ctx, err)
+	rb, _ := other.fail(ctx, err)
+	return ra, rb, errA
+}
+
+// sampleOnce launches one batch of *k and records it as a sample unless it was
+// a calibration batch (the batch size still growing toward MinSampleTime); it
+// follows engine.sample's rules.
+func (e *engine) sampleOnce(ctx context.Context, k *int, calibrated *bool) (took bool, err error) {
+	s, r := e.s, e.r
+	b, err := e.launch(ctx, *k)
+	if err != nil {
+		return false, err
+	}
+	t := e.batchTime(b)
+	if !*calibrated {
+		if t < s.MinSampleTime && *k < s.MaxLaunches {
+			r.Warmup.CalibrationLaunches += *k
+			r.Warmup.CalibrationBatches++
+			*k = e.grow(t, *k)
+			return false, nil
+		}
+		*calibrated = true
+	}
+	kd := time.Duration(*k)
+	r.Samples = append(r.Samples, Sample{PerLaunch: t / kd, Launches: *k, Host: b.Host / kd, Device: b.Device / kd, DeviceBusy: b.DeviceBusy / kd})
+	if t < s.MinSampleTime {
+		*k = e.grow(t, *k)
+	}
+	if s.Progress != nil {
+		noise, _ := noiseOf(r.PerLaunch(), s.Stats.Confidence)
+		e.progress("samples", noise)
+	}
+	return true, nil
+}

@@ -1,0 +1,385 @@
+package results
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clmeter/clmeter/measure"
+)
+
+// A Source is one result file read for a report or a comparison.
+type Source struct {
+	// Path is the file's path as given (it names the file in messages).
+	Path string
+	File *File
+}
+
+// ReadFiles reads every path in order. A file that cannot be opened or is not
+// a valid version-1 result file is left out, and its error, which names the file
+// and the reason, is returned in errs; the other files are still returned.
+func ReadFiles(paths []string) (srcs []Source, errs []error) {
+	srcs = []Source{}
+	for _, p := range paths {
+		f, err := Read(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		srcs = append(srcs, Source{Path: p, File: f})
+	}
+	return srcs, errs
+}
+
+// A Key identifies a benchmark across files: its name, its parameters in
+// order ("size=16Mi type=float") and the name of its device.
+type Key struct {
+	Name   string `json:"name"`
+	Params string `json:"params"`
+	Device string `json:"device"`
+}
+
+func (k Key) String() string {
+	s := k.Name
+	if k.Params != "" {
+		s += " " + k.Params
+	}
+	return s + " [" + k.Device + "]"
+}
+
+// KeyOf returns b's Key.
+func KeyOf(b *Benchmark) Key {
+	return Key{Name: b.Name, Params: ParamString(b), Device: DeviceLabel(b.Device)}
+}
+
+// ParamString joins b's parameters in order as "name=value name=value".
+func ParamString(b *Benchmark) string {
+	var parts []string
+	for _, p := range b.OrderedParams() {
+		parts = append(parts, p.Name+"="+p.Value)
+	}
+	return strings.Join(parts, " ")
+}
+
+// DeviceLabel names a device for people: its name, or "unknown device".
+func DeviceLabel(d DeviceInfo) string {
+	if n := strings.TrimSpace(d.Name); n != "" {
+		return n
+	}
+	return "unknown device"
+}
+
+// A Report is what the renderers show of one or many result files: every
+// benchmark, grouped by name, parameters, device and host, with a geomean row
+// per device.
+type Report struct {
+	// Sources are the files, in the order given.
+	Sources []Source
+	// Rows are the sampled benchmarks, sorted by name, then parameters (numbers
+	// by value: size=2Mi before size=16Mi), device, host and file order.
+	Rows []Row
+	// Geomeans has one entry per device (and host) with at least one row.
+	Geomeans []Geomean
+	// Figures are the single values of every benchmark that has them, in Rows'
+	// order of benchmarks (a suite's peaks, a cache experiment's timings).
+	Figures []FigureRow
+	// Failed are the benchmarks that carry an Error.
+	Failed []Row
+	// MultiHost is true when the files come from more than one host; renderers
+	// then show the host beside the device.
+	MultiHost bool
+}
+
+// A Row is one benchmark of one file.
+type Row struct {
+	// Source is the file's path, Host the hostname it was measured on.
+	Source string
+	Host   string
+	// Where tells rows of one device apart: the host when the report spans
+	// several hosts, else the file when it has several files, else "".
+	Where string
+	// Bench is the benchmark; Measurement is non-nil for a row of Report.Rows.
+	Bench *Benchmark
+	Key   Key
+}
+
+// M returns the row's measurement (nil for a failed or figures-only benchmark).
+func (r Row) M() *measure.Result { return r.Bench.Measurement }
+
+// A Geomean summarises the rows of one device: the geometric mean of their
+// median per-launch times and of their bandwidths (over the rows that have one).
+type Geomean struct {
+	Device, Host string
+	// Where is as Row.Where.
+	Where string
+	// N is the number of rows; NBandwidth the number with a bandwidth.
+	N, NBandwidth int
+	Median        time.Duration
+	// GBPerSecond is zero when no row has a bandwidth.
+	GBPerSecond float64
+}
+
+// A FigureRow is one Figure of one benchmark.
+type FigureRow struct {
+	Source, Host, Where string
+	Key                 Key
+	Kind                string
+	Figure              Figure
+}
+
+// NewReport builds the Report of srcs.
+func NewReport(srcs []Source) *Report {
+	r := &Report{Sources: srcs, Rows: []Row{}, Geomeans: []Geomean{}, Figures: []FigureRow{}, Failed: []Row{}}
+	hosts := map[string]bool{}
+	for _, s := range srcs {
+		hosts[s.File.Host.Hostname] = true
+	}
+	r.MultiHost = len(hosts) > 1
+	var all []Row
+	for _, s := range srcs {
+		where := ""
+		switch {
+		case r.MultiHost:
+			where = s.File.Host.Hostname
+			if where == "" {
+				where = "?"
+			}
+		case len(srcs) > 1:
+			where = s.Path
+		}
+		for i := range s.File.Benchmarks {
+			b := &s.File.Benchmarks[i]
+			all = append(all, Row{Source: s.Path, Host: s.File.Host.Hostname, Where: where, Bench: b, Key: KeyOf(b)})
+		}
+	}
+	slices.SortStableFunc(all, compareRows)
+	for _, row := range all {
+		b := row.Bench
+		if b.Error != "" {
+			r.Failed = append(r.Failed, row)
+		} else if b.Measurement != nil {
+			r.Rows = append(r.Rows, row)
+		}
+		for _, f := range b.Figures {
+			r.Figures = append(r.Figures, FigureRow{Source: row.Source, Host: row.Host, Where: row.Where, Key: row.Key, Kind: b.Kind, Figure: f})
+		}
+	}
+	r.Geomeans = geomeans(r.Rows)
+	return r
+}
+
+// compareRows orders rows by name, parameters, device and host.
+func compareRows(a, b Row) int {
+	if c := cmp.Compare(a.Key.Name, b.Key.Name); c != 0 {
+		return c
+	}
+	if c := compareParams(a.Bench.OrderedParams(), b.Bench.OrderedParams()); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Key.Device, b.Key.Device); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Where, b.Where)
+}
+
+// compareParams compares parameter lists pairwise; values that are both
+// quantities (see ParseQuantity) compare by value.
+func compareParams(a, b []Param) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		if c := cmp.Compare(a[i].Name, b[i].Name); c != 0 {
+			return c
+		}
+		x, xok := ParseQuantity(a[i].Value)
+		y, yok := ParseQuantity(b[i].Value)
+		if xok && yok {
+			if c := cmp.Compare(x, y); c != 0 {
+				return c
+			}
+			continue
+		}
+		if c := cmp.Compare(a[i].Value, b[i].Value); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// ParseQuantity reads a parameter value as a number: "1024", "0.5", "4K",
+// "16Mi", "2G", "1Gi" (K, M, G, T are powers of 1000, Ki, Mi, Gi, Ti of 1024;
+// a trailing "B" is allowed: "64KiB"). ok is false for anything else.
+func ParseQuantity(s string) (v float64, ok bool) {
+	t := strings.TrimSpace(s)
+	t = strings.TrimSuffix(t, "B")
+	mult := 1.0
+	for _, u := range []struct {
+		suffix string
+		m      float64
+	}{{"Ki", 1 << 10}, {"Mi", 1 << 20}, {"Gi", 1 << 30}, {"Ti", 1 << 40},
+		{"K", 1e3}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSuffix(t, u.suffix), u.m
+			break
+		}
+	}
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
+	}
+	return f * mult, true
+}
+
+func geomeans(rows []Row) []Geomean {
+	type acc struct {
+		g             Geomean
+		logT, logBW   float64
+		nT            int
+		firstRowIndex int
+	}
+	byDev := map[[2]string]*acc{}
+	var order [][2]string
+	for i, row := range rows {
+		k := [2]string{row.Key.Device, row.Where}
+		a := byDev[k]
+		if a == nil {
+			a = &acc{g: Geomean{Device: row.Key.Device, Host: row.Host, Where: row.Where}, firstRowIndex: i}
+			byDev[k] = a
+			order = append(order, k)
+		}
+		m := row.M()
+		if m.Summary.Median > 0 {
+			a.logT += math.Log(float64(m.Summary.Median))
+			a.nT++
+		}
+		if t := m.Throughput; t != nil && t.GBPerSecond > 0 {
+			a.logBW += math.Log(t.GBPerSecond)
+			a.g.NBandwidth++
+		}
+	}
+	out := []Geomean{}
+	slices.SortFunc(order, func(a, b [2]string) int {
+		return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1]))
+	})
+	for _, k := range order {
+		a := byDev[k]
+		a.g.N = a.nT
+		if a.nT > 0 {
+			a.g.Median = time.Duration(math.Round(math.Exp(a.logT / float64(a.nT))))
+		}
+		if a.g.NBandwidth > 0 {
+			a.g.GBPerSecond = math.Exp(a.logBW / float64(a.g.NBandwidth))
+		}
+		out = append(out, a.g)
+	}
+	return out
+}
+
+// FormatDuration writes d with four significant digits in the largest unit
+// that keeps it at least 1: "987 ns", "12.35 µs", "1.234 ms", "2.500 s".
+func FormatDuration(d time.Duration) string {
+	return formatNS(float64(d))
+}
+
+func formatNS(ns float64) string {
+	a := math.Abs(ns)
+	switch {
+	case a == 0:
+		return "0 ns"
+	case a < 1e3:
+		return strconv.FormatFloat(ns, 'f', 0, 64) + " ns"
+	case a < 1e6:
+		return sig4(ns/1e3) + " µs"
+	case a < 1e9:
+		return sig4(ns/1e6) + " ms"
+	}
+	return sig4(ns/1e9) + " s"
+}
+
+// sig4 formats v with four significant digits without an exponent.
+func sig4(v float64) string {
+	a := math.Abs(v)
+	switch {
+	case a >= 1000:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case a >= 100:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	case a >= 10:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// formatRate writes a rate given in G<unit>/s with three significant digits and
+// an SI prefix: "12.3 GB/s", "845 MB/s".
+func formatRate(g float64, unit string) string {
+	if g <= 0 {
+		return ""
+	}
+	v, p := g*1e9, ""
+	for _, x := range []struct {
+		p string
+		m float64
+	}{{"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"k", 1e3}} {
+		if v >= x.m {
+			v, p = v/x.m, x.p
+			break
+		}
+	}
+	var s string
+	switch {
+	case v >= 100:
+		s = strconv.FormatFloat(v, 'f', 0, 64)
+	case v >= 10:
+		s = strconv.FormatFloat(v, 'f', 1, 64)
+	default:
+		s = strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return s + " " + p + unit + "/s"
+}
+
+// bandwidth and compute format a row's throughput ("" when it has none).
+func bandwidth(m *measure.Result) string {
+	if m.Throughput == nil {
+		return ""
+	}
+	return formatRate(m.Throughput.GBPerSecond, "B")
+}
+
+func compute(m *measure.Result) string {
+	t := m.Throughput
+	if t == nil || t.GOpsPerSecond <= 0 {
+		return ""
+	}
+	u := t.OpsUnit
+	if u == "" {
+		u = "op"
+	}
+	return formatRate(t.GOpsPerSecond, u)
+}
+
+// ciText writes the half-width of the interval of the median as a percentage.
+func ciText(s measure.Summary) string {
+	if s.N == 0 || s.Median <= 0 {
+		return ""
+	}
+	t := fmt.Sprintf("±%.1f%%", 100*s.Noise)
+	if s.CIConfidence > 0 && s.CIConfidence < 0.95 {
+		t += fmt.Sprintf(" (%.0f%%)", 100*s.CIConfidence)
+	}
+	return t
+}
+
+// deviceText is the device column: the device, then "@" and where (see
+// Row.Where) when that is set.
+func (r *Report) deviceText(device, where string) string {
+	if where != "" {
+		return device + " @" + where
+	}
+	return device
+}
+
+// ReportFormats are the text formats WriteReport renders.
+var ReportFormats = []string{"table", "markdown", "csv", "json", "benchfmt"}

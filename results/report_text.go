@@ -1,0 +1,391 @@
+package results
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/clmeter/clmeter/measure"
+)
+
+// WriteReport renders r in format (one of ReportFormats; "html" goes through
+// WriteHTML).
+func WriteReport(w io.Writer, r *Report, format string) error {
+	switch format {
+	case "table":
+		return r.WriteTable(w)
+	case "markdown", "md":
+		return r.WriteMarkdown(w)
+	case "csv":
+		return r.WriteCSV(w)
+	case "json":
+		return r.WriteJSON(w)
+	case "benchfmt":
+		return r.WriteBenchfmt(w)
+	case "html":
+		return r.WriteHTML(w)
+	}
+	return fmt.Errorf("unknown report format %q (want %s or html)", format, strings.Join(ReportFormats, ", "))
+}
+
+// tableColumns are the columns of the table, markdown and CSV renderings.
+var tableColumns = []string{"benchmark", "params", "device", "n", "median", "95% CI", "min", "mean", "CV", "bandwidth", "compute", "warnings"}
+
+func (r *Report) cells(row Row) []string {
+	m := row.M()
+	s := m.Summary
+	warn := ""
+	if n := len(m.AllWarnings()); n > 0 {
+		warn = strconv.Itoa(n)
+	}
+	return []string{
+		row.Key.Name, row.Key.Params, r.deviceText(row.Key.Device, row.Where),
+		strconv.Itoa(s.N), FormatDuration(s.Median), ciText(s), FormatDuration(s.Min), FormatDuration(s.Mean),
+		fmt.Sprintf("%.1f%%", 100*s.CV), bandwidth(m), compute(m), warn,
+	}
+}
+
+func (r *Report) geomeanCells(g Geomean) []string {
+	c := make([]string, len(tableColumns))
+	c[0] = "geomean"
+	c[1] = fmt.Sprintf("(%d benchmarks)", g.N)
+	c[2] = r.deviceText(g.Device, g.Where)
+	c[4] = FormatDuration(g.Median)
+	c[9] = formatRate(g.GBPerSecond, "B")
+	return c
+}
+
+// WriteTable writes the report as an aligned terminal table, followed by the
+// figures, the failed benchmarks and every warning.
+func (r *Report) WriteTable(w io.Writer) error {
+	ew := &errWriter{w: w}
+	fmt.Fprintf(ew, "%d file(s), %d benchmark(s) sampled", len(r.Sources), len(r.Rows))
+	if len(r.Failed) > 0 {
+		fmt.Fprintf(ew, ", %d failed", len(r.Failed))
+	}
+	fmt.Fprintln(ew)
+	if len(r.Rows) > 0 {
+		fmt.Fprintln(ew)
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(tableColumns, "\t"))
+		prev := ""
+		for _, row := range r.Rows {
+			c := r.cells(row)
+			if c[0] == prev {
+				c[0] = `"`
+			} else {
+				prev = c[0]
+			}
+			fmt.Fprintln(tw, strings.Join(c, "\t"))
+		}
+		for _, g := range r.Geomeans {
+			fmt.Fprintln(tw, strings.Join(r.geomeanCells(g), "\t"))
+		}
+		tw.Flush()
+	}
+	if len(r.Figures) > 0 {
+		fmt.Fprintln(ew, "\nfigures:")
+		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		for _, f := range r.Figures {
+			note := ""
+			if f.Figure.Note != "" {
+				note = "(" + f.Figure.Note + ")"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s %s\t%s\n", benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where),
+				f.Figure.Name, formatValue(f.Figure.Value), f.Figure.Unit, note)
+		}
+		tw.Flush()
+	}
+	r.writeFailedAndWarnings(ew, "  ")
+	return ew.err
+}
+
+func benchLabel(k Key) string {
+	if k.Params == "" {
+		return k.Name
+	}
+	return k.Name + " " + k.Params
+}
+
+// formatValue writes a figure's value with up to four significant digits.
+func formatValue(v float64) string {
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+func (r *Report) writeFailedAndWarnings(w io.Writer, indent string) {
+	if len(r.Failed) > 0 {
+		fmt.Fprintln(w, "\nfailed:")
+		for _, row := range r.Failed {
+			fmt.Fprintf(w, "%s%s [%s]: %s\n", indent, benchLabel(row.Key), r.deviceText(row.Key.Device, row.Where), row.Bench.Error)
+		}
+	}
+	first := true
+	for _, row := range r.Rows {
+		for _, ws := range row.M().AllWarnings() {
+			if first {
+				fmt.Fprintln(w, "\nwarnings:")
+				first = false
+			}
+			fmt.Fprintf(w, "%s%s [%s]: %s\n", indent, benchLabel(row.Key), r.deviceText(row.Key.Device, row.Where), ws)
+		}
+	}
+}
+
+// WriteMarkdown writes the report as GitHub-flavoured markdown tables.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	ew := &errWriter{w: w}
+	fmt.Fprintln(ew, "## Results")
+	fmt.Fprintln(ew)
+	for _, s := range r.Sources {
+		h := s.File.Host
+		fmt.Fprintf(ew, "- `%s`: %s/%s, %s, %d cores, host %s, %s, %s %s\n", s.Path, h.OS, h.Arch, orDash(h.CPU), h.Cores,
+			orDash(h.Hostname), s.File.Created.Format("2006-01-02 15:04:05Z07:00"), s.File.Tool.Name, s.File.Tool.Version)
+	}
+	if len(r.Rows) > 0 {
+		fmt.Fprintln(ew)
+		mdRow(ew, tableColumns)
+		seps := make([]string, len(tableColumns))
+		for i := range seps {
+			seps[i] = "---"
+			if i >= 3 && i != len(seps)-1 {
+				seps[i] = "--:"
+			}
+		}
+		mdRow(ew, seps)
+		for _, row := range r.Rows {
+			mdRow(ew, r.cells(row))
+		}
+		for _, g := range r.Geomeans {
+			c := r.geomeanCells(g)
+			c[0] = "**geomean**"
+			mdRow(ew, c)
+		}
+	}
+	if len(r.Figures) > 0 {
+		fmt.Fprintln(ew, "\n### Figures")
+		fmt.Fprintln(ew)
+		mdRow(ew, []string{"benchmark", "device", "figure", "value", "unit", "note"})
+		mdRow(ew, []string{"---", "---", "---", "--:", "---", "---"})
+		for _, f := range r.Figures {
+			mdRow(ew, []string{benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name,
+				formatValue(f.Figure.Value), f.Figure.Unit, f.Figure.Note})
+		}
+	}
+	if len(r.Failed) > 0 {
+		fmt.Fprintln(ew, "\n### Failed")
+		fmt.Fprintln(ew)
+		for _, row := range r.Failed {
+			fmt.Fprintf(ew, "- %s [%s]: %s\n", mdEscape(benchLabel(row.Key)), mdEscape(r.deviceText(row.Key.Device, row.Where)), mdEscape(row.Bench.Error))
+		}
+	}
+	first := true
+	for _, row := range r.Rows {
+		for _, ws := range row.M().AllWarnings() {
+			if first {
+				fmt.Fprintln(ew, "\n### Warnings")
+				fmt.Fprintln(ew)
+				first = false
+			}
+			fmt.Fprintf(ew, "- %s [%s]: %s\n", mdEscape(benchLabel(row.Key)), mdEscape(r.deviceText(row.Key.Device, row.Where)), mdEscape(ws))
+		}
+	}
+	return ew.err
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func mdEscape(s string) string {
+	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;").Replace(s)
+}
+
+func mdRow(w io.Writer, cells []string) {
+	esc := make([]string, len(cells))
+	for i, c := range cells {
+		if strings.HasPrefix(c, "**") || c == "---" || c == "--:" {
+			esc[i] = c
+		} else {
+			esc[i] = strings.ReplaceAll(c, "|", `\|`)
+		}
+	}
+	fmt.Fprintln(w, "| "+strings.Join(esc, " | ")+" |")
+}
+
+// csvColumns are the CSV header. A "benchmark" record is a sampled benchmark,
+// "geomean" a device's geomean, "figure" one Figure, "failed" a failed
+// benchmark. Times are integer nanoseconds, rates in GB/s and G<ops_unit>/s.
+var csvColumns = []string{"record", "file", "host", "name", "params", "device", "kind", "timer", "n",
+	"median_ns", "min_ns", "max_ns", "mean_ns", "geomean_ns", "stddev_ns", "cv", "ci_low_ns", "ci_high_ns",
+	"outliers", "gb_per_s", "gops_per_s", "ops_unit", "stop_reason", "figure", "value", "unit", "warnings", "error"}
+
+// WriteCSV writes one record per benchmark, geomean, figure and failure.
+func (r *Report) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write(csvColumns)
+	idx := map[string]int{}
+	for i, c := range csvColumns {
+		idx[c] = i
+	}
+	rec := func(kv map[string]string) {
+		out := make([]string, len(csvColumns))
+		for k, v := range kv {
+			out[idx[k]] = v
+		}
+		cw.Write(out)
+	}
+	i64 := func(v int64) string { return strconv.FormatInt(v, 10) }
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	for _, row := range r.Rows {
+		m := row.M()
+		s := m.Summary
+		kv := map[string]string{"record": "benchmark", "file": row.Source, "host": row.Host, "name": row.Key.Name,
+			"params": row.Key.Params, "device": row.Key.Device, "kind": row.Bench.Kind, "timer": string(m.Timer),
+			"n": strconv.Itoa(s.N), "median_ns": i64(int64(s.Median)), "min_ns": i64(int64(s.Min)), "max_ns": i64(int64(s.Max)),
+			"mean_ns": i64(int64(s.Mean)), "geomean_ns": i64(int64(s.Geomean)), "stddev_ns": i64(int64(s.Stddev)),
+			"cv": f(s.CV), "ci_low_ns": i64(int64(s.CI95Low)), "ci_high_ns": i64(int64(s.CI95High)),
+			"outliers": strconv.Itoa(s.Outliers), "stop_reason": string(m.StopReason),
+			"warnings": strings.Join(m.AllWarnings(), "; ")}
+		if t := m.Throughput; t != nil {
+			kv["gb_per_s"], kv["gops_per_s"], kv["ops_unit"] = f(t.GBPerSecond), f(t.GOpsPerSecond), t.OpsUnit
+		}
+		rec(kv)
+	}
+	for _, g := range r.Geomeans {
+		rec(map[string]string{"record": "geomean", "host": g.Host, "device": g.Device, "n": strconv.Itoa(g.N),
+			"median_ns": i64(int64(g.Median)), "gb_per_s": f(g.GBPerSecond)})
+	}
+	for _, fr := range r.Figures {
+		rec(map[string]string{"record": "figure", "file": fr.Source, "host": fr.Host, "name": fr.Key.Name,
+			"params": fr.Key.Params, "device": fr.Key.Device, "kind": fr.Kind, "figure": fr.Figure.Name,
+			"value": f(fr.Figure.Value), "unit": fr.Figure.Unit, "warnings": fr.Figure.Note})
+	}
+	for _, row := range r.Failed {
+		rec(map[string]string{"record": "failed", "file": row.Source, "host": row.Host, "name": row.Key.Name,
+			"params": row.Key.Params, "device": row.Key.Device, "kind": row.Bench.Kind, "error": row.Bench.Error})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReportJSON is the --format json rendering of a Report. Lists are never null.
+type ReportJSON struct {
+	Files      []ReportFileJSON `json:"files"`
+	Benchmarks []ReportRowJSON  `json:"benchmarks"`
+	Geomeans   []GeomeanJSON    `json:"geomeans"`
+	Figures    []FigureJSON     `json:"figures"`
+	Failed     []FailedJSON     `json:"failed"`
+}
+
+// ReportFileJSON is one file of a ReportJSON.
+type ReportFileJSON struct {
+	Path    string   `json:"path"`
+	Created string   `json:"created"`
+	Tool    ToolInfo `json:"tool"`
+	Host    HostInfo `json:"host"`
+}
+
+// ReportRowJSON is one sampled benchmark of a ReportJSON.
+type ReportRowJSON struct {
+	File       string              `json:"file"`
+	Host       string              `json:"host"`
+	Name       string              `json:"name"`
+	Kind       string              `json:"kind"`
+	Params     map[string]string   `json:"params"`
+	ParamOrder []string            `json:"param_order"`
+	Device     string              `json:"device"`
+	Timer      measure.Timer       `json:"timer"`
+	Summary    measure.Summary     `json:"summary"`
+	Throughput *measure.Throughput `json:"throughput,omitempty"`
+	StopReason measure.StopReason  `json:"stop_reason"`
+	Warnings   []string            `json:"warnings"`
+}
+
+// GeomeanJSON is one Geomean of a ReportJSON.
+type GeomeanJSON struct {
+	Device      string  `json:"device"`
+	Host        string  `json:"host"`
+	N           int     `json:"n"`
+	MedianNS    int64   `json:"median_ns"`
+	GBPerSecond float64 `json:"gb_per_s"`
+}
+
+// FigureJSON is one figure of a ReportJSON.
+type FigureJSON struct {
+	File   string `json:"file"`
+	Name   string `json:"name"`
+	Params string `json:"params"`
+	Device string `json:"device"`
+	Figure Figure `json:"figure"`
+}
+
+// FailedJSON is one failed benchmark of a ReportJSON.
+type FailedJSON struct {
+	File   string `json:"file"`
+	Name   string `json:"name"`
+	Params string `json:"params"`
+	Device string `json:"device"`
+	Error  string `json:"error"`
+}
+
+// JSON returns the report as ReportJSON.
+func (r *Report) JSON() ReportJSON {
+	out := ReportJSON{Files: []ReportFileJSON{}, Benchmarks: []ReportRowJSON{}, Geomeans: []GeomeanJSON{},
+		Figures: []FigureJSON{}, Failed: []FailedJSON{}}
+	for _, s := range r.Sources {
+		out.Files = append(out.Files, ReportFileJSON{Path: s.Path, Created: s.File.Created.Format("2006-01-02T15:04:05Z07:00"),
+			Tool: s.File.Tool, Host: s.File.Host})
+	}
+	for _, row := range r.Rows {
+		b := row.Bench
+		m := normalizedResult(b.Measurement)
+		params := map[string]string{}
+		order := []string{}
+		for _, p := range b.OrderedParams() {
+			params[p.Name] = p.Value
+			order = append(order, p.Name)
+		}
+		out.Benchmarks = append(out.Benchmarks, ReportRowJSON{File: row.Source, Host: row.Host, Name: b.Name, Kind: b.Kind,
+			Params: params, ParamOrder: order, Device: row.Key.Device, Timer: m.Timer, Summary: m.Summary,
+			Throughput: m.Throughput, StopReason: m.StopReason, Warnings: m.AllWarnings()})
+	}
+	for _, g := range r.Geomeans {
+		out.Geomeans = append(out.Geomeans, GeomeanJSON{Device: g.Device, Host: g.Host, N: g.N, MedianNS: int64(g.Median), GBPerSecond: g.GBPerSecond})
+	}
+	for _, f := range r.Figures {
+		out.Figures = append(out.Figures, FigureJSON{File: f.Source, Name: f.Key.Name, Params: f.Key.Params, Device: f.Key.Device, Figure: f.Figure})
+	}
+	for _, row := range r.Failed {
+		out.Failed = append(out.Failed, FailedJSON{File: row.Source, Name: row.Key.Name, Params: row.Key.Params, Device: row.Key.Device, Error: row.Bench.Error})
+	}
+	return out
+}
+
+// WriteJSON writes the report as indented ReportJSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r.JSON())
+}
+
+// errWriter remembers the first write error so renderers can check once.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
