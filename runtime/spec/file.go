@@ -32,7 +32,8 @@ const FileSyntax = `A spec file (YAML) describes a repeatable run:
   axes:                      # every combination is one benchmark
     N: [1024, 2048, 4096]
   expect:                    # optional output checks after one launch
-    - {arg: 1, value: 0}     # or {arg: 1, file: expected.bin, tolerance: 1e-5}`
+    - {arg: 1, value: 0}     # a number or an expression (N*2); or
+                             # {arg: 1, file: expected.bin, tolerance: 1e-5}`
 
 // fileSpec is the YAML form of a spec file.
 type fileSpec struct {
@@ -51,10 +52,10 @@ type fileSpec struct {
 }
 
 type fileExpect struct {
-	Arg       int      `yaml:"arg"`
-	Value     *float64 `yaml:"value"`
-	File      string   `yaml:"file"`
-	Tolerance float64  `yaml:"tolerance"`
+	Arg       int         `yaml:"arg"`
+	Value     *exprString `yaml:"value"`
+	File      string      `yaml:"file"`
+	Tolerance float64     `yaml:"tolerance"`
 }
 
 // exprList takes "4096,4096", 4096 or [N, N].
@@ -160,7 +161,10 @@ func ParseFile(path string, data []byte) (*Kernel, error) {
 		return nil, err
 	}
 	for _, e := range fs.Expect {
-		x := Expect{Arg: e.Arg, Value: e.Value, Tolerance: e.Tolerance}
+		x := Expect{Arg: e.Arg, Tolerance: e.Tolerance}
+		if e.Value != nil {
+			x.Value = string(*e.Value)
+		}
 		if e.File != "" {
 			x.Path = rel(e.File)
 			if x.File, err = os.ReadFile(x.Path); err != nil {

@@ -47,8 +47,9 @@ type Axis struct {
 type Expect struct {
 	// Arg is the argument's index.
 	Arg int
-	// Value, when set, is what every element must equal.
-	Value *float64
+	// Value, when set, is what every element must equal: a number or an
+	// expression over the axes (N*2).
+	Value string
 	// File, when set, holds the expected bytes of the whole buffer (raw, in the
 	// element type) and Path is where it came from.
 	File []byte
@@ -215,9 +216,10 @@ func (k *Kernel) Benchmark(dev *runtime.Device, in Instance) (*runtime.KernelBen
 	if len(k.Expect) > 0 {
 		expects := k.Expect
 		args := k.Args
+		vars := in.Vars
 		b.Check = func(_, out map[int][]byte) error {
 			for _, e := range expects {
-				if err := e.check(args[e.Arg], out[e.Arg]); err != nil {
+				if err := e.check(args[e.Arg], out[e.Arg], vars); err != nil {
 					return err
 				}
 			}
@@ -227,7 +229,7 @@ func (k *Kernel) Benchmark(dev *runtime.Device, in Instance) (*runtime.KernelBen
 	return b, nil
 }
 
-func (e Expect) check(a ArgSpec, got []byte) error {
+func (e Expect) check(a ArgSpec, got []byte, vars Vars) error {
 	t := a.Type
 	tol := e.Tolerance
 	if tol == 0 {
@@ -251,14 +253,19 @@ func (e Expect) check(a ArgSpec, got []byte) error {
 			return nil
 		}
 	}
+	var want float64
+	if e.File == nil {
+		v, err := value(e.Value, vars)
+		if err != nil {
+			return fmt.Errorf("expect value for argument %d: %w", e.Arg, err)
+		}
+		want = v
+	}
 	es := t.size
 	for i := 0; i+es <= len(got); i += es {
 		g := t.scalarAt(got[i:])
-		var want float64
 		if e.File != nil {
 			want = t.scalarAt(e.File[i:])
-		} else {
-			want = *e.Value
 		}
 		if !close(g, want, tol, t.IsFloat()) {
 			return fmt.Errorf("argument %d element %d = %s, want %s (tolerance %g)", e.Arg, i/es, fmtVal(g), fmtVal(want), tol)

@@ -172,7 +172,7 @@ func TestParseFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k.Kernel != "scale" || len(k.Args) != 2 || len(k.Axes) != 1 || len(k.Instances()) != 2 || k.Expect[0].Value == nil {
+	if k.Kernel != "scale" || len(k.Args) != 2 || len(k.Axes) != 1 || len(k.Instances()) != 2 || k.Expect[0].Value != "2" {
 		t.Errorf("%+v", k)
 	}
 	if !strings.Contains(k.Options, "-DFACTOR=2") || !strings.Contains(k.Options, "-I"+filepath.Join(dir, "inc")) {
