@@ -358,8 +358,9 @@ func cacheRows(dev *deviceJSON, dir string) ([]row, error) {
 		}
 		how := "median of 3 fresh processes per mode (clmeter cache bench)"
 		rows = append(rows,
-			row{"cache, " + prog + ": build cold / clmeter cache", fmt.Sprintf("%.1fx (%.3g ms vs %.3g ms)", cold/ours, cold, ours), ">= 10x", met(cold/ours >= 10), how},
-			row{"cache, " + prog + ": build driver cache / clmeter cache", fmt.Sprintf("%.1fx (%.3g ms vs %.3g ms; both warm %.3g ms)", drv/ours, drv, ours, both), ">= 10x", met(drv/ours >= 10), how})
+			row{"cache, " + prog + ": build cold / clmeter cache (driver cache on)", fmt.Sprintf("%.1fx (%.3g ms vs %.3g ms)", cold/both, cold, both), ">= 10x", met(cold/both >= 10), how},
+			row{"cache, " + prog + ": build driver cache / clmeter cache (driver cache on)", fmt.Sprintf("%.2fx (%.3g ms vs %.3g ms)", drv/both, drv, both), ">= 10x", met(drv/both >= 10), how},
+			row{"cache, " + prog + ": build cold / clmeter cache alone (driver cache off)", fmt.Sprintf("%.2fx (%.3g ms vs %.3g ms)", cold/ours, cold, ours), "-", "-", how})
 	}
 	return rows, nil
 }

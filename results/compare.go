@@ -27,6 +27,9 @@ type CompareOptions struct {
 	// IgnoreDevice matches benchmarks by name and parameters only (to compare
 	// two devices).
 	IgnoreDevice bool
+	// IgnoreName matches benchmarks by parameters (and device) only, to compare
+	// two kernels run over the same sizes (naive against tiled).
+	IgnoreName bool
 }
 
 // Verdict is Compare's conclusion about one pair.
@@ -96,6 +99,9 @@ func Compare(old, new []Source, opts CompareOptions) *Comparison {
 				k := KeyOf(b)
 				if opts.IgnoreDevice {
 					k.Device = "*"
+				}
+				if opts.IgnoreName {
+					k.Name = "*"
 				}
 				if b.Measurement == nil || len(b.Measurement.Samples) == 0 {
 					if !notSampled[k] {

@@ -139,3 +139,27 @@ func TestCompareFiles(t *testing.T) {
 		t.Errorf("ignore device: %d pairs", len(c.Pairs))
 	}
 }
+
+// TestCompareIgnoreName pairs two differently named benchmarks over the same
+// parameters, as when comparing a naive and a tiled kernel.
+func TestCompareIgnoreName(t *testing.T) {
+	srcs := readFixtures(t)
+	old := srcs[0]
+	nf := slowed(*old.File, func(*Benchmark) float64 { return 1 })
+	for i := range nf.Benchmarks {
+		nf.Benchmarks[i].Name += "_tiled"
+	}
+	c := Compare([]Source{old}, []Source{{Path: "new.json", File: &nf}}, CompareOptions{})
+	if len(c.Pairs) != 0 {
+		t.Fatalf("renamed benchmarks paired without IgnoreName: %d pairs", len(c.Pairs))
+	}
+	c = Compare([]Source{old}, []Source{{Path: "new.json", File: &nf}}, CompareOptions{IgnoreName: true})
+	if len(c.Pairs) == 0 || len(c.OnlyOld) != 0 && len(c.Pairs) < len(c.OnlyOld) {
+		t.Fatalf("IgnoreName: %d pairs, only old %v", len(c.Pairs), c.OnlyOld)
+	}
+	for _, p := range c.Pairs {
+		if p.Key.Name != "*" {
+			t.Errorf("pair key %v keeps its name", p.Key)
+		}
+	}
+}

@@ -25,6 +25,7 @@ var compareFlags = append([]cli.Flag{
 	&cli.StringFlag{Name: "fail-on-regression", Usage: "exit with status 5 when a benchmark is slower by more than this (5%, 0.05) with significance"},
 	&cli.Float64Flag{Name: "alpha", Value: results.DefaultAlpha, Usage: "significance level of the Mann-Whitney U test"},
 	&cli.BoolFlag{Name: "ignore-device", Usage: "match benchmarks by name and parameters only (to compare two devices)"},
+	&cli.BoolFlag{Name: "ignore-name", Usage: "match benchmarks by parameters (and device) only (to compare two kernels over the same sizes)"},
 	&cli.BoolFlag{Name: "interleave", Usage: "A and B are run targets (built-ins, FILE.cl, FILE.yaml): measure both now, alternating samples, then compare"},
 }, withoutFlag(runFlags, "format")...)
 
@@ -60,7 +61,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			opts := compareOptions{Format: format, Alpha: c.Float64("alpha"), IgnoreDevice: c.Bool("ignore-device"), Threshold: -1}
+			opts := compareOptions{Format: format, Alpha: c.Float64("alpha"), IgnoreDevice: c.Bool("ignore-device"), IgnoreName: c.Bool("ignore-name"), Threshold: -1}
 			if s := c.String("fail-on-regression"); s != "" {
 				if opts.Threshold, err = parsePercent(s); err != nil {
 					return usageErr("--fail-on-regression: %v", err)
@@ -87,6 +88,7 @@ type compareOptions struct {
 	Format       string
 	Alpha        float64
 	IgnoreDevice bool
+	IgnoreName   bool
 	// Threshold is --fail-on-regression as a fraction; negative when not set.
 	Threshold float64
 }
@@ -114,7 +116,7 @@ func runCompare(ctx context.Context, opts compareOptions, stdout, stderr io.Writ
 	if err != nil {
 		return fmt.Errorf("new: %w", err)
 	}
-	cmp := results.Compare(old, nw, results.CompareOptions{Alpha: opts.Alpha, IgnoreDevice: opts.IgnoreDevice})
+	cmp := results.Compare(old, nw, results.CompareOptions{Alpha: opts.Alpha, IgnoreDevice: opts.IgnoreDevice, IgnoreName: opts.IgnoreName})
 	if err := writeComparison(stdout, cmp, opts.Format); err != nil {
 		return err
 	}
@@ -125,7 +127,7 @@ func runCompare(ctx context.Context, opts compareOptions, stdout, stderr io.Writ
 		return fmt.Errorf("%d result file(s) could not be read (see above)", bad)
 	}
 	if len(cmp.Pairs) == 0 {
-		return errors.New("no benchmark is in both OLD and NEW (match is by name, parameters and device; --ignore-device drops the device)")
+		return errors.New("no benchmark is in both OLD and NEW (match is by name, parameters and device; --ignore-device drops the device, --ignore-name the name)")
 	}
 	return nil
 }
