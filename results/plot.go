@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -94,6 +95,7 @@ func DistributionPlot(row Row) ([]byte, error) {
 	p.Y.Label.Text = fmt.Sprintf("per-launch time (%s)", unit)
 	p.X.Label.Text = fmt.Sprintf("%d samples in order, %s timer", len(ns), m.Timer)
 	p.X.Tick.Marker = plot.ConstantTicks(nil)
+	p.Y.Tick.Marker = preciseTicks{}
 	box, err := plotter.NewBoxPlot(vg.Points(60), 0, vals)
 	if err != nil {
 		return nil, err
@@ -420,4 +422,28 @@ func FigurePlot(fc FigureChart) ([]byte, error) {
 	}
 	w := max(plotWidth, vg.Length(len(names))*vg.Points(60))
 	return svgOf(p, w, plotHeight)
+}
+
+// preciseTicks are gonum's default ticks labelled with as many significant
+// digits as the axis's range needs, so that a tight distribution (11.215 to
+// 11.225 us) does not show the same label at every tick.
+type preciseTicks struct{}
+
+func (preciseTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(min, max)
+	span := max - min
+	if span <= 0 {
+		return ticks
+	}
+	// Digits after the point: enough to tell ticks a tenth of the span apart.
+	dec := int(math.Ceil(-math.Log10(span / 10)))
+	if dec < 0 {
+		dec = 0
+	}
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', dec, 64)
+		}
+	}
+	return ticks
 }

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/clmeter/clmeter/runtime/cl"
 )
@@ -214,11 +215,23 @@ func decodeEntry(b []byte) (EntryHeader, []byte, error) {
 	if nl < 0 || nl > maxHeaderBytes {
 		return h, nil, errors.New("bad header")
 	}
+	// json.Marshal writes only valid UTF-8, and decoding would quietly turn a
+	// damaged byte into U+FFFD.
+	if !utf8.Valid(rest[:nl]) {
+		return h, nil, errors.New("bad header")
+	}
 	if err := json.Unmarshal(rest[:nl], &h); err != nil {
 		return h, nil, errors.New("bad header")
 	}
 	if h.Format != CacheFormatVersion {
 		return h, nil, fmt.Errorf("format version %d, want %d", h.Format, CacheFormatVersion)
+	}
+	// The checksum covers only the payload: a damaged key field would otherwise
+	// pass, and the entry would claim to be built for something it was not. A
+	// field that held invalid UTF-8 was written as \ufffd and its key cannot be
+	// recomputed; such an entry is checked against its key only.
+	if h.KeyFields.Key() != h.Key && !bytes.Contains(rest[:nl], []byte(`\ufffd`)) {
+		return h, nil, errors.New("key fields do not match the key")
 	}
 	payload := rest[nl+1:]
 	if int64(len(payload)) != h.PayloadBytes {

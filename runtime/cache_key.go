@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // CacheFormatVersion is the version of the cache entry format. It is part of
@@ -49,21 +50,39 @@ func (k KeyFields) Key() string {
 // CacheKey computes the key fields of a program for a device.
 func CacheKey(d *Device, src Source, options string) KeyFields {
 	sum := sha256.Sum256([]byte(src.Text))
+	incs := includeHashes(src, options)
+	for i := range incs {
+		incs[i] = keyText(incs[i])
+	}
+	env := CodegenEnv(d.Platform.Name, d.Platform.Vendor, os.Environ())
+	for i := range env {
+		env[i] = keyText(env[i])
+	}
 	return KeyFields{
 		Format:          CacheFormatVersion,
 		SourceSHA256:    hex.EncodeToString(sum[:]),
-		Includes:        includeHashes(src, options),
-		Options:         options,
-		Platform:        d.Platform.Name,
-		PlatformVendor:  d.Platform.Vendor,
-		PlatformVersion: d.Platform.Version,
-		Device:          d.Info.Name,
-		DeviceVendor:    d.Info.Vendor,
-		DeviceVersion:   d.Info.Version,
-		DriverVersion:   d.Info.DriverVersion,
+		Includes:        incs,
+		Options:         keyText(options),
+		Platform:        keyText(d.Platform.Name),
+		PlatformVendor:  keyText(d.Platform.Vendor),
+		PlatformVersion: keyText(d.Platform.Version),
+		Device:          keyText(d.Info.Name),
+		DeviceVendor:    keyText(d.Info.Vendor),
+		DeviceVersion:   keyText(d.Info.Version),
+		DriverVersion:   keyText(d.Info.DriverVersion),
 		AddressBits:     d.Info.AddressBits,
-		Env:             CodegenEnv(d.Platform.Name, d.Platform.Vendor, os.Environ()),
+		Env:             env,
 	}
+}
+
+// keyText makes a key field valid UTF-8 without losing what tells two values
+// apart: JSON would turn every invalid byte into U+FFFD, so that -DX=\xff and
+// -DX=\xfe got one key. Invalid text is written as "\x00hex:" and its bytes in hex.
+func keyText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return "\x00hex:" + hex.EncodeToString([]byte(s))
 }
 
 // Driver families, told apart by platform name and vendor.
