@@ -9,7 +9,7 @@ LDFLAGS := -X main.version=$(VERSION)
 DEB_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test bench clean
+.PHONY: all deps build run test bench fuzz check-html clean
 
 all: build
 
@@ -34,9 +34,12 @@ deps:
 build: deps
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/clmeter
 
+# The main job: the devices, then the quick suite on the default device (about a
+# minute on a 2-core CPU under PoCL), its result file in out/.
 run: build
 	./$(BIN) devices
-	./$(BIN) doctor
+	@mkdir -p out
+	./$(BIN) suite quick -o out/quick.json
 
 test: deps
 	$(GO) vet ./...
@@ -53,5 +56,20 @@ bin/rawlaunch: bench/c/rawlaunch.c deps
 	@mkdir -p bin
 	$(CC) -O2 -Wall -o $@ bench/c/rawlaunch.c -lOpenCL
 
+# make fuzz: each fuzz target for FUZZTIME (the seed corpora also run in make test).
+FUZZTIME ?= 30s
+fuzz: deps
+	$(GO) test -run '^$$' -fuzz '^FuzzEval$$' -fuzztime $(FUZZTIME) ./runtime/spec
+	$(GO) test -run '^$$' -fuzz '^FuzzParseArg$$' -fuzztime $(FUZZTIME) ./runtime/spec
+	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./runtime/spec
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeResult$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./results
+	$(GO) test -run '^$$' -fuzz '^FuzzCacheEntry$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./runtime
+
+# make check-html: render an HTML report in headless Chromium (installed from
+# Debian's packages) and check that its plots are in the page.
+check-html: deps
+	@command -v chromium >/dev/null || { $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+	$(GO) test -count=1 -run 'HTML' -v ./results ./cmd/clmeter
+
 clean:
-	rm -rf bin
+	rm -rf bin out
