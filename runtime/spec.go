@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -86,11 +87,14 @@ func ParseSpec(spec string) (Spec, error) {
 	return s, nil
 }
 
+// ErrNoDevice is returned when the ICD loader lists no device at all.
+var ErrNoDevice = errors.New("no OpenCL device found: run 'clmeter doctor' to see why")
+
 // Match returns the devices the spec names, each once, in the spec's order. A
 // spec that names none is an error that lists the devices there are.
 func (s Spec) Match(devs []*Device) ([]*Device, error) {
 	if len(devs) == 0 {
-		return nil, fmt.Errorf("no OpenCL device found: run 'clmeter doctor' to see why")
+		return nil, ErrNoDevice
 	}
 	var out []*Device
 	seen := map[int]bool{}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
@@ -116,7 +117,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code = ee.code
 	case errors.Is(err, context.Canceled):
 		code = exitInterrupted
-	case errors.Is(err, cl.ErrNoLibrary):
+	case errors.Is(err, cl.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice):
 		code = exitNoDevice
 	case errors.As(err, &ce):
 		code = ce.ExitCode()

@@ -94,3 +94,25 @@ func TestKernelTimeout(t *testing.T) {
 		t.Error("a result file was written for a kernel that never finished")
 	}
 }
+
+// TestNoDeviceWrongICD points the ICD loader at vendor files that name no usable
+// driver (the device "disappeared"): run fails with one clear line and exit 4,
+// and writes no result file.
+func TestNoDeviceWrongICD(t *testing.T) {
+	needDevice(t)
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "gone.icd"), []byte("/nonexistent/libgone.so\n"), 0o644)
+	out := filepath.Join(dir, "r.json")
+	cmd := child("run", "saxpy", "--size", "1Ki", "-o", out)
+	cmd.Env = append(cmd.Env, "OCL_ICD_VENDORS="+dir, "OCL_ICD_FILENAMES=")
+	b, _ := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != exitNoDevice || !strings.Contains(string(b), "no OpenCL device found") {
+		t.Errorf("exit %d: %s", code, b)
+	}
+	if strings.Count(strings.TrimSpace(string(b)), "\n") > 0 {
+		t.Errorf("want one line, got %q", b)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a result file was written")
+	}
+}
