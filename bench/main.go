@@ -26,7 +26,7 @@ var (
 	clmeter   = flag.String("clmeter", "bin/clmeter", "the clmeter binary")
 	rawlaunch = flag.String("rawlaunch", "bin/rawlaunch", "the plain C launch loop (bench/c/rawlaunch.c)")
 	device    = flag.String("device", "", "the device, as clmeter's --device takes it (default: clmeter's default)")
-	rounds    = flag.Int("rounds", 3, "alternating rounds of C and clmeter for the overhead rows")
+	rounds    = flag.Int("rounds", 5, "alternating rounds of C and clmeter for the overhead rows")
 	skipSuite = flag.Bool("skip-suite", false, "leave out the quick suite's wall time")
 	workDir   = flag.String("dir", "", "folder for result files (default: a temporary one)")
 )
@@ -210,7 +210,7 @@ func overhead(dev *deviceJSON) ([]row, error) {
 			return nil, err
 		}
 		clmB2B = append(clmB2B, f.Benchmarks[0].Measurement.Summary.Median)
-		f, err = clmResult(append(common, "--max-launches", "1")...)
+		f, err = clmResult(append(common, "--sync-each")...)
 		if err != nil {
 			return nil, err
 		}

@@ -84,6 +84,9 @@ type KernelBenchmark struct {
 	// HostOnly launches without events: the batch has host times only (for
 	// --timer host, and to compare with a plain C loop).
 	HostOnly bool
+	// SyncEach waits for every launch before the next (enqueue + finish round
+	// trips), so a batch's per-launch time is the round-trip latency.
+	SyncEach bool
 
 	// Set by Setup.
 	Build   BuildInfo
@@ -264,12 +267,18 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 	}
 	if b.HostOnly && b.Tracer == nil {
 		start := time.Now()
-		if err := b.queue.EnqueueNDRangeRepeat(b.kernel, b.Global, b.Local, nil, k); err != nil {
-			b.queue.Finish()
-			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+		per := k // launches between finishes
+		if b.SyncEach {
+			per = 1
 		}
-		if err := b.finish(ctx); err != nil {
-			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+		for done := 0; done < k; done += per {
+			if err := b.queue.EnqueueNDRangeRepeat(b.kernel, b.Global, b.Local, nil, per); err != nil {
+				b.queue.Finish()
+				return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+			}
+			if err := b.finish(ctx); err != nil {
+				return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+			}
 		}
 		return measure.Batch{Host: time.Since(start)}, nil
 	}
@@ -290,9 +299,12 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 		return nil
 	}
 	var err error
-	if every {
+	if every || b.SyncEach {
 		for i := 0; i < k && err == nil; i++ {
 			err = enqueue()
+			if err == nil && b.SyncEach {
+				err = b.finish(ctx)
+			}
 		}
 	} else {
 		// Events on the first and last launch only; the ones between go in one

@@ -32,7 +32,8 @@ var measureFlags = []cli.Flag{
 	&cli.StringFlag{Name: "timer", Value: "device", Usage: "device (event profiling), host (monotonic clock around enqueue..finish) or both"},
 	&cli.BoolFlag{Name: "cold", Usage: "cold caches: overwrite a buffer larger than the device's cache before each launch; each sample is one launch"},
 	&cli.BoolFlag{Name: "no-data-warmup", Usage: "do not write buffers before timing: first-touch costs fall into the cold run"},
-	&cli.IntFlag{Name: "max-launches", Value: measure.DefaultMaxLaunches, Usage: "the most launches in one batch (1: every sample is one enqueue + finish round trip)"},
+	&cli.IntFlag{Name: "max-launches", Value: measure.DefaultMaxLaunches, Usage: "the most launches in one batch"},
+	&cli.BoolFlag{Name: "sync-each", Usage: "finish after every launch: per-launch times are enqueue + finish round trips, not back-to-back throughput"},
 	&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
 }
 
@@ -131,6 +132,7 @@ type runPlan struct {
 
 	kernelTimeout time.Duration
 	noDataWarmup  bool
+	syncEach      bool
 }
 
 // A runItem is one benchmark on one device, made only when it runs.
@@ -158,7 +160,7 @@ func planRun(c *cli.Context) (*runPlan, error) {
 		return nil, err
 	}
 	plan := &runPlan{settings: settings, format: format, output: c.String("output"), command: os.Args,
-		kernelTimeout: c.Duration("kernel-timeout"), noDataWarmup: c.Bool("no-data-warmup")}
+		kernelTimeout: c.Duration("kernel-timeout"), noDataWarmup: c.Bool("no-data-warmup"), syncEach: c.Bool("sync-each")}
 	if plan.output != "" {
 		if err := checkWritable(plan.output); err != nil {
 			return nil, err
@@ -365,6 +367,7 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 	kb.OnHang = exitOnHang
 	kb.NoDataWarmup = plan.noDataWarmup
 	kb.HostOnly = s.Timer == measure.TimerHost
+	kb.SyncEach = plan.syncEach
 	label := it.name
 	for _, p := range it.params {
 		label += " " + p.Name + "=" + p.Value

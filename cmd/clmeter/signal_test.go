@@ -116,3 +116,23 @@ func TestNoDeviceWrongICD(t *testing.T) {
 		t.Error("a result file was written")
 	}
 }
+
+// TestSyncEach measures enqueue+finish round trips in batches: each sample
+// holds many launches, each waited for.
+func TestSyncEach(t *testing.T) {
+	needDevice(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, errs := clm(t, "run", "../../bench/empty.cl", "--kernel", "empty", "--global", "1", "--timer", "host",
+		"--sync-each", "--samples", "3", "--min-sample-time", "2ms", "--warmup", "1x", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, stdout, errs)
+	}
+	f, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := f.Benchmarks[0].Measurement
+	if len(m.Samples) != 3 || m.Samples[2].Launches < 2 || m.Timer != "host" {
+		t.Errorf("samples %+v timer %s", m.Samples, m.Timer)
+	}
+}
