@@ -65,7 +65,7 @@ func (t ElemType) putScalar(b []byte, v float64) {
 	case "short", "ushort":
 		binary.LittleEndian.PutUint16(b, uint16(int64(v)))
 	case "half":
-		binary.LittleEndian.PutUint16(b, float32ToHalf(float32(v)))
+		binary.LittleEndian.PutUint16(b, Float32ToHalf(float32(v)))
 	case "int", "uint":
 		binary.LittleEndian.PutUint32(b, uint32(int64(v)))
 	case "float":
@@ -89,7 +89,7 @@ func (t ElemType) scalarAt(b []byte) float64 {
 	case "ushort":
 		return float64(binary.LittleEndian.Uint16(b))
 	case "half":
-		return float64(halfToFloat32(binary.LittleEndian.Uint16(b)))
+		return float64(HalfToFloat32(binary.LittleEndian.Uint16(b)))
 	case "int":
 		return float64(int32(binary.LittleEndian.Uint32(b)))
 	case "uint":
@@ -123,8 +123,9 @@ func (t ElemType) Encode(values []float64) ([]byte, error) {
 	return b, nil
 }
 
-// float32ToHalf converts to IEEE 754 half precision, rounding to nearest even.
-func float32ToHalf(f float32) uint16 {
+// Float32ToHalf converts f to IEEE 754 binary16 bits, rounding to nearest even
+// (subnormals kept, overflow to infinity, NaN kept a NaN).
+func Float32ToHalf(f float32) uint16 {
 	bits := math.Float32bits(f)
 	sign := uint16(bits>>16) & 0x8000
 	exp := int((bits>>23)&0xff) - 127 + 15
@@ -156,7 +157,8 @@ func float32ToHalf(f float32) uint16 {
 	return half
 }
 
-func halfToFloat32(h uint16) float32 {
+// HalfToFloat32 converts IEEE 754 binary16 bits to a float32.
+func HalfToFloat32(h uint16) float32 {
 	sign := uint32(h&0x8000) << 16
 	exp := uint32(h>>10) & 0x1f
 	mant := uint32(h & 0x3ff)
