@@ -199,10 +199,16 @@ func (k *Kernel) Benchmark(dev *runtime.Device, in Instance) (*runtime.KernelBen
 	if err != nil {
 		return nil, err
 	}
+	// OpenCL compilers look up #include "x.h" from the working folder, not the
+	// source's: the source's folder is added as the last -I.
+	opts := k.Options
+	if dir, err := filepath.Abs(filepath.Dir(k.SourcePath)); err == nil && k.SourcePath != "" {
+		opts = strings.TrimSpace(opts + " -I" + dir)
+	}
 	b := &runtime.KernelBenchmark{
 		Device:         dev,
 		Source:         runtime.Source{Name: k.SourcePath, Text: k.Source, Dir: filepath.Dir(k.SourcePath)},
-		Options:        k.Options,
+		Options:        opts,
 		Kernel:         k.Kernel,
 		Args:           r.args,
 		Global:         r.global,
