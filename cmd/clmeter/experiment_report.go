@@ -73,7 +73,7 @@ func msCell(v float64, ok bool) string {
 	if !ok {
 		return "-"
 	}
-	return suiteDur(time.Duration(v * 1e6))
+	return fmtDur(time.Duration(v * 1e6))
 }
 
 func writeColdStart(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeaks) {
@@ -106,7 +106,7 @@ func writeColdStart(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeak
 		b := warm[s]
 		if m := b.Measurement; m != nil && m.Phases != nil {
 			p := m.Phases
-			row = append(row, suiteDur(p.Total.Median), suiteDur(p.CopyIn.Median), suiteDur(p.Compute.Median), suiteDur(p.CopyOut.Median))
+			row = append(row, fmtDur(p.Total.Median), fmtDur(p.CopyIn.Median), fmtDur(p.Compute.Median), fmtDur(p.CopyOut.Median))
 			if i == 0 {
 				firstWarm = float64(p.Total.Median) / 1e6
 			}

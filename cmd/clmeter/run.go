@@ -517,23 +517,31 @@ func launchesRange(m *measure.Result) string {
 }
 
 func throughput(m *measure.Result) string {
-	t := m.Throughput
+	if t := throughputText(m.Throughput, "%.2f"); t != "" {
+		return t
+	}
+	return "-"
+}
+
+// throughputText writes t's figures with the number format given ("%.2f",
+// "%.4g"): GB/s, then operations per second ("" when there are none).
+func throughputText(t *measure.Throughput, num string) string {
 	if t == nil {
-		return "-"
+		return ""
 	}
 	var parts []string
 	if t.GBPerSecond > 0 {
-		parts = append(parts, fmt.Sprintf("%.2f GB/s", t.GBPerSecond))
+		parts = append(parts, fmt.Sprintf(num+" GB/s", t.GBPerSecond))
 	}
 	if t.GOpsPerSecond > 0 {
-		unit := t.OpsUnit
-		if unit == "" {
-			unit = "op"
+		switch unit := t.OpsUnit; unit {
+		case "launch":
+			parts = append(parts, fmt.Sprintf(num+" launches/s", t.GOpsPerSecond*1e9))
+		case "":
+			parts = append(parts, fmt.Sprintf(num+" Gop/s", t.GOpsPerSecond))
+		default:
+			parts = append(parts, fmt.Sprintf(num+" G%s/s", t.GOpsPerSecond, unit))
 		}
-		parts = append(parts, fmt.Sprintf("%.2f G%s/s", t.GOpsPerSecond, unit))
-	}
-	if len(parts) == 0 {
-		return "-"
 	}
 	return strings.Join(parts, ", ")
 }

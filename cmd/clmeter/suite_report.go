@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
-	"time"
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/results"
@@ -159,20 +158,7 @@ func suiteMedian(b results.Benchmark) string {
 	if b.Measurement == nil || len(b.Measurement.Samples) == 0 {
 		return "-"
 	}
-	return suiteDur(b.Measurement.Summary.Median)
-}
-
-// suiteDur prints a duration with three significant digits.
-func suiteDur(d time.Duration) string {
-	switch {
-	case d >= time.Second:
-		return fmt.Sprintf("%.3gs", d.Seconds())
-	case d >= time.Millisecond:
-		return fmt.Sprintf("%.3gms", float64(d)/1e6)
-	case d >= time.Microsecond:
-		return fmt.Sprintf("%.3gus", float64(d)/1e3)
-	}
-	return fmt.Sprintf("%dns", d.Nanoseconds())
+	return fmtDur(b.Measurement.Summary.Median)
 }
 
 func suiteThroughput(b results.Benchmark) string {
@@ -183,23 +169,10 @@ func suiteThroughput(b results.Benchmark) string {
 		}
 		return strings.Join(fs, ", ")
 	}
-	t := b.Measurement.Throughput
-	if t == nil || len(b.Measurement.Samples) == 0 {
+	if len(b.Measurement.Samples) == 0 {
 		return ""
 	}
-	var parts []string
-	if t.GBPerSecond > 0 {
-		parts = append(parts, fmt.Sprintf("%.4g GB/s", t.GBPerSecond))
-	}
-	if t.GOpsPerSecond > 0 {
-		switch t.OpsUnit {
-		case "launch":
-			parts = append(parts, fmt.Sprintf("%.4g launches/s", t.GOpsPerSecond*1e9))
-		default:
-			parts = append(parts, fmt.Sprintf("%.4g G%s/s", t.GOpsPerSecond, t.OpsUnit))
-		}
-	}
-	return strings.Join(parts, ", ")
+	return throughputText(b.Measurement.Throughput, "%.4g")
 }
 
 func suiteCV(b results.Benchmark) string {
