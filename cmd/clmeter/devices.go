@@ -12,6 +12,7 @@ import (
 
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cl"
+	"github.com/clmeter/clmeter/units"
 )
 
 func init() {
@@ -83,7 +84,7 @@ func runDevices(ctx context.Context, opts devicesOptions, stdout io.Writer) erro
 		in := d.Info
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			d.Index, d.Ref(), in.TypeName, in.Name, d.Platform.Name, in.ComputeUnits, in.MaxClockMHz,
-			humanBytes(in.GlobalMemBytes), humanBytes(in.MaxAllocBytes), humanBytes(in.LocalMemBytes),
+			units.Bytes(in.GlobalMemBytes), units.Bytes(in.MaxAllocBytes), units.Bytes(in.LocalMemBytes),
 			in.TimerResolution, yesNo(in.FP64), strings.TrimPrefix(in.Version, "OpenCL "))
 	}
 	return tw.Flush()
@@ -111,11 +112,11 @@ func writeDeviceVerbose(w io.Writer, d *runtime.Device) {
 		{"compute units", fmt.Sprint(in.ComputeUnits)},
 		{"max clock", fmt.Sprintf("%d MHz", in.MaxClockMHz)},
 		{"address bits", fmt.Sprint(in.AddressBits)},
-		{"global memory", fmt.Sprintf("%s (%d bytes)", humanBytes(in.GlobalMemBytes), in.GlobalMemBytes)},
-		{"global cache", fmt.Sprintf("%s, %d-byte lines", humanBytes(in.GlobalCacheBytes), in.GlobalCacheLineSize)},
-		{"max allocation", humanBytes(in.MaxAllocBytes)},
-		{"local memory", humanBytes(in.LocalMemBytes)},
-		{"constant memory", humanBytes(in.ConstantMemBytes)},
+		{"global memory", fmt.Sprintf("%s (%d bytes)", units.Bytes(in.GlobalMemBytes), in.GlobalMemBytes)},
+		{"global cache", fmt.Sprintf("%s, %d-byte lines", units.Bytes(in.GlobalCacheBytes), in.GlobalCacheLineSize)},
+		{"max allocation", units.Bytes(in.MaxAllocBytes)},
+		{"local memory", units.Bytes(in.LocalMemBytes)},
+		{"constant memory", units.Bytes(in.ConstantMemBytes)},
 		{"max work-group size", fmt.Sprint(in.MaxWorkGroupSize)},
 		{"max work-item sizes", fmt.Sprint(in.MaxWorkItemSizes)},
 		{"fp16 / fp64", yesNo(in.FP16) + " / " + yesNo(in.FP64)},

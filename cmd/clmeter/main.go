@@ -16,6 +16,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
@@ -39,27 +41,20 @@ const exitHelp = `EXIT STATUS:
    4 no usable OpenCL device or library; 5 a regression (compare --fail-on-regression);
    130 interrupted (results finished so far are kept)`
 
-// exitErr carries an exit status with an error.
-type exitErr struct {
-	code int
-	err  error
-}
-
-func (e *exitErr) Error() string { return e.err.Error() }
-func (e *exitErr) Unwrap() error { return e.err }
-
-// withCode attaches an exit status to err.
-func withCode(code int, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &exitErr{code: code, err: err}
+// kindCodes maps the failure kinds of package fail to exit statuses.
+var kindCodes = map[fail.Kind]int{
+	fail.Usage:       exitUsage,
+	fail.Invalid:     exitInvalid,
+	fail.NoDevice:    exitNoDevice,
+	fail.Regression:  exitRegression,
+	fail.Interrupted: exitInterrupted,
 }
 
 // usageErr is a bad-usage error: exit status 2.
-func usageErr(format string, a ...any) error {
-	return withCode(exitUsage, fmt.Errorf(format, a...))
-}
+func usageErr(format string, a ...any) error { return fail.Usagef(format, a...) }
+
+// toolInfo names this build of clmeter in result files.
+func toolInfo() results.ToolInfo { return results.ToolInfo{Name: "clmeter", Version: version} }
 
 var commands []*cli.Command
 
@@ -110,11 +105,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	code := exitError
-	var ee *exitErr
 	var ce cli.ExitCoder
 	switch {
-	case errors.As(err, &ee):
-		code = ee.code
+	case fail.KindOf(err) != fail.Other:
+		code = kindCodes[fail.KindOf(err)]
 	case errors.Is(err, context.Canceled):
 		code = exitInterrupted
 	case errors.Is(err, cl.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice):

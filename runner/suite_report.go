@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"fmt"
@@ -172,7 +172,7 @@ func suiteThroughput(b results.Benchmark) string {
 	if len(b.Measurement.Samples) == 0 {
 		return ""
 	}
-	return throughputText(b.Measurement.Throughput, "%.4g")
+	return ThroughputText(b.Measurement.Throughput)
 }
 
 func suiteCV(b results.Benchmark) string {
