@@ -148,3 +148,41 @@ func ParseByteSize(s string) (int64, error) {
 	}
 	return int64(v * float64(mult)), nil
 }
+
+// Quantity writes a value given with a unit as people read it: rates in
+// G<unit>/s are scaled ("6.527e+04 GFLOP/s" becomes "65.3 TFLOP/s"), times in
+// ns, us, µs, ms or s become a Duration-style text, and other units are
+// written with four significant digits ("1.500 x").
+func Quantity(v float64, unit string) string {
+	switch unit {
+	case "ns":
+		return Nanoseconds(v)
+	case "us", "µs":
+		return Nanoseconds(v * 1e3)
+	case "ms":
+		return Nanoseconds(v * 1e6)
+	case "s":
+		return Nanoseconds(v * 1e9)
+	}
+	if base, ok := strings.CutSuffix(unit, "/s"); ok {
+		mult := 1.0
+		switch {
+		case strings.HasPrefix(base, "G") && len(base) > 1:
+			base = base[1:]
+		case strings.HasPrefix(base, "M") && len(base) > 1:
+			base, mult = base[1:], 1e-3
+		case strings.HasPrefix(base, "T") && len(base) > 1:
+			base, mult = base[1:], 1e3
+		default:
+			mult = 1e-9
+		}
+		if r := Rate(v*mult, base); r != "" {
+			return r
+		}
+		return "0 " + unit
+	}
+	if unit == "" {
+		return Sig4(v)
+	}
+	return Sig4(v) + " " + unit
+}

@@ -58,3 +58,19 @@ func TestParseByteSize(t *testing.T) {
 		}
 	}
 }
+
+func TestQuantity(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		unit string
+		want string
+	}{
+		{65270, "GFLOP/s", "65.3 TFLOP/s"}, {3061, "GB/s", "3.06 TB/s"}, {0.845, "GB/s", "845 MB/s"},
+		{7.02, "us", "7.020 µs"}, {1074, "ms", "1.074 s"}, {142000, "launches/s", "142 klaunches/s"},
+		{1.5, "x", "1.500 x"}, {0, "GB/s", "0 GB/s"},
+	} {
+		if got := Quantity(c.v, c.unit); got != c.want {
+			t.Errorf("Quantity(%g, %q) = %q, want %q", c.v, c.unit, got, c.want)
+		}
+	}
+}

@@ -19,7 +19,6 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
-	"github.com/clmeter/clmeter/runtime/cl"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -92,6 +91,19 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		// Errors are printed once, in main, as one line.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsage,
+		// A word that is no command is bad usage, answered with the commands.
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			var names []string
+			for _, cmd := range commands {
+				if !cmd.Hidden {
+					names = append(names, cmd.Name)
+				}
+			}
+			return usageErr("%q is not a clmeter command; the commands are %s (see 'clmeter --help')", c.Args().First(), strings.Join(names, ", "))
+		},
 	}
 	return app
 }
@@ -111,7 +123,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code = kindCodes[fail.KindOf(err)]
 	case errors.Is(err, context.Canceled):
 		code = exitInterrupted
-	case errors.Is(err, cl.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice):
+	case errors.Is(err, runtime.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice):
 		code = exitNoDevice
 	case errors.As(err, &ce):
 		code = ce.ExitCode()
