@@ -88,6 +88,7 @@ var runFlags = append([]cli.Flag{
 	&cli.StringFlag{Name: "flops", Usage: "floating-point operations per launch, an expression (2*N), for GFLOP/s"},
 	formatFlag("table", "json"),
 	&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the full result file (JSON) here, benchmark by benchmark"},
+	&cli.BoolFlag{Name: "check", Usage: "first run 'clmeter check' on the target (Oclgrind, check's own size); measure only when it finds nothing"},
 }, append(measureFlags, cacheFlags...)...)
 
 func init() {
@@ -109,6 +110,11 @@ func init() {
 			"   ARGUMENTS (" + indent(spec.ArgSyntax, "   ") + ")\n\n   " + indent(spec.FileSyntax, "   "),
 		Flags: runFlags,
 		Action: func(c *cli.Context) error {
+			if c.Bool("check") {
+				if err := checkBeforeRun(c); err != nil {
+					return err
+				}
+			}
 			plan, err := planRun(c)
 			if err != nil {
 				return err
