@@ -130,7 +130,7 @@ var (
 	reAtLine  = regexp.MustCompile(`^At line (\d+)(?: \(column (\d+)\))? of (.+):$`)
 	reEntity  = regexp.MustCompile(`Global\((-?\d+),(-?\d+),(-?\d+)\)\s+Local\((-?\d+),(-?\d+),(-?\d+)\)\s+Group\((-?\d+),(-?\d+),(-?\d+)\)`)
 	reGroup   = regexp.MustCompile(`^\((\d+),(\d+),(\d+)\)$`)
-	reAddress = regexp.MustCompile(`(?:of size (\d+) )?at (\w+) memory address (0x[0-9a-fA-F]+)`)
+	reAddress = regexp.MustCompile(`(?:of size (\d+) )?(?:at|to|from) (\w+) memory address (0x[0-9a-fA-F]+)`)
 	reSuppr   = regexp.MustCompile(`^Oclgrind: \d+ errors generated - suppressing further errors`)
 )
 

@@ -186,9 +186,21 @@ func (r *runner) runChild(ctx context.Context, logFile string, cfg Config, unini
 			out.done = m.Done
 		}
 	}
+	out.log = &Log{}
 	if f, err := os.Open(logFile); err == nil {
-		out.log, _ = ParseLog(f)
+		if l, err := ParseLog(f); err == nil {
+			out.log = l
+		}
 		f.Close()
+	}
+	// Oclgrind writes its API checks' reports to stderr, not to its log; the
+	// rest of stderr (the compiler's messages, a Go stack dump) is not parsed.
+	if l, err := ParseLog(bytes.NewReader(stderr.Bytes())); err == nil {
+		for _, f := range l.Findings {
+			if f.Kind == APIError {
+				out.log.Findings = append(out.log.Findings, f)
+			}
+		}
 	}
 	var ee *exec.ExitError
 	switch {
