@@ -135,7 +135,7 @@ func TestBugs(t *testing.T) {
 		}
 	}
 	oob := rep.Configs[2].Findings
-	if len(oob) == 1 && !strings.Contains(oob[0].Buffer, "argument 0") || !strings.Contains(text, "past its end") {
+	if len(oob) != 1 || oob[0].Buffer != "argument 0 (buf:float:N:rand: 256 float), element 256: past its end" {
 		t.Errorf("the out-of-bounds read is not named as past the end of argument 0: %+v", oob)
 	}
 }
@@ -244,5 +244,24 @@ func TestNoOclgrind(t *testing.T) {
 	err := Run(context.Background(), Options{Targets: []string{"saxpy"}, Child: []string{os.Args[0]}}, &bytes.Buffer{}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), runtime.OclgrindICDEnv) {
 		t.Errorf("%v", err)
+	}
+}
+
+// TestBufferWithProgramConstant: a program-scope __constant array takes an
+// allocation number before the arguments; the finding still names argument 0.
+func TestBufferWithProgramConstant(t *testing.T) {
+	needOclgrind(t)
+	src := filepath.Join(t.TempDir(), "cst.cl")
+	os.WriteFile(src, []byte("__constant float w[4] = {1, 2, 3, 4};\n"+
+		"__kernel void f(__global const float *in, __global float *out)\n"+
+		"{\n    int i = get_global_id(0);\n    out[i] = w[i % 4] * in[i + 1];\n}\n"), 0o644)
+	rep, text, err := checkRun(t, "normal", Options{Targets: []string{src}, Sizes: []int64{64},
+		Flags: KernelFlags{Kernel: "f", Global: "N", Args: []string{"buf:float:N:rand", "buf:float:N:zero:out"}}})
+	if !errors.Is(err, ErrFindings) || rep.Findings != 1 {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	f := rep.Configs[0].Findings[0]
+	if f.Kind != InvalidRead || f.Location.Line != 5 || f.Buffer != "argument 0 (buf:float:N:rand: 64 float), element 64: past its end" {
+		t.Errorf("%+v", f)
 	}
 }

@@ -17,7 +17,10 @@ import (
 // how it went. A crash leaves the plan without the outcome.
 type childMsg struct {
 	Plan *childPlan `json:"plan,omitempty"`
-	Done *childDone `json:"done,omitempty"`
+	// FirstBuffer is Oclgrind's number for the first buffer argument (see
+	// firstArgBuffer), sent after setup.
+	FirstBuffer int        `json:"first_buffer,omitempty"`
+	Done        *childDone `json:"done,omitempty"`
 }
 
 // childPlan is the benchmark the child made: what the parent needs to put
@@ -33,6 +36,9 @@ type childPlan struct {
 	Global   []int     `json:"global"`
 	Local    []int     `json:"local,omitempty"`
 	Args     []planArg `json:"args"`
+	// FirstBuffer is Oclgrind's number for the first buffer argument, 0 when
+	// unknown (the parent sets it from the child's message).
+	FirstBuffer int `json:"-"`
 }
 
 type planArg struct {
@@ -40,6 +46,9 @@ type planArg struct {
 	Kind  string `json:"kind"` // buffer, local, value
 	Name  string `json:"name"`
 	Bytes int64  `json:"bytes,omitempty"`
+	// Elem and ElemBytes are the element type, when known ("float", 4).
+	Elem      string `json:"elem,omitempty"`
+	ElemBytes int    `json:"elem_bytes,omitempty"`
 }
 
 // childDone is the outcome: Error when the benchmark could not be set up or
@@ -82,7 +91,7 @@ func Child(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	if !strings.Contains(strings.ToLower(dev.Platform.Name), "oclgrind") {
 		return fail("device", fmt.Errorf("the ICD loader offered %s (%s), not Oclgrind: the private vendor folder was not used", dev.Info.Name, dev.Platform.Name))
 	}
-	kb, err := makeBenchmark(cfg, dev)
+	kb, types, err := makeBenchmark(cfg, dev)
 	if err != nil {
 		return fail("setup", err)
 	}
@@ -90,6 +99,9 @@ func Child(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 		Source: kb.Source.Name, Text: kb.Source.Text, Dir: kb.Source.Dir, Options: kb.Options, Global: kb.Global, Local: kb.Local}
 	for i, a := range kb.Args {
 		pa := planArg{Index: i, Name: a.Name, Bytes: a.Bytes}
+		if i < len(types) && types[i].Size() > 0 {
+			pa.Elem, pa.ElemBytes = types[i].Name, types[i].Size()
+		}
 		switch a.Kind {
 		case runtime.ArgBuffer:
 			pa.Kind = "buffer"
@@ -112,6 +124,20 @@ func Child(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 		kb.Teardown()
 		return fail("setup", err)
 	}
+	nbuf := 0
+	for _, a := range kb.Args {
+		if a.Kind == runtime.ArgBuffer {
+			nbuf++
+		}
+	}
+	if nbuf > 0 {
+		// Without the number, findings name addresses but not arguments.
+		if first, err := firstArgBuffer(dev, nbuf); err == nil {
+			if err := enc.Encode(childMsg{FirstBuffer: first}); err != nil {
+				return err
+			}
+		}
+	}
 	done := &childDone{}
 	if check := kb.Check; check != nil {
 		// The check's own verdict is told apart from a failed launch.
@@ -130,34 +156,51 @@ func Child(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 }
 
 // makeBenchmark makes the KernelBenchmark of a configuration on dev, as 'clmeter
-// run' does, through runtime/spec and clkernels.
-func makeBenchmark(cfg Config, dev *runtime.Device) (*runtime.KernelBenchmark, error) {
+// run' does, through runtime/spec and clkernels, with each argument's element
+// type where it is known.
+func makeBenchmark(cfg Config, dev *runtime.Device) (*runtime.KernelBenchmark, []spec.ElemType, error) {
 	if cfg.Builtin != "" {
 		b, ok := clkernels.Lookup(cfg.Builtin)
 		if !ok {
-			return nil, fmt.Errorf("unknown built-in %q", cfg.Builtin)
+			return nil, nil, fmt.Errorf("unknown built-in %q", cfg.Builtin)
 		}
-		return b.Make(dev, cfg.N)
+		kb, err := b.Make(dev, cfg.N)
+		if err != nil {
+			return nil, nil, err
+		}
+		// A built-in's buffers hold its element type.
+		var types []spec.ElemType
+		if t, err := spec.ParseType(b.Type); err == nil {
+			for range kb.Args {
+				types = append(types, t)
+			}
+		}
+		return kb, types, nil
 	}
 	var k *spec.Kernel
 	if cfg.SpecFile != "" {
 		var err error
 		if k, err = spec.LoadFile(cfg.SpecFile); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	} else {
 		src, err := spec.ReadSource(cfg.Source)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		k = &spec.Kernel{SourcePath: cfg.Source, Source: src, Kernel: cfg.Kernel, Global: cfg.Global, Local: cfg.Local, Options: cfg.Options}
 		for _, a := range cfg.Args {
 			as, err := spec.ParseArg(a)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			k.Args = append(k.Args, as)
 		}
 	}
-	return k.Benchmark(dev, cfg.instance())
+	var types []spec.ElemType
+	for _, a := range k.Args {
+		types = append(types, a.Type)
+	}
+	kb, err := k.Benchmark(dev, cfg.instance())
+	return kb, types, err
 }

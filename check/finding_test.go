@@ -146,18 +146,26 @@ func mustRead(t *testing.T, p string) []byte {
 
 func TestBufferOf(t *testing.T) {
 	args := []planArg{{Index: 0, Kind: "buffer", Name: "in", Bytes: 1024}, {Index: 1, Kind: "local", Bytes: 256},
-		{Index: 2, Kind: "buffer", Name: "out", Bytes: 64}}
+		{Index: 2, Kind: "buffer", Name: "out", Bytes: 64, Elem: "float", ElemBytes: 4}}
 	cases := []struct{ space, addr, want string }{
 		{"global", "0x1000000000400", "argument 0 (in, 1024 bytes), byte offset 1024: past its end"},
-		{"global", "0x2000000000010", "argument 2 (out, 64 bytes), byte offset 16"},
+		{"global", "0x2000000000012", "argument 2 (out: 16 float), element 4"},
+		{"global", "0x2000000000040", "argument 2 (out: 16 float), element 16: past its end"},
 		{"global", "0x3000000000000", ""},
 		{"local", "0x1000000000000", ""},
 		{"global", "zz", ""},
 	}
 	for _, c := range cases {
-		if got := bufferOf(c.space, c.addr, args); got != c.want {
+		if got := bufferOf(c.space, c.addr, 1, args); got != c.want {
 			t.Errorf("%s %s: %q, want %q", c.space, c.addr, got, c.want)
 		}
+	}
+	// A program's __constant variable took number 1: the arguments start at 2.
+	if got := bufferOf("global", "0x2000000000400", 2, args); got != "argument 0 (in, 1024 bytes), byte offset 1024: past its end" {
+		t.Errorf("first buffer 2: %q", got)
+	}
+	if got := bufferOf("global", "0x2000000000400", 0, args); got != "" {
+		t.Errorf("first buffer unknown: %q", got)
 	}
 }
 

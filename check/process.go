@@ -182,6 +182,9 @@ func (r *runner) runChild(ctx context.Context, logFile string, cfg Config, unini
 		if m.Plan != nil {
 			out.plan = m.Plan
 		}
+		if m.FirstBuffer > 0 && out.plan != nil {
+			out.plan.FirstBuffer = m.FirstBuffer
+		}
 		if m.Done != nil {
 			out.done = m.Done
 		}

@@ -112,22 +112,22 @@ func locate(f *Finding, p *childPlan) {
 			}
 		}
 	}
-	f.Buffer = bufferOf(f.Space, f.Address, p.Args)
+	f.Buffer = bufferOf(f.Space, f.Address, p.FirstBuffer, p.Args)
 }
 
-// bufferOf names the kernel argument a global address falls in. Oclgrind
-// numbers global allocations from 1 in the order they are made and puts the
-// number in the top 16 bits of a 64-bit address; the child makes one buffer
-// per buffer argument, in argument order, and nothing else.
-func bufferOf(space, address string, args []planArg) string {
-	if space != "global" && space != "constant" {
+// bufferOf names the kernel argument a global address falls in. Oclgrind puts
+// an allocation's number in the top 16 bits of a 64-bit address; the child
+// makes one buffer per buffer argument, in argument order, the first being
+// number first (0: unknown, and no argument is named).
+func bufferOf(space, address string, first int, args []planArg) string {
+	if (space != "global" && space != "constant") || first < 1 {
 		return ""
 	}
 	addr, err := strconv.ParseUint(strings.TrimPrefix(address, "0x"), 16, 64)
 	if err != nil {
 		return ""
 	}
-	idx, off := int(addr>>48), int64(addr&(1<<48-1))
+	idx, off := int(addr>>48)-first+1, int64(addr&(1<<48-1))
 	var bufs []planArg
 	for _, a := range args {
 		if a.Kind == "buffer" {
@@ -138,6 +138,14 @@ func bufferOf(space, address string, args []planArg) string {
 		return ""
 	}
 	b := bufs[idx-1]
+	if b.ElemBytes > 0 {
+		n, e := b.Bytes/int64(b.ElemBytes), off/int64(b.ElemBytes)
+		s := fmt.Sprintf("argument %d (%s: %d %s), element %d", b.Index, b.Name, n, b.Elem, e)
+		if e >= n {
+			s += ": past its end"
+		}
+		return s
+	}
 	s := fmt.Sprintf("argument %d (%s, %d bytes), byte offset %d", b.Index, b.Name, b.Bytes, off)
 	if off >= b.Bytes {
 		s += ": past its end"
