@@ -120,7 +120,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code = exitInterrupted
 	case errors.Is(err, check.ErrFindings):
 		code = exitInvalid
-	case errors.Is(err, cl.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice):
+	case errors.Is(err, cl.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice), errors.Is(err, runtime.ErrNoOclgrind):
 		code = exitNoDevice
 	case errors.As(err, &ce):
 		code = ce.ExitCode()
