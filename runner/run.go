@@ -144,7 +144,7 @@ func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
 		kernelTimeout: opts.KernelTimeout, noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach}
 	if plan.output != "" {
-		if err := checkWritable(plan.output); err != nil {
+		if err := results.CheckWritable(plan.output); err != nil {
 			return nil, err
 		}
 	}
@@ -266,22 +266,6 @@ func userKernel(opts RunOptions, sizes []int64) (*spec.Kernel, error) {
 		return nil, fail.With(fail.Usage, err)
 	}
 	return k, nil
-}
-
-// checkWritable fails when path's folder does not take a new file, so that a bad
-// -o is found before anything is measured. It leaves nothing behind.
-func checkWritable(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return usageErr("-o %s is a folder: name a file", path)
-	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".clmeter-probe-*")
-	if err != nil {
-		return usageErr("-o %s: cannot write there: %v", path, err)
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
 }
 
 // executeRun measures every item in turn, printing the table at the end and

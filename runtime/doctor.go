@@ -31,6 +31,8 @@ type Diagnosis struct {
 	Fixes []string `json:"fixes"`
 	// UsableDevices counts devices that built and ran a test kernel.
 	UsableDevices int `json:"usable_devices"`
+	// Oclgrind is the simulator 'clmeter check' uses (nil when not installed).
+	Oclgrind *OclgrindStatus `json:"oclgrind,omitempty"`
 }
 
 // VendorDir is one folder of .icd files.
@@ -161,6 +163,7 @@ func Diagnose() *Diagnosis {
 		}
 	}
 	d.Fixes = append(d.Fixes, missingICDFixes(d)...)
+	d.Oclgrind = oclgrindStatus(d.VendorDirs)
 
 	if err := cl.Load(); err != nil {
 		d.LoaderErr = err.Error()

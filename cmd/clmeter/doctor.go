@@ -105,6 +105,7 @@ func writeDiagnosis(w io.Writer, d *runtime.Diagnosis) {
 			}
 		}
 	}
+	writeOclgrind(w, d.Oclgrind)
 	if len(d.Fixes) > 0 {
 		fmt.Fprintln(w, "Fixes")
 		for _, f := range d.Fixes {

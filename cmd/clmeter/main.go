@@ -16,6 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/check"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -36,7 +37,7 @@ const (
 )
 
 const exitHelp = `EXIT STATUS:
-   0 success; 1 error; 2 bad usage; 3 a result failed validation;
+   0 success; 1 error; 2 bad usage; 3 a result failed validation or check found errors;
    4 no usable OpenCL device or library; 5 a regression (compare --fail-on-regression);
    130 interrupted (results finished so far are kept)`
 
@@ -123,7 +124,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code = kindCodes[fail.KindOf(err)]
 	case errors.Is(err, context.Canceled):
 		code = exitInterrupted
-	case errors.Is(err, runtime.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice):
+	case errors.Is(err, check.ErrFindings):
+		code = exitInvalid
+	case errors.Is(err, runtime.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice), errors.Is(err, runtime.ErrNoOclgrind):
 		code = exitNoDevice
 	case errors.As(err, &ce):
 		code = ce.ExitCode()

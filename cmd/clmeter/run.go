@@ -81,6 +81,7 @@ var runFlags = append([]cli.Flag{
 	&cli.StringFlag{Name: "flops", Usage: "floating-point operations per launch, an expression (2*N), for GFLOP/s"},
 	formatFlag("table", "json"),
 	&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the full result file (JSON) here, benchmark by benchmark"},
+	&cli.BoolFlag{Name: "check", Usage: "first run 'clmeter check' on the target (Oclgrind, check's own size); measure only when it finds nothing"},
 }, append(measureFlags, cacheFlags...)...)
 
 func init() {
@@ -104,6 +105,11 @@ func init() {
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageErr("'clmeter run' takes one target (a built-in: %s; a FILE.cl; or a FILE.yaml), got %d", strings.Join(clkernels.Names(), ", "), c.NArg())
+			}
+			if c.Bool("check") {
+				if err := checkBeforeRun(c); err != nil {
+					return err
+				}
 			}
 			opts, err := runOptions(c, c.Args().First())
 			if err != nil {
