@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -105,7 +106,7 @@ func Plan(targets []string, flags KernelFlags, sizes []int64, all bool) (cfgs []
 			cfgs = append(cfgs, cs...)
 		case ext == ".cl":
 			ns := sizes
-			if len(ns) == 0 {
+			if len(ns) == 0 && usesN(flags) {
 				ns, defaulted = []int64{DefaultSize}, true
 			}
 			cs, err := sourceConfigs(t, flags, ns)
@@ -149,7 +150,10 @@ func sourceConfigs(path string, f KernelFlags, sizes []int64) ([]Config, error) 
 		return nil, err
 	}
 	k := &spec.Kernel{SourcePath: path, Source: src, Kernel: f.Kernel, Global: f.Global, Local: f.Local,
-		Options: spec.BuildOptions(f.Defines, f.Includes, f.BuildOptions), Axes: []spec.Axis{{Name: "N", Values: sizes}}}
+		Options: spec.BuildOptions(f.Defines, f.Includes, f.BuildOptions)}
+	if len(sizes) > 0 {
+		k.Axes = []spec.Axis{{Name: "N", Values: sizes}}
+	}
 	for _, a := range f.Args {
 		as, err := spec.ParseArg(a)
 		if err != nil {
@@ -162,7 +166,7 @@ func sourceConfigs(path string, f KernelFlags, sizes []int64) ([]Config, error) 
 	}
 	var out []Config
 	for _, in := range k.Instances() {
-		out = append(out, Config{Label: path + " " + in.Label(), Target: path, Source: path, Kernel: k.Kernel, Global: k.Global,
+		out = append(out, Config{Label: strings.TrimSpace(path + " " + in.Label()), Target: path, Source: path, Kernel: k.Kernel, Global: k.Global,
 			Local: k.Local, Options: k.Options, Args: f.Args, Names: in.Names, Values: in.Values})
 	}
 	return out, nil
@@ -207,6 +211,13 @@ func specConfigs(target, path string, k *spec.Kernel, sizes []int64, all bool, r
 		out = append(out, Config{Label: label, Target: target, SpecFile: path, Names: in.Names, Values: in.Values})
 	}
 	return out, nil
+}
+
+var reN = regexp.MustCompile(`\bN\b`)
+
+// usesN says whether a FILE.cl's sizes or arguments are expressions over N.
+func usesN(f KernelFlags) bool {
+	return reN.MatchString(f.Global + " " + f.Local + " " + strings.Join(f.Args, " "))
 }
 
 func sameFile(a, b string) bool {
