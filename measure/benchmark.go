@@ -84,6 +84,14 @@ type Validator interface {
 	Validate(ctx context.Context) error
 }
 
+// TimerChecker is implemented by a Benchmark whose Batch.Device is not the span
+// of its launches (a sum of per-launch stages, say): it checks its batches
+// against the host clock itself, with CheckTimer's verdicts, instead of
+// CheckTimer.
+type TimerChecker interface {
+	CheckTimer(b Batch, k int) TimerCheck
+}
+
 // Abandoner is implemented by a Benchmark that must know when the engine gave up
 // waiting for one of its calls (after Settings.KernelTimeout, or Settings.Grace
 // after the context was canceled). The call may still be running on another

@@ -96,6 +96,9 @@ const (
 func (e *engine) judge(b Batch, k int, final bool) time.Duration {
 	if e.timer == timerUndecided {
 		c := CheckTimer(b, k, e.info.TimerResolution)
+		if tc, ok := e.b.(TimerChecker); ok {
+			c = tc.CheckTimer(b, k)
+		}
 		hard := b.Device <= 0 || b.DeviceBusy < 0
 		switch {
 		case c.OK && (final || b.Host >= e.s.MinSampleTime/2):

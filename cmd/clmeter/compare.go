@@ -278,7 +278,6 @@ func measurePair(ctx context.Context, plan *runPlan, ia, ib runItem) (*results.B
 	if err != nil {
 		return nil, nil, withCode(exitUsage, fmt.Errorf("B: %w", err))
 	}
-	ka.Timeout, kb.Timeout = plan.kernelTimeout, plan.kernelTimeout
 	ka.NoDataWarmup, kb.NoDataWarmup = plan.noDataWarmup, plan.noDataWarmup
 	ra, rb, err := measure.RunInterleaved(ctx, ka.Measurable(), kb.Measurable(), plan.settings)
 	if err != nil {

@@ -69,6 +69,9 @@ func runDevices(ctx context.Context, opts devicesOptions, stdout io.Writer) erro
 	fmt.Fprintf(stdout, "%d platform(s), %d device(s); enumeration took %s (loader %s)\n", len(plats), len(devs), m.EnumerationTime().Round(time.Microsecond), cl.LibraryPath())
 	if len(devs) == 0 {
 		fmt.Fprintln(stdout, "no OpenCL device found: run 'clmeter doctor' to see why")
+		for _, h := range runtime.PlatformHints(plats, devs) {
+			fmt.Fprintln(stdout, "note: "+h)
+		}
 		return nil
 	}
 	if opts.Verbose {
@@ -84,9 +87,15 @@ func runDevices(ctx context.Context, opts devicesOptions, stdout io.Writer) erro
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			d.Index, d.Ref(), in.TypeName, in.Name, d.Platform.Name, in.ComputeUnits, in.MaxClockMHz,
 			humanBytes(in.GlobalMemBytes), humanBytes(in.MaxAllocBytes), humanBytes(in.LocalMemBytes),
-			in.TimerResolution, yesNo(in.FP64), strings.TrimPrefix(in.Version, "OpenCL "))
+			zeroDash(in.TimerResolution, time.Duration.String), yesNo(in.FP64), strings.TrimPrefix(in.Version, "OpenCL "))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, h := range runtime.PlatformHints(plats, devs) {
+		fmt.Fprintln(stdout, "note: "+h)
+	}
+	return nil
 }
 
 func yesNo(b bool) string {

@@ -101,6 +101,7 @@ func writeDiagnosis(w io.Writer, d *runtime.Diagnosis) {
 					fmt.Fprintf(w, ": %s", dc.Problem)
 				}
 				fmt.Fprintln(w)
+				writeDoctorTimer(w, dc)
 			}
 		}
 	}

@@ -65,6 +65,7 @@ func measureSettings(c *cli.Context) (measure.Settings, error) {
 	if c.Duration("kernel-timeout") < 0 {
 		return s, usageErr("--kernel-timeout must not be negative")
 	}
+	s.KernelTimeout = c.Duration("kernel-timeout")
 	if c.IsSet("samples") && s.Samples <= 0 {
 		return s, usageErr("--samples must be positive, got %d", s.Samples)
 	}
@@ -363,8 +364,6 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 	if err != nil {
 		return nil, withCode(exitUsage, err)
 	}
-	kb.Timeout = plan.kernelTimeout
-	kb.OnHang = exitOnHang
 	kb.NoDataWarmup = plan.noDataWarmup
 	kb.HostOnly = s.Timer == measure.TimerHost
 	kb.SyncEach = plan.syncEach
@@ -398,17 +397,6 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 		rb.Error = err.Error()
 	}
 	return rb, err
-}
-
-// exitOnHang reports a kernel the device never finished and ends the process:
-// OpenCL cannot stop a running kernel. Result files hold what finished before.
-func exitOnHang(err error) {
-	code := exitError
-	if errors.Is(err, context.Canceled) {
-		code = exitInterrupted
-	}
-	fmt.Fprintf(os.Stderr, "clmeter: %v\n", err)
-	os.Exit(code)
 }
 
 func joinInts(v []int) string {
@@ -466,8 +454,8 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.2f%%\t%s\t%s\n", name, strings.Join(params, " "), b.Device.Name,
 			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), 100*s.CV, throughput(m), m.StopReason)
 		prefix := b.Name + " " + strings.Join(params, " ") + ": "
-		notes = append(notes, fmt.Sprintf("%scold first launch %s; first touch %s; timer %s (resolution %s); build %s%s",
-			prefix, fmtDur(firstLaunch(m)), fmtDur(m.FirstTouch), m.Timer, m.TimerResolution, fmtDur(b.Program.BuildTime), fromCache(b.Program)))
+		notes = append(notes, fmt.Sprintf("%scold first launch %s; first touch %s; timer %s; build %s%s",
+			prefix, fmtDur(firstLaunch(m)), fmtDur(m.FirstTouch), timerText(m), fmtDur(b.Program.BuildTime), fromCache(b.Program)))
 		if m.Phases != nil {
 			notes = append(notes, fmt.Sprintf("%sphases (median, host timer): copy-in %s, compute %s, copy-out %s, total %s", prefix,
 				fmtDur(m.Phases.CopyIn.Median), fmtDur(m.Phases.Compute.Median), fmtDur(m.Phases.CopyOut.Median), fmtDur(m.Phases.Total.Median)))
@@ -476,7 +464,9 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 			notes = append(notes, prefix+"INVALID: "+m.ValidationError)
 		}
 		for _, warn := range m.AllWarnings() {
-			notes = append(notes, prefix+"warning: "+warn)
+			if !isTimerNote(warn) { // said in the timer note above
+				notes = append(notes, prefix+"warning: "+warn)
+			}
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -496,7 +486,7 @@ func fromCache(p *results.ProgramInfo) string {
 }
 
 func firstLaunch(m *measure.Result) time.Duration {
-	if m.Cold.Device > 0 {
+	if m.Cold.Device > 0 && m.Timer == measure.TimerDevice {
 		return m.Cold.Device
 	}
 	return m.Cold.Host
@@ -550,7 +540,7 @@ func throughputText(t *measure.Throughput, num string) string {
 func fmtDur(d time.Duration) string {
 	switch {
 	case d == 0:
-		return "0"
+		return "-" // a figure of 0 is never printed as a time
 	case d < time.Microsecond:
 		return fmt.Sprintf("%dns", d.Nanoseconds())
 	case d < time.Millisecond:

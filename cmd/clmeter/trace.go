@@ -93,7 +93,7 @@ func runTrace(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) erro
 		if err != nil {
 			return withCode(exitUsage, err)
 		}
-		kb.Timeout, kb.NoDataWarmup, kb.Tracer = plan.kernelTimeout, plan.noDataWarmup, q
+		kb.NoDataWarmup, kb.Tracer = plan.noDataWarmup, q
 		cb := &traceCounting{b: kb.Measurable()}
 		res, err := measure.Run(ctx, cb, plan.settings)
 		launches += cb.launches
