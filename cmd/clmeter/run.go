@@ -521,16 +521,18 @@ func throughputText(t *measure.Throughput, num string) string {
 	}
 	var parts []string
 	if t.GBPerSecond > 0 {
-		parts = append(parts, fmt.Sprintf(num+" GB/s", t.GBPerSecond))
+		v, p := scaleG(t.GBPerSecond)
+		parts = append(parts, fmt.Sprintf(num+" %sB/s", v, p))
 	}
 	if t.GOpsPerSecond > 0 {
+		v, p := scaleG(t.GOpsPerSecond)
 		switch unit := t.OpsUnit; unit {
 		case "launch":
 			parts = append(parts, fmt.Sprintf(num+" launches/s", t.GOpsPerSecond*1e9))
 		case "":
-			parts = append(parts, fmt.Sprintf(num+" Gop/s", t.GOpsPerSecond))
+			parts = append(parts, fmt.Sprintf(num+" %sop/s", v, p))
 		default:
-			parts = append(parts, fmt.Sprintf(num+" G%s/s", t.GOpsPerSecond, unit))
+			parts = append(parts, fmt.Sprintf(num+" %s%s/s", v, p, unit))
 		}
 	}
 	return strings.Join(parts, ", ")

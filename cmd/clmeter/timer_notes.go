@@ -32,15 +32,40 @@ func timerText(m *measure.Result) string {
 // suite tables show once below the table instead of in every row.
 func isTimerNote(w string) bool { return strings.HasPrefix(w, "host timer: device timer not used") }
 
-// suiteTimerNotes returns, once each, the timer notes of a suite table's rows.
+// suiteTimerNotes says, once for each way the device timer failed, which of a
+// suite table's rows use the host timer and why, with the first failed check.
 func suiteTimerNotes(bs []results.Benchmark) []string {
-	var notes []string
-	seen := map[string]bool{}
+	type group struct {
+		names []string
+		first string
+	}
+	var order []string
+	groups := map[string]*group{}
 	for _, b := range bs {
-		if m := b.Measurement; m != nil && m.TimerNote != "" && !seen[m.TimerNote] {
-			seen[m.TimerNote] = true
-			notes = append(notes, b.Name+": figures use the host timer, "+m.TimerNote)
+		m := b.Measurement
+		if m == nil || m.TimerNote == "" {
+			continue
 		}
+		why := m.TimerNote
+		if i := strings.LastIndex(why, ": "); i >= 0 {
+			why = why[i+2:] // "it reads nearly zero", "more than launch overhead ... can explain"
+		}
+		g := groups[why]
+		if g == nil {
+			g = &group{first: m.TimerNote}
+			groups[why] = g
+			order = append(order, why)
+		}
+		g.names = append(g.names, b.Name)
+	}
+	var notes []string
+	for _, why := range order {
+		g := groups[why]
+		who := g.names[0]
+		if len(g.names) > 1 {
+			who = fmt.Sprintf("%d benchmarks (%s ... %s)", len(g.names), g.names[0], g.names[len(g.names)-1])
+		}
+		notes = append(notes, fmt.Sprintf("%s use the host timer: %s", who, g.first))
 	}
 	return notes
 }
@@ -74,4 +99,19 @@ func writeDoctorTimer(w io.Writer, dc runtime.DeviceCheck) {
 	for _, q := range dc.Quirks {
 		fmt.Fprintf(w, "         quirk: %s\n", q)
 	}
+}
+
+// scaleG turns a rate in G units/s into a value of at least 1 (when it can)
+// and its SI prefix: 0.0024 G -> 2.4 M, so that a slow device (Oclgrind) does
+// not read "0.00 GB/s".
+func scaleG(g float64) (float64, string) {
+	for _, x := range []struct {
+		p string
+		m float64
+	}{{"T", 1e3}, {"G", 1}, {"M", 1e-3}, {"k", 1e-6}} {
+		if g >= x.m {
+			return g / x.m, x.p
+		}
+	}
+	return g * 1e9, ""
 }
