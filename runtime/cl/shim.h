@@ -47,7 +47,9 @@ X(cl_int, clFinish, (cl_command_queue a), (a)) \
 X(cl_int, clWaitForEvents, (cl_uint a, const cl_event *b), (a, b)) \
 X(cl_int, clGetEventInfo, (cl_event a, cl_event_info b, size_t c, void *d, size_t *e), (a, b, c, d, e)) \
 X(cl_int, clGetEventProfilingInfo, (cl_event a, cl_profiling_info b, size_t c, void *d, size_t *e), (a, b, c, d, e)) \
-X(cl_int, clReleaseEvent, (cl_event a), (a))
+X(cl_int, clReleaseEvent, (cl_event a), (a)) \
+X(cl_event, clCreateUserEvent, (cl_context a, cl_int *b), (a, b)) \
+X(cl_int, clSetUserEventStatus, (cl_event a, cl_int b), (a, b))
 
 // CLM_OPTIONAL lists entry points of OpenCL 2.0+ that older loaders lack; their
 // wrappers return CL_INVALID_OPERATION when the loader has none (clm_has says).
