@@ -305,6 +305,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 	file := results.NewFile(results.ToolInfo{Name: "clmeter", Version: version}, plan.command)
 	var done []results.Benchmark
 	invalid := 0
+	var abandoned error // the error of the benchmark an interrupt stopped
 	progress := progressWriter(stderr)
 	for _, it := range plan.items {
 		if ctx.Err() != nil {
@@ -318,6 +319,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 			return err
 		}
 		if rb.Measurement != nil && rb.Measurement.StopReason == measure.StopCanceled {
+			abandoned = err
 			break
 		}
 		if rb.Measurement != nil && rb.Measurement.Valid != nil && !*rb.Measurement.Valid {
@@ -344,7 +346,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 		return err
 	}
 	if ctx.Err() != nil {
-		msg := fmt.Sprintf("interrupted after %d of %d benchmarks", len(done), len(plan.items))
+		msg := fmt.Sprintf("interrupted after %d of %d benchmarks%s", len(done), len(plan.items), abandonNote(abandoned))
 		if plan.output != "" && len(done) > 0 {
 			msg += "; the finished ones are in " + plan.output
 		}

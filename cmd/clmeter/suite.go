@@ -178,7 +178,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o suiteOptions, stdout, s
 	}
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
-		return withCode(exitInterrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept", len(done)))
+		return withCode(exitInterrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept%s", len(done), abandonNote(runErr)))
 	case runErr != nil:
 		return runErr
 	case invalid > 0:

@@ -168,7 +168,7 @@ func suiteThroughput(b results.Benchmark) string {
 	if b.Measurement == nil {
 		var fs []string
 		for _, f := range b.Figures {
-			fs = append(fs, fmt.Sprintf("%.4g %s", f.Value, f.Unit))
+			fs = append(fs, figureText(f.Value, f.Unit))
 		}
 		return strings.Join(fs, ", ")
 	}
@@ -213,10 +213,10 @@ func suiteWarnings(b results.Benchmark) string {
 func writeQuickSummary(w io.Writer, b results.Benchmark, p *suitePeaks) {
 	fmt.Fprintf(w, "\nSummary: %s (%s)\n", b.Device.Name, b.Device.Index)
 	if p != nil && p.bandwidth > 0 {
-		fmt.Fprintf(w, "  peak bandwidth    %.4g GB/s\n", p.bandwidth)
+		fmt.Fprintf(w, "  peak bandwidth    %s\n", figureText(p.bandwidth, "GB/s"))
 	}
 	if p != nil && p.compute["float"] > 0 {
-		fmt.Fprintf(w, "  peak fp32         %.4g GFLOP/s\n", p.compute["float"])
+		fmt.Fprintf(w, "  peak fp32         %s\n", figureText(p.compute["float"], "GFLOP/s"))
 	}
 	var launch []string
 	for _, f := range b.Figures {

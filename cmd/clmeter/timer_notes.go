@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -114,4 +115,23 @@ func scaleG(g float64) (float64, string) {
 		}
 	}
 	return g * 1e9, ""
+}
+
+// figureText writes a figure with four significant digits; a rate in G.../s
+// under 1 is rescaled ("0.01284 GB/s" reads "12.84 MB/s").
+func figureText(v float64, unit string) string {
+	if strings.HasPrefix(unit, "G") && strings.HasSuffix(unit, "/s") && v > 0 && v < 1 {
+		x, p := scaleG(v)
+		return fmt.Sprintf("%.4g %s%s", x, p, unit[1:])
+	}
+	return fmt.Sprintf("%.4g %s", v, unit)
+}
+
+// abandonNote is what an interrupted command adds to its message when the
+// device was still busy and its work was abandoned ("" otherwise).
+func abandonNote(err error) string {
+	if !errors.Is(err, measure.ErrAbandoned) {
+		return ""
+	}
+	return fmt.Sprintf("; the device was still busy %s after the interrupt, so its work was abandoned", measure.DefaultGrace)
 }
