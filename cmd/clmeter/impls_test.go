@@ -192,8 +192,10 @@ func interruptSuiteOn(t *testing.T, im impls.Impl) {
 	if code != exitInterrupted {
 		t.Errorf("exit %d, want 130", code)
 	}
-	if took > measure.DefaultGrace && !strings.Contains(stderr.String(), "its work was abandoned") {
-		t.Errorf("the device was busy past the grace period, and stderr does not say its work was abandoned")
+	// On the simulator the first full-size launch lasts minutes: the device is
+	// busy when the signal comes, and the wait for it must be abandoned, saying so.
+	if im.Slow && !strings.Contains(stderr.String(), "its work was abandoned") {
+		t.Errorf("the device was busy, and stderr does not say its work was abandoned")
 	}
 	if took > 3*time.Second {
 		t.Errorf("ended %s after SIGINT, want within 3s", took)
