@@ -134,8 +134,8 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	e.summarize()
 
 	if v, ok := b.(Validator); ok {
-		var verr error
-		if err := e.call(ctx, s.KernelTimeout, func() error { verr = v.Validate(ctx); return nil }); err != nil {
+		verr, err := call(e, ctx, s.KernelTimeout, func() (error, error) { return v.Validate(ctx), nil })
+		if err != nil {
 			return e.fail(ctx, fmt.Errorf("validation: %w", err))
 		}
 		if ctx.Err() != nil {
@@ -159,8 +159,7 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 // setup runs the benchmark's Setup (abandoned Settings.Grace after a
 // cancellation) and records what it reports.
 func (e *engine) setup(ctx context.Context) error {
-	var info SetupInfo
-	err := e.call(ctx, 0, func() (err error) { info, err = e.b.Setup(ctx); return err })
+	info, err := call(e, ctx, 0, func() (SetupInfo, error) { return e.b.Setup(ctx) })
 	if err != nil {
 		return fmt.Errorf("setup: %w", err)
 	}
@@ -201,13 +200,11 @@ func (e *engine) launch(ctx context.Context, k int) (Batch, error) {
 		return Batch{}, err
 	}
 	if e.flusher != nil {
-		if err := e.call(ctx, e.s.KernelTimeout, func() error { return e.flusher.Flush(ctx) }); err != nil {
+		if _, err := call(e, ctx, e.s.KernelTimeout, func() (struct{}, error) { return struct{}{}, e.flusher.Flush(ctx) }); err != nil {
 			return Batch{}, fmt.Errorf("flush: %w", err)
 		}
 	}
-	var b Batch
-	err := e.call(ctx, e.s.KernelTimeout, func() (err error) { b, err = e.b.Launch(ctx, k); return err })
-	return b, err
+	return call(e, ctx, e.s.KernelTimeout, func() (Batch, error) { return e.b.Launch(ctx, k) })
 }
 
 // batchTime is the batch's duration by the timer the figures use.
@@ -442,12 +439,12 @@ func (e *engine) phases(ctx context.Context, p Phased) error {
 			return err
 		}
 		if e.flusher != nil {
-			if err := e.call(ctx, e.s.KernelTimeout, func() error { return e.flusher.Flush(ctx) }); err != nil {
+			if _, err := call(e, ctx, e.s.KernelTimeout, func() (struct{}, error) { return struct{}{}, e.flusher.Flush(ctx) }); err != nil {
 				return fmt.Errorf("flush: %w", err)
 			}
 		}
-		var ph Phases
-		if err := e.call(ctx, e.s.KernelTimeout, func() (err error) { ph, err = p.RunPhases(ctx); return err }); err != nil {
+		ph, err := call(e, ctx, e.s.KernelTimeout, func() (Phases, error) { return p.RunPhases(ctx) })
+		if err != nil {
 			return err
 		}
 		runs = append(runs, ph)

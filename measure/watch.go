@@ -26,13 +26,22 @@ var ErrAbandoned = errors.New("the wait for the device was abandoned")
 // that outlasts either is abandoned: the benchmark is told (Abandoner), its
 // Teardown is skipped, and the error wraps ErrAbandoned and ctx.Err() or
 // ErrKernelTimeout. The figures are timed inside f, so the hand-off costs them
-// nothing.
-func (e *engine) call(ctx context.Context, timeout time.Duration, f func() error) error {
+// nothing. f's results come back through a channel, so an abandoned call that
+// ends later touches nothing of the caller's.
+func call[T any](e *engine, ctx context.Context, timeout time.Duration, f func() (T, error)) (T, error) {
+	var zero T
 	if e.abandoned {
-		return ErrAbandoned
+		return zero, ErrAbandoned
 	}
-	done := make(chan error, 1)
-	go func() { done <- f() }()
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
 	var timeoutC, graceC <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
@@ -42,11 +51,11 @@ func (e *engine) call(ctx context.Context, timeout time.Duration, f func() error
 	ctxDone := ctx.Done()
 	for {
 		select {
-		case err := <-done:
-			return err
+		case r := <-done:
+			return r.v, r.err
 		case <-timeoutC:
 			e.abandon()
-			return fmt.Errorf("%w: still running after --kernel-timeout %s (%w)", ErrKernelTimeout, timeout, ErrAbandoned)
+			return zero, fmt.Errorf("%w: still running after --kernel-timeout %s (%w)", ErrKernelTimeout, timeout, ErrAbandoned)
 		case <-ctxDone:
 			ctxDone = nil
 			t := time.NewTimer(e.s.Grace)
@@ -54,7 +63,7 @@ func (e *engine) call(ctx context.Context, timeout time.Duration, f func() error
 			graceC = t.C
 		case <-graceC:
 			e.abandon()
-			return fmt.Errorf("%w: the device was still busy %s after it; its work was abandoned (%w)", ctx.Err(), e.s.Grace, ErrAbandoned)
+			return zero, fmt.Errorf("%w: the device was still busy %s after it; its work was abandoned (%w)", ctx.Err(), e.s.Grace, ErrAbandoned)
 		}
 	}
 }
