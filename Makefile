@@ -5,8 +5,10 @@ BIN     := bin/clmeter
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 # What clmeter needs from the system: the ICD loader and headers (to build), PoCL (the
-# default CPU device) and clinfo (to compare against).
-DEB_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo oclgrind
+# default CPU device), clinfo (to compare against), and the two other implementations
+# the device tests run on: Mesa's Rusticl (mesa-opencl-icd, with RUSTICL_ENABLE=llvmpipe)
+# and Oclgrind (an OpenCL 1.2 simulator).
+DEB_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo mesa-opencl-icd oclgrind
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build run test bench fuzz check-html clean
@@ -41,9 +43,13 @@ run: build
 	@mkdir -p out
 	./$(BIN) suite quick -o out/quick.json
 
+# The device tests named TestEveryImplementation / TestTimerEveryImplementation run
+# on PoCL, Rusticl and Oclgrind, each in a child process; CLMETER_IMPLS_REQUIRED
+# makes a missing one fail instead of being left out.
+IMPLS ?= pocl,rusticl,oclgrind
 test: deps
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 40m ./...
+	CLMETER_IMPLS_REQUIRED=$(IMPLS) $(GO) test -race -count=1 -timeout 60m ./...
 
 # make bench: one table, each row measured side by side in this run on one device
 # (BENCH_DEVICE, default clmeter's default), then the Go benchmarks.

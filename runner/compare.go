@@ -185,7 +185,6 @@ func measurePair(ctx context.Context, plan *runPlan, ia, ib runItem) (*results.B
 	if err != nil {
 		return nil, nil, fail.With(fail.Usage, fmt.Errorf("B: %w", err))
 	}
-	ka.Timeout, kb.Timeout = plan.kernelTimeout, plan.kernelTimeout
 	ka.NoDataWarmup, kb.NoDataWarmup = plan.noDataWarmup, plan.noDataWarmup
 	ra, rb, err := measure.RunInterleaved(ctx, ka.Measurable(), kb.Measurable(), plan.settings)
 	if err != nil {

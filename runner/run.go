@@ -56,10 +56,9 @@ type RunOptions struct {
 	Format string
 	// Output, when set, receives the result file, benchmark by benchmark.
 	Output string
-	// Settings are the measurement settings.
+	// Settings are the measurement settings (Settings.KernelTimeout gives up on
+	// a kernel the device has not finished).
 	Settings measure.Settings
-	// KernelTimeout gives up on a kernel the device has not finished (0: never).
-	KernelTimeout time.Duration
 	// NoDataWarmup leaves buffers unwritten before timing; SyncEach finishes
 	// after every launch.
 	NoDataWarmup, SyncEach bool
@@ -113,9 +112,8 @@ type runPlan struct {
 	command  []string
 	tool     results.ToolInfo
 
-	kernelTimeout time.Duration
-	noDataWarmup  bool
-	syncEach      bool
+	noDataWarmup bool
+	syncEach     bool
 }
 
 // A runItem is one benchmark on one device, made only when it runs.
@@ -142,7 +140,7 @@ func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 	}
 	var err error
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
-		kernelTimeout: opts.KernelTimeout, noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach}
+		noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach}
 	if plan.output != "" {
 		if err := results.CheckWritable(plan.output); err != nil {
 			return nil, err
@@ -275,6 +273,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 	file := results.NewFile(plan.tool, plan.command)
 	var done []results.Benchmark
 	invalid := 0
+	var abandoned error // the error of the benchmark an interrupt stopped
 	progress := progressWriter(stderr)
 	for _, it := range plan.items {
 		if ctx.Err() != nil {
@@ -288,6 +287,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 			return err
 		}
 		if rb.Measurement != nil && rb.Measurement.StopReason == measure.StopCanceled {
+			abandoned = err
 			break
 		}
 		if rb.Measurement != nil && rb.Measurement.Valid != nil && !*rb.Measurement.Valid {
@@ -314,7 +314,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 		return err
 	}
 	if ctx.Err() != nil {
-		msg := fmt.Sprintf("interrupted after %d of %d benchmarks", len(done), len(plan.items))
+		msg := fmt.Sprintf("interrupted after %d of %d benchmarks%s", len(done), len(plan.items), abandonNote(abandoned))
 		if plan.output != "" && len(done) > 0 {
 			msg += "; the finished ones are in " + plan.output
 		}
@@ -334,8 +334,6 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 	if err != nil {
 		return nil, fail.With(fail.Usage, err)
 	}
-	kb.Timeout = plan.kernelTimeout
-	kb.OnHang = exitOnHang
 	kb.NoDataWarmup = plan.noDataWarmup
 	kb.HostOnly = s.Timer == measure.TimerHost
 	kb.SyncEach = plan.syncEach
@@ -369,17 +367,6 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 		rb.Error = err.Error()
 	}
 	return rb, err
-}
-
-// exitOnHang reports a kernel the device never finished and ends the process:
-// OpenCL cannot stop a running kernel. Result files hold what finished before.
-func exitOnHang(err error) {
-	code := 1
-	if errors.Is(err, context.Canceled) {
-		code = 130 // the status of an interrupted run
-	}
-	fmt.Fprintf(os.Stderr, "clmeter: %v\n", err)
-	os.Exit(code)
 }
 
 func joinInts(v []int) string {
@@ -437,8 +424,8 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.2f%%\t%s\t%s\n", name, strings.Join(params, " "), b.Device.Name,
 			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), 100*s.CV, throughput(m), m.StopReason)
 		prefix := b.Name + " " + strings.Join(params, " ") + ": "
-		notes = append(notes, fmt.Sprintf("%scold first launch %s; first touch %s; timer %s (resolution %s); build %s%s",
-			prefix, fmtDur(firstLaunch(m)), fmtDur(m.FirstTouch), m.Timer, m.TimerResolution, fmtDur(b.Program.BuildTime), fromCache(b.Program)))
+		notes = append(notes, fmt.Sprintf("%scold first launch %s; first touch %s; timer %s; build %s%s",
+			prefix, fmtDur(firstLaunch(m)), fmtDur(m.FirstTouch), timerText(m), fmtDur(b.Program.BuildTime), fromCache(b.Program)))
 		if m.Phases != nil {
 			notes = append(notes, fmt.Sprintf("%sphases (median, host timer): copy-in %s, compute %s, copy-out %s, total %s", prefix,
 				fmtDur(m.Phases.CopyIn.Median), fmtDur(m.Phases.Compute.Median), fmtDur(m.Phases.CopyOut.Median), fmtDur(m.Phases.Total.Median)))
@@ -447,7 +434,9 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 			notes = append(notes, prefix+"INVALID: "+m.ValidationError)
 		}
 		for _, warn := range m.AllWarnings() {
-			notes = append(notes, prefix+"warning: "+warn)
+			if !isTimerNote(warn) { // said in the timer note above
+				notes = append(notes, prefix+"warning: "+warn)
+			}
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -467,7 +456,7 @@ func fromCache(p *results.ProgramInfo) string {
 }
 
 func firstLaunch(m *measure.Result) time.Duration {
-	if m.Cold.Device > 0 {
+	if m.Cold.Device > 0 && m.Timer == measure.TimerDevice {
 		return m.Cold.Device
 	}
 	return m.Cold.Host
@@ -518,8 +507,14 @@ func ThroughputText(t *measure.Throughput) string {
 	return strings.Join(parts, ", ")
 }
 
-// fmtDur writes a duration with four significant digits in a fitting unit.
-func fmtDur(d time.Duration) string { return units.Duration(d) }
+// fmtDur writes a duration with four significant digits in a fitting unit; a
+// zero is "-", since a figure of 0 is never printed as a time.
+func fmtDur(d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	return units.Duration(d)
+}
 
 // usageErr is a bad-usage error.
 func usageErr(format string, a ...any) error { return fail.Usagef(format, a...) }

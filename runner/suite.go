@@ -126,7 +126,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, stdout, s
 	}
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
-		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept", len(done)))
+		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept%s", len(done), abandonNote(runErr)))
 	case runErr != nil:
 		return runErr
 	case invalid > 0:

@@ -149,7 +149,10 @@ func isFlagError(err error) bool {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go runtime.ExitWhenStuck(ctx, done, runtime.DefaultExitGrace, os.Stderr, exitInterrupted)
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)
+	close(done)
 	stop()
 	os.Exit(code)
 }

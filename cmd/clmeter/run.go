@@ -58,6 +58,7 @@ func measureSettings(c *cli.Context) (measure.Settings, error) {
 	if c.Duration("kernel-timeout") < 0 {
 		return s, usageErr("--kernel-timeout must not be negative")
 	}
+	s.KernelTimeout = c.Duration("kernel-timeout")
 	if c.IsSet("samples") && s.Samples <= 0 {
 		return s, usageErr("--samples must be positive, got %d", s.Samples)
 	}
@@ -138,7 +139,7 @@ func runOptions(c *cli.Context, target string) (runner.RunOptions, error) {
 		Args: c.StringSlice("arg"), Defines: c.StringSlice("D"), Includes: c.StringSlice("I"),
 		BuildOptions: c.String("options"), Bytes: c.String("bytes"), Flops: c.String("flops"),
 		Output: c.String("output"), Settings: settings,
-		KernelTimeout: c.Duration("kernel-timeout"), NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
+		NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 		Cache: cacheOptions(c), Tool: toolInfo(), Command: os.Args,
 	}, nil
 }

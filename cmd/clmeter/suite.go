@@ -25,6 +25,7 @@ func init() {
 		&cli.StringFlag{Name: "warmup", Usage: "warm-up before sampling: a duration (200ms) or a count (3x); default one batch of --min-sample-time"},
 		&cli.BoolFlag{Name: "small", Usage: "use the smallest sizes (smoke tests)"},
 		&cli.StringFlag{Name: "max-size", Value: "256MiB", Usage: "largest transfer size (4KiB..256MiB, also capped by the device's largest allocation)"},
+		&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
 	}
 	flags = append(flags, cacheFlags...)
 	register(&cli.Command{
@@ -78,7 +79,7 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	}
 	o.Settings = measure.Settings{
 		Warmup: w, MinSampleTime: c.Duration("min-sample-time"), MinSamples: c.Int("min-samples"),
-		MaxNoise: c.Float64("max-noise"), MaxTime: maxTime, Samples: c.Int("samples"),
+		MaxNoise: c.Float64("max-noise"), MaxTime: maxTime, Samples: c.Int("samples"), KernelTimeout: c.Duration("kernel-timeout"),
 	}
 	if err := o.Settings.Validate(); err != nil {
 		return o, usageErr("%v", err)
