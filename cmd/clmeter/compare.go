@@ -220,6 +220,7 @@ func runCompareInterleaved(c *cli.Context, opts compareOptions) error {
 	file := results.NewFile(results.ToolInfo{Name: "clmeter", Version: version}, a.command)
 	var w *results.Writer
 	var pairs []results.Pair
+	var measured []results.Benchmark
 	for i := range a.items {
 		ia, ib := a.items[i], b.items[i]
 		ra, rb, err := measurePair(ctx, a, ia, ib)
@@ -238,6 +239,7 @@ func runCompareInterleaved(c *cli.Context, opts compareOptions) error {
 				}
 			}
 		}
+		measured = append(measured, *ra, *rb)
 		p := results.ComparePair(floats(ra.Measurement), floats(rb.Measurement), opts.Alpha)
 		p.Key = results.Key{Name: itemLabel(ia) + " -> " + itemLabel(ib), Device: ra.Device.Name}
 		pairs = append(pairs, p)
@@ -247,6 +249,10 @@ func runCompareInterleaved(c *cli.Context, opts compareOptions) error {
 		return err
 	}
 	fmt.Fprintf(stderr, "clmeter: measured interleaved (ABBA): ratio = B / A\n")
+	file.Benchmarks = measured
+	if err := saveToStore(ctx, a.store, a.labels, a.output, file, stderr); err != nil {
+		return err
+	}
 	return checkRegressions(cmp, opts.Threshold)
 }
 

@@ -88,7 +88,7 @@ var runFlags = append([]cli.Flag{
 	&cli.StringFlag{Name: "flops", Usage: "floating-point operations per launch, an expression (2*N), for GFLOP/s"},
 	formatFlag("table", "json"),
 	&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the full result file (JSON) here, benchmark by benchmark"},
-}, append(measureFlags, cacheFlags...)...)
+}, append(append(measureFlags, cacheFlags...), storeFlags...)...)
 
 func init() {
 	register(&cli.Command{
@@ -129,6 +129,9 @@ type runPlan struct {
 	format   string
 	output   string
 	command  []string
+	// store is --store ("" for none), labels --label.
+	store  string
+	labels map[string]string
 
 	kernelTimeout time.Duration
 	noDataWarmup  bool
@@ -165,6 +168,9 @@ func planRun(c *cli.Context) (*runPlan, error) {
 		if err := checkWritable(plan.output); err != nil {
 			return nil, err
 		}
+	}
+	if plan.store, plan.labels, err = storeTarget(c); err != nil {
+		return nil, err
 	}
 	var sizes []int64
 	if s := c.String("size"); s != "" {
@@ -340,6 +346,10 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 		}
 	}
 	if err := writeRunReport(stdout, plan.format, file, done); err != nil {
+		return err
+	}
+	file.Benchmarks = done
+	if err := saveToStore(ctx, plan.store, plan.labels, plan.output, file, stderr); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {

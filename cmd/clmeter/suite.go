@@ -31,7 +31,7 @@ func init() {
 		&cli.BoolFlag{Name: "small", Usage: "use the smallest sizes (smoke tests)"},
 		&cli.StringFlag{Name: "max-size", Value: "256MiB", Usage: "largest transfer size (4KiB..256MiB, also capped by the device's largest allocation)"},
 	}
-	flags = append(flags, cacheFlags...)
+	flags = append(append(flags, cacheFlags...), storeFlags...)
 	register(&cli.Command{
 		Name:      "suite",
 		Usage:     "run a built-in suite: " + strings.Join(suiteChoices(), ", "),
@@ -81,6 +81,9 @@ type suiteOptions struct {
 	Small    bool
 	MaxSize  int64
 	Command  []string
+	// Store is --store ("" for none), Labels --label.
+	Store  string
+	Labels map[string]string
 }
 
 func suiteOptionsFrom(c *cli.Context) (suiteOptions, error) {
@@ -99,6 +102,9 @@ func suiteOptionsFrom(c *cli.Context) (suiteOptions, error) {
 		return o, err
 	}
 	o.Format = f
+	if o.Store, o.Labels, err = storeTarget(c); err != nil {
+		return o, err
+	}
 	size, err := runtime.ParseSize(c.String("max-size"))
 	if err != nil || size <= 0 {
 		return o, usageErr("--max-size: want a size like 64MiB, got %q", c.String("max-size"))
@@ -174,6 +180,9 @@ func runSuite(ctx context.Context, m *runtime.Manager, o suiteOptions, stdout, s
 		if o.Output != "" {
 			fmt.Fprintf(stdout, "\nresults: %s (%d benchmarks)\n", o.Output, len(done))
 		}
+	}
+	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, file, stderr); err != nil {
+		return err
 	}
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
