@@ -175,13 +175,15 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 		return a, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	defer insResult.Close()
+	sw := &sampleWriter{s: s, tx: tx}
+	defer sw.close()
 	for i := range f.Benchmarks {
 		b := &f.Benchmarks[i]
 		devID, err := s.deviceID(ctx, tx, b.Device, devices)
 		if err != nil {
 			return a, err
 		}
-		if err := s.addResult(ctx, tx, insResult, a.UploadID, i, created, devID, b); err != nil {
+		if err := s.addResult(ctx, sw, insResult, a.UploadID, i, created, devID, b); err != nil {
 			return a, fmt.Errorf("%s: benchmark %d (%s): %w", source, i+1, b.Name, err)
 		}
 		if afterResult != nil {
@@ -190,10 +192,68 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 			}
 		}
 	}
+	if err := sw.flush(ctx); err != nil {
+		return a, fmt.Errorf("store %s: %w", s.where, err)
+	}
 	if err := tx.Commit(); err != nil {
 		return a, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	return a, nil
+}
+
+// A sampleWriter writes samples in multi-row INSERTs of sampleBatch rows
+// through one prepared statement, across benchmarks: a 1,000-benchmark
+// file of 20 samples each takes 40 statements, not 20,000.
+type sampleWriter struct {
+	s    *Store
+	tx   *sql.Tx
+	full *sql.Stmt
+	args []any
+}
+
+func (w *sampleWriter) add(ctx context.Context, result int64, idx int, sm measure.Sample) error {
+	w.args = append(w.args, result, idx, int64(sm.PerLaunch), sm.Launches, int64(sm.Host), int64(sm.Device), int64(sm.DeviceBusy))
+	if len(w.args) < 7*sampleBatch {
+		return nil
+	}
+	if w.full == nil {
+		st, err := w.tx.PrepareContext(ctx, w.s.q(samplesInsert(sampleBatch)))
+		if err != nil {
+			return err
+		}
+		w.full = st
+	}
+	_, err := w.full.ExecContext(ctx, w.args...)
+	w.args = w.args[:0]
+	return err
+}
+
+// flush writes the samples still held.
+func (w *sampleWriter) flush(ctx context.Context) error {
+	if len(w.args) == 0 {
+		return nil
+	}
+	_, err := w.tx.ExecContext(ctx, w.s.q(samplesInsert(len(w.args)/7)), w.args...)
+	w.args = w.args[:0]
+	return err
+}
+
+func (w *sampleWriter) close() {
+	if w.full != nil {
+		w.full.Close()
+	}
+}
+
+func samplesInsert(rows int) string {
+	var b strings.Builder
+	b.WriteString("INSERT INTO samples (result_id, idx, per_launch_ns, launches, host_ns, device_ns, device_busy_ns) VALUES ")
+	for j := range rows {
+		if j > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(?, ?, ?, ?, ?, ?, ?)")
+	}
+	return b.String()
 }
 
 func nonNil(v []string) []string {
@@ -231,7 +291,7 @@ func (s *Store) deviceID(ctx context.Context, tx *sql.Tx, d results.DeviceInfo, 
 // databases take well over 7*500 parameters).
 const sampleBatch = 500
 
-func (s *Store) addResult(ctx context.Context, tx *sql.Tx, ins *sql.Stmt, upload int64, seq int, created, devID int64, b *results.Benchmark) error {
+func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins *sql.Stmt, upload int64, seq int, created, devID int64, b *results.Benchmark) error {
 	body := *b
 	var samples []measure.Sample
 	var (
@@ -279,19 +339,8 @@ func (s *Store) addResult(ctx context.Context, tx *sql.Tx, ins *sql.Stmt, upload
 	if err != nil {
 		return err
 	}
-	for start := 0; start < len(samples); start += sampleBatch {
-		chunk := samples[start:min(start+sampleBatch, len(samples))]
-		var qb strings.Builder
-		qb.WriteString("INSERT INTO samples (result_id, idx, per_launch_ns, launches, host_ns, device_ns, device_busy_ns) VALUES ")
-		args := make([]any, 0, 7*len(chunk))
-		for j, sm := range chunk {
-			if j > 0 {
-				qb.WriteString(", ")
-			}
-			qb.WriteString("(?, ?, ?, ?, ?, ?, ?)")
-			args = append(args, id, start+j, int64(sm.PerLaunch), sm.Launches, int64(sm.Host), int64(sm.Device), int64(sm.DeviceBusy))
-		}
-		if _, err := tx.ExecContext(ctx, s.q(qb.String()), args...); err != nil {
+	for j, sm := range samples {
+		if err := sw.add(ctx, id, j, sm); err != nil {
 			return err
 		}
 	}

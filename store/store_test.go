@@ -17,9 +17,12 @@ import (
 	"github.com/clmeter/clmeter/store/storetest"
 )
 
+var cleanupBig = func() {}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	storetest.StopShared()
+	cleanupBig()
 	os.Exit(code)
 }
 
@@ -476,6 +479,14 @@ func TestParseLabels(t *testing.T) {
 	for _, bad := range []string{"novalue", "=x", "k=", "a b=c"} {
 		if _, err := ParseLabels([]string{bad}); err == nil {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func init() {
+	cleanupBig = func() {
+		if big.dir != "" {
+			os.RemoveAll(big.dir)
 		}
 	}
 }
