@@ -169,12 +169,17 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 	}
 	devices := map[string]int64{}
 	insResult, err := tx.PrepareContext(ctx, s.q(`INSERT INTO results (upload_id, seq, name, kind, params, device_id, device_index,
-		created_ns, timer, n, median_ns, ci_low_ns, ci_high_ns, min_ns, mean_ns, cv, gb_per_s, gops_per_s, ops_unit, valid, error, body)
+		created_ns, timer, n, median_ns, ci_low_ns, ci_high_ns, min_ns, mean_ns, cv, gb_per_s, gops_per_s, ops_unit, valid, error, ok)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`))
 	if err != nil {
 		return a, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	defer insResult.Close()
+	insBody, err := tx.PrepareContext(ctx, s.q("INSERT INTO bodies (result_id, body) VALUES (?, ?)"))
+	if err != nil {
+		return a, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	defer insBody.Close()
 	sw := &sampleWriter{s: s, tx: tx}
 	defer sw.close()
 	for i := range f.Benchmarks {
@@ -183,7 +188,7 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 		if err != nil {
 			return a, err
 		}
-		if err := s.addResult(ctx, sw, insResult, a.UploadID, i, created, devID, b); err != nil {
+		if err := s.addResult(ctx, sw, insResult, insBody, a.UploadID, i, created, devID, b); err != nil {
 			return a, fmt.Errorf("%s: benchmark %d (%s): %w", source, i+1, b.Name, err)
 		}
 		if afterResult != nil {
@@ -291,7 +296,7 @@ func (s *Store) deviceID(ctx context.Context, tx *sql.Tx, d results.DeviceInfo, 
 // databases take well over 7*500 parameters).
 const sampleBatch = 500
 
-func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins *sql.Stmt, upload int64, seq int, created, devID int64, b *results.Benchmark) error {
+func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *sql.Stmt, upload int64, seq int, created, devID int64, b *results.Benchmark) error {
 	body := *b
 	var samples []measure.Sample
 	var (
@@ -333,10 +338,17 @@ func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins *sql.Stmt, 
 	if err != nil {
 		return err
 	}
+	ok := 0
+	if median.Valid && b.Error == "" {
+		ok = 1
+	}
 	var id int64
 	err = ins.QueryRowContext(ctx, upload, seq, b.Name, b.Kind, results.ParamString(b), devID, b.Device.Index,
-		created, timer, n, median, lo, hi, minNS, mean, cv, gbs, gops, opsUnit, valid, b.Error, string(bodyJSON)).Scan(&id)
+		created, timer, n, median, lo, hi, minNS, mean, cv, gbs, gops, opsUnit, valid, b.Error, ok).Scan(&id)
 	if err != nil {
+		return err
+	}
+	if _, err := insBody.ExecContext(ctx, id, string(bodyJSON)); err != nil {
 		return err
 	}
 	for j, sm := range samples {

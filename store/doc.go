@@ -20,7 +20,9 @@
 //	devices   one per distinct device description (name, platform, driver ...)
 //	results   one per benchmark: name, parameters, device, timer, summary
 //	          (median and its 95% CI, min, mean, CV, throughput), validity,
-//	          error, and the benchmark's JSON without its samples
+//	          error, ok (sampled and no error: what history shows); its
+//	          indexes cover the history and device queries
+//	bodies    (result, JSON): the benchmark as the file had it, less samples
 //	samples   (result, index): every sample's per-launch, host, device and
 //	          busy times and its launch count
 package store

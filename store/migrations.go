@@ -19,7 +19,7 @@ type migration struct {
 // migrations in order; version i+1 is migrations[i]. Never edit one that has
 // shipped: add the next.
 var migrations = []migration{
-	{1, "uploads, labels, devices, results, samples", `
+	{1, "uploads, labels, devices, results, bodies, samples", `
 CREATE TABLE uploads (
 	id {{id}},
 	hash TEXT NOT NULL UNIQUE,
@@ -82,11 +82,16 @@ CREATE TABLE results (
 	ops_unit TEXT NOT NULL,
 	valid INTEGER,
 	error TEXT NOT NULL,
-	body TEXT NOT NULL,
+	ok INTEGER NOT NULL,
 	UNIQUE (upload_id, seq)
 );
-CREATE INDEX results_name ON results (name, created_ns);
-CREATE INDEX results_device ON results (device_id, name, params, created_ns);
+CREATE INDEX results_history ON results (name, ok, params, device_id, created_ns, id, upload_id,
+	median_ns, ci_low_ns, ci_high_ns, n, cv, valid);
+CREATE INDEX results_device ON results (device_id, ok, name, params, created_ns);
+CREATE TABLE bodies (
+	result_id BIGINT PRIMARY KEY REFERENCES results (id) ON DELETE CASCADE,
+	body TEXT NOT NULL
+);
 CREATE TABLE samples (
 	result_id BIGINT NOT NULL REFERENCES results (id) ON DELETE CASCADE,
 	idx INTEGER NOT NULL,

@@ -143,6 +143,8 @@ func openSQLite(location string, opts Options) (*Store, error) {
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(30000)")
 	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "cache_size(-32768)") // 32 MiB of pages per connection
+	q.Add("_pragma", "mmap_size(1073741824)")
 	if opts.ReadOnly {
 		q.Set("mode", "ro")
 		q.Add("_pragma", "query_only(1)")

@@ -97,7 +97,7 @@ func likePattern(glob string) string {
 // benchmark, parameters, device and driver, each series in run order.
 // Benchmarks that failed or have no samples are left out.
 func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
-	where := []string{"r.median_ns IS NOT NULL", "r.error = ''"}
+	where := []string{"r.ok = 1"}
 	var args []any
 	switch {
 	case f.Pattern == "":
@@ -109,9 +109,9 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 		args = append(args, f.Pattern)
 	}
 	if f.Device != "" {
-		where = append(where, "(LOWER(d.name) LIKE ? OR LOWER(d.vendor) LIKE ? OR LOWER(d.platform) LIKE ? OR LOWER(d.platform_version) LIKE ? OR LOWER(d.type) = ?)")
+		where = append(where, "(LOWER(d.name) LIKE ? OR LOWER(d.vendor) LIKE ? OR LOWER(d.platform) LIKE ? OR LOWER(d.platform_version) LIKE ? OR LOWER(d.driver_version) LIKE ? OR LOWER(d.type) = ?)")
 		p := "%" + strings.ToLower(f.Device) + "%"
-		args = append(args, p, p, p, p, strings.ToLower(f.Device))
+		args = append(args, p, p, p, p, p, strings.ToLower(f.Device))
 	}
 	if !f.Since.IsZero() {
 		where = append(where, "r.created_ns >= ?")
@@ -230,7 +230,7 @@ type BenchmarkSummary struct {
 // Benchmarks lists the names of the sampled benchmarks, sorted.
 func (s *Store) Benchmarks(ctx context.Context) ([]BenchmarkSummary, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT name, COUNT(*), MAX(created_ns) FROM results
-		WHERE median_ns IS NOT NULL GROUP BY name ORDER BY name`)
+		WHERE ok = 1 GROUP BY name ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
@@ -279,10 +279,11 @@ func (s *Store) Result(ctx context.Context, id int64) (*Result, error) {
 	var created, added int64
 	u := &r.Upload
 	d := &r.Device
-	err := s.db.QueryRowContext(ctx, s.q(`SELECT r.body, u.id, u.hash, u.source, u.created_ns, u.added_ns, u.tool, u.tool_version,
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT b.body, u.id, u.hash, u.source, u.created_ns, u.added_ns, u.tool, u.tool_version,
 		u.command_line, u.host_os, u.host_arch, u.host_cpu, u.host_cores, u.hostname, u.labels, u.benchmarks,
 		d.id, d.name, d.vendor, d.platform, d.platform_version, d.version, d.driver_version, d.type, d.compute_units, d.max_clock_mhz, d.info
-		FROM results r JOIN uploads u ON u.id = r.upload_id JOIN devices d ON d.id = r.device_id WHERE r.id = ?`), id).Scan(
+		FROM results r JOIN bodies b ON b.result_id = r.id JOIN uploads u ON u.id = r.upload_id JOIN devices d ON d.id = r.device_id
+		WHERE r.id = ?`), id).Scan(
 		&body, &u.ID, &u.Hash, &u.Source, &created, &added, &u.Tool.Name, &u.Tool.Version,
 		&cmd, &u.Host.OS, &u.Host.Arch, &u.Host.CPU, &u.Host.Cores, &u.Host.Hostname, &labels, &u.Benchmarks,
 		&d.ID, &d.Name, &d.Vendor, &d.Platform, &d.PlatformVersion, &d.Version, &d.Driver, &d.Type, &d.ComputeUnits, &d.MaxClockMHz, &info)
@@ -343,10 +344,12 @@ func (p *Pair) Ratio() float64 {
 // Latest returns, for every benchmark and parameters measured on device row a
 // or b, the newest result on each, sorted by benchmark and parameters.
 func (s *Store) Latest(ctx context.Context, a, b int64) ([]Pair, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT id, upload_id, name, params, device_id, created_ns, median_ns, ci_low_ns, ci_high_ns, n, cv
-		FROM (SELECT r.*, ROW_NUMBER() OVER (PARTITION BY device_id, name, params ORDER BY created_ns DESC, id DESC) AS rn
-			FROM results r WHERE device_id IN (?, ?) AND median_ns IS NOT NULL AND error = '') t
-		WHERE rn = 1 ORDER BY name, params`), a, b)
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT r.id, r.upload_id, r.name, r.params, r.device_id, r.created_ns,
+			r.median_ns, r.ci_low_ns, r.ci_high_ns, r.n, r.cv
+		FROM results r JOIN (SELECT device_id, name, params, MAX(created_ns) AS newest FROM results
+			WHERE device_id IN (?, ?) AND ok = 1 GROUP BY device_id, name, params) m
+		ON r.device_id = m.device_id AND r.ok = 1 AND r.name = m.name AND r.params = m.params AND r.created_ns = m.newest
+		ORDER BY r.name, r.params, r.id DESC`), a, b)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
@@ -367,11 +370,12 @@ func (s *Store) Latest(ctx context.Context, a, b int64) ([]Pair, error) {
 			out = append(out, Pair{Benchmark: name, Params: params})
 			n++
 		}
+		// Two results of one run start: the later added wins.
 		pp := p
-		if dev == a {
+		if dev == a && out[n-1].A == nil {
 			out[n-1].A = &pp
 		}
-		if dev == b {
+		if dev == b && out[n-1].B == nil {
 			out[n-1].B = &pp
 		}
 	}

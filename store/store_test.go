@@ -46,7 +46,7 @@ func open(t *testing.T, location string) *Store {
 func count(t *testing.T, s *Store) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	for _, tab := range []string{"uploads", "labels", "devices", "results", "samples"} {
+	for _, tab := range []string{"uploads", "labels", "devices", "results", "bodies", "samples"} {
 		var n int
 		if err := s.db.QueryRow("SELECT COUNT(*) FROM " + tab).Scan(&n); err != nil {
 			t.Fatal(err)
@@ -82,7 +82,7 @@ func TestAddAndHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := count(t, s)
-		want := map[string]int{"uploads": 7, "labels": 12, "devices": 2, "results": 28, "samples": 280}
+		want := map[string]int{"uploads": 7, "labels": 12, "devices": 2, "results": 28, "bodies": 28, "samples": 280}
 		if !reflect.DeepEqual(c, want) {
 			t.Errorf("rows %v, want %v", c, want)
 		}
@@ -199,7 +199,7 @@ func TestBadFileStoresNothing(t *testing.T) {
 			}
 			t.Logf("%v", err)
 		}
-		if c := count(t, s); c["uploads"]+c["results"]+c["samples"]+c["labels"] != 0 {
+		if c := count(t, s); c["uploads"]+c["results"]+c["bodies"]+c["samples"]+c["labels"] != 0 {
 			t.Errorf("rows after refused files: %v", c)
 		}
 		// A failure in the middle of an upload rolls all of it back.
@@ -213,7 +213,7 @@ func TestBadFileStoresNothing(t *testing.T) {
 		if _, err := s.AddPaths(ctx, []string{good}, map[string]string{"a": "b"}); err == nil || err.Error() != "injected failure" {
 			t.Fatalf("err %v", err)
 		}
-		if c := count(t, s); c["uploads"]+c["results"]+c["samples"]+c["labels"] != 0 {
+		if c := count(t, s); c["uploads"]+c["results"]+c["bodies"]+c["samples"]+c["labels"] != 0 {
 			t.Errorf("rows after a failed upload: %v", c)
 		}
 		afterResult = nil
@@ -307,7 +307,7 @@ func TestConcurrentWriters(t *testing.T) {
 		}
 		s := open(t, loc)
 		c := count(t, s)
-		want := map[string]int{"uploads": 49, "labels": 48, "devices": 5, "results": 49 * 20, "samples": 49 * 200}
+		want := map[string]int{"uploads": 49, "labels": 48, "devices": 5, "results": 49 * 20, "bodies": 49 * 20, "samples": 49 * 200}
 		if !reflect.DeepEqual(c, want) {
 			t.Errorf("rows %v, want %v", c, want)
 		}
