@@ -75,12 +75,13 @@ func benchPage(b *testing.B, url string) {
 // Server time of each page over 100,000 stored results. Target: under 300 ms.
 func BenchmarkIndexPage(b *testing.B) { benchPage(b, "/") }
 
-// BenchmarkBenchPage: one benchmark's page: 10,000 runs in 25 series, each
+// BenchmarkBenchPage: one benchmark's page: 2,000 runs in 5 series, each
 // with its change points and chart.
-func BenchmarkBenchPage(b *testing.B) { benchPage(b, "/bench?name=triad") }
+func BenchmarkBenchPage(b *testing.B) { benchPage(b, "/bench?name=triad/large") }
 
-// BenchmarkBenchPageOneDevice: the same for one device and driver (5 series).
-func BenchmarkBenchPageOneDevice(b *testing.B) { benchPage(b, "/bench?name=triad&device=570.86") }
+// BenchmarkBenchPageFourParams: a name at four parameter sets: 8,000 runs in
+// 20 series.
+func BenchmarkBenchPageFourParams(b *testing.B) { benchPage(b, "/bench?name=triad") }
 
 func BenchmarkComparePage(b *testing.B) { benchPage(b, "/compare?a=3&b=4") }
 

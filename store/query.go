@@ -109,7 +109,8 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 		args = append(args, f.Pattern)
 	}
 	if f.Device != "" {
-		where = append(where, "(LOWER(d.name) LIKE ? OR LOWER(d.vendor) LIKE ? OR LOWER(d.platform) LIKE ? OR LOWER(d.platform_version) LIKE ? OR LOWER(d.driver_version) LIKE ? OR LOWER(d.type) = ?)")
+		where = append(where, `r.device_id IN (SELECT id FROM devices d WHERE LOWER(d.name) LIKE ? OR LOWER(d.vendor) LIKE ?
+			OR LOWER(d.platform) LIKE ? OR LOWER(d.platform_version) LIKE ? OR LOWER(d.driver_version) LIKE ? OR LOWER(d.type) = ?)`)
 		p := "%" + strings.ToLower(f.Device) + "%"
 		args = append(args, p, p, p, p, p, strings.ToLower(f.Device))
 	}
@@ -126,55 +127,148 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 		where = append(where, "EXISTS (SELECT 1 FROM labels l WHERE l.upload_id = r.upload_id AND l.key = ? AND l.value = ?)")
 		args = append(args, k, f.Labels[k])
 	}
-	query := `SELECT r.id, r.upload_id, r.name, r.params, d.name, d.driver_version, d.platform, r.created_ns,
-		r.median_ns, r.ci_low_ns, r.ci_high_ns, r.n, r.cv, r.valid, u.labels
-		FROM results r JOIN devices d ON d.id = r.device_id JOIN uploads u ON u.id = r.upload_id
-		WHERE ` + strings.Join(where, " AND ") + `
-		ORDER BY r.name, r.params, d.name, d.driver_version, r.created_ns, r.id`
+	devices, err := s.deviceNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// One pass over the covering index; devices and labels are looked up
+	// apart (a few rows each) and the sorting is done here: the query then
+	// reads nothing but index entries.
+	query := `SELECT r.id, r.upload_id, r.name, r.params, r.device_id, r.created_ns,
+		r.median_ns, r.ci_low_ns, r.ci_high_ns, r.n, r.cv, r.valid
+		FROM results r WHERE ` + strings.Join(where, " AND ")
 	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	defer rows.Close()
-	out := []Series{}
-	labelCache := map[int64]map[string]string{}
+	type row struct {
+		name, params string
+		dev          deviceName
+		p            Point
+	}
+	var all []row
+	intern := map[string]string{}
+	uploads := map[int64]map[string]string{}
 	for rows.Next() {
 		var (
-			p                            Point
-			name, params, dev, drv, plat string
-			created, med, lo, hi         int64
-			cv                           sql.NullFloat64
-			valid                        sql.NullInt64
-			labels                       string
+			rw                   row
+			devID                int64
+			created, med, lo, hi int64
+			cv                   sql.NullFloat64
+			valid                sql.NullInt64
 		)
-		if err := rows.Scan(&p.ResultID, &p.UploadID, &name, &params, &dev, &drv, &plat, &created,
-			&med, &lo, &hi, &p.N, &cv, &valid, &labels); err != nil {
+		if err := rows.Scan(&rw.p.ResultID, &rw.p.UploadID, &rw.name, &rw.params, &devID, &created,
+			&med, &lo, &hi, &rw.p.N, &cv, &valid); err != nil {
 			return nil, fmt.Errorf("store %s: %w", s.where, err)
 		}
+		for _, sp := range []*string{&rw.name, &rw.params} {
+			if v, ok := intern[*sp]; ok {
+				*sp = v
+			} else {
+				intern[*sp] = *sp
+			}
+		}
+		rw.dev = devices[devID]
+		p := &rw.p
 		p.Created = time.Unix(0, created).UTC()
 		p.Median, p.CILow, p.CIHigh, p.CV = time.Duration(med), time.Duration(lo), time.Duration(hi), cv.Float64
 		if valid.Valid {
 			v := valid.Int64 == 1
 			p.Valid = &v
 		}
-		if l, ok := labelCache[p.UploadID]; ok {
-			p.Labels = l
-		} else {
-			p.Labels = map[string]string{}
-			json.Unmarshal([]byte(labels), &p.Labels)
-			labelCache[p.UploadID] = p.Labels
-		}
-		n := len(out)
-		if n == 0 || out[n-1].Benchmark != name || out[n-1].Params != params || out[n-1].Device != dev || out[n-1].Driver != drv {
-			out = append(out, Series{Benchmark: name, Params: params, Device: dev, Driver: drv, Platform: plat})
-			n++
-		}
-		out[n-1].Points = append(out[n-1].Points, p)
+		uploads[p.UploadID] = nil
+		all = append(all, rw)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
+	rows.Close()
+	if err := s.uploadLabels(ctx, uploads); err != nil {
+		return nil, err
+	}
+	sort.Slice(all, func(i, j int) bool {
+		a, b := &all[i], &all[j]
+		switch {
+		case a.name != b.name:
+			return a.name < b.name
+		case a.params != b.params:
+			return a.params < b.params
+		case a.dev.name != b.dev.name:
+			return a.dev.name < b.dev.name
+		case a.dev.driver != b.dev.driver:
+			return a.dev.driver < b.dev.driver
+		case a.p.Created != b.p.Created:
+			return a.p.Created.Before(b.p.Created)
+		}
+		return a.p.ResultID < b.p.ResultID
+	})
+	out := []Series{}
+	for i := range all {
+		rw := &all[i]
+		rw.p.Labels = uploads[rw.p.UploadID]
+		n := len(out)
+		if n == 0 || out[n-1].Benchmark != rw.name || out[n-1].Params != rw.params || out[n-1].Device != rw.dev.name || out[n-1].Driver != rw.dev.driver {
+			out = append(out, Series{Benchmark: rw.name, Params: rw.params, Device: rw.dev.name, Driver: rw.dev.driver, Platform: rw.dev.platform})
+			n++
+		}
+		out[n-1].Points = append(out[n-1].Points, rw.p)
+	}
 	return out, nil
+}
+
+type deviceName struct{ name, driver, platform string }
+
+// deviceNames maps device ids to their names, drivers and platforms.
+func (s *Store) deviceNames(ctx context.Context) (map[int64]deviceName, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT id, name, driver_version, platform FROM devices")
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	defer rows.Close()
+	out := map[int64]deviceName{}
+	for rows.Next() {
+		var id int64
+		var d deviceName
+		if err := rows.Scan(&id, &d.name, &d.driver, &d.platform); err != nil {
+			return nil, fmt.Errorf("store %s: %w", s.where, err)
+		}
+		out[id] = d
+	}
+	return out, rows.Err()
+}
+
+// uploadLabels fills in the labels of the uploads whose ids are the map's
+// keys, 500 at a time.
+func (s *Store) uploadLabels(ctx context.Context, uploads map[int64]map[string]string) error {
+	ids := make([]any, 0, len(uploads))
+	for id := range uploads {
+		ids = append(ids, id)
+	}
+	for start := 0; start < len(ids); start += 500 {
+		chunk := ids[start:min(start+500, len(ids))]
+		marks := strings.TrimSuffix(strings.Repeat("?, ", len(chunk)), ", ")
+		rows, err := s.db.QueryContext(ctx, s.q("SELECT id, labels FROM uploads WHERE id IN ("+marks+")"), chunk...)
+		if err != nil {
+			return fmt.Errorf("store %s: %w", s.where, err)
+		}
+		for rows.Next() {
+			var id int64
+			var text string
+			if err := rows.Scan(&id, &text); err != nil {
+				rows.Close()
+				return fmt.Errorf("store %s: %w", s.where, err)
+			}
+			l := map[string]string{}
+			json.Unmarshal([]byte(text), &l)
+			uploads[id] = l
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // A Device is one device and driver as stored, with how many results it has.

@@ -11,6 +11,7 @@ import (
 // PerUpload benchmarks each, one every six hours, spread round-robin over
 // Devices (so every device and driver gets its own series), with a commit
 // label per upload and a 10% regression on the H100 from 80% of the way on.
+// With PerUpload 50, "triad" has four parameter sets and "triad/large" one.
 type FillPlan struct {
 	Uploads, PerUpload int
 	// Samples per benchmark (default 10).
@@ -20,6 +21,11 @@ type FillPlan struct {
 // Files yields the plan's files in order with their labels.
 func (p FillPlan) Files(yield func(i int, f *results.File, labels map[string]string) error) error {
 	specs := Suite(p.PerUpload)
+	// The last fifth are benchmarks of their own name, with one parameter
+	// set each ("triad/large"), as most of a real suite's are.
+	for i := p.PerUpload * 4 / 5; i < len(specs); i++ {
+		specs[i].Name += "/large"
+	}
 	for i := range p.Uploads {
 		dev := Devices[i%len(Devices)]
 		scale := 1.0
