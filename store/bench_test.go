@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -59,11 +60,21 @@ func bigStore(b *testing.B) string {
 	return big.path
 }
 
-// reportP95 reports the 95th percentile of the iterations' times.
-func reportP95(b *testing.B, times []time.Duration) {
+// reportP95 reports the 95th percentile of the iterations' times, and the
+// process's CPU time per iteration since cpu0 (what a loaded machine does not
+// inflate as much as wall time).
+func reportP95(b *testing.B, times []time.Duration, cpu0 time.Duration) {
 	slices.Sort(times)
 	p95 := times[min(len(times)-1, int(float64(len(times))*0.95))]
 	b.ReportMetric(float64(p95)/1e6, "p95-ms")
+	b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(len(times)), "cpu-ms/op")
+}
+
+// cpuTime is the process's user and system CPU time so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func benchHistory(b *testing.B, f Filter) {
@@ -76,6 +87,7 @@ func benchHistory(b *testing.B, f Filter) {
 	var times []time.Duration
 	points, series := 0, 0
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for range b.N {
 		t0 := time.Now()
 		h, err := st.History(context.Background(), f)
@@ -90,7 +102,7 @@ func benchHistory(b *testing.B, f Filter) {
 	}
 	b.ReportMetric(float64(points), "points")
 	b.ReportMetric(float64(series), "series")
-	reportP95(b, times)
+	reportP95(b, times, cpu0)
 }
 
 // BenchmarkHistoryOneBenchmark: 'clmeter history triad/large', one benchmark
@@ -114,6 +126,7 @@ func BenchmarkHistoryOneSeries(b *testing.B) {
 	defer st.Close()
 	var times []time.Duration
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for range b.N {
 		t0 := time.Now()
 		h, err := st.History(context.Background(), Filter{Pattern: "triad", Device: "570.86"})
@@ -123,7 +136,7 @@ func BenchmarkHistoryOneSeries(b *testing.B) {
 		Analyze(h[:1], HistoryOptions{})
 		times = append(times, time.Since(t0))
 	}
-	reportP95(b, times)
+	reportP95(b, times, cpu0)
 }
 
 // BenchmarkAddSuiteFile: 'clmeter store add' of a 1,000-benchmark suite file
@@ -140,6 +153,7 @@ func BenchmarkAddSuiteFile(b *testing.B) {
 	specs := storetest.Suite(1000)
 	st.Add(ctx, storetest.File(specs, storetest.Options{Device: storetest.Devices[2], Samples: 20, Seed: 999}), "warm", nil)
 	var times []time.Duration
+	var cpuAdd time.Duration
 	for i := range b.N {
 		b.StopTimer()
 		path := filepath.Join(dir, "suite.json")
@@ -147,12 +161,13 @@ func BenchmarkAddSuiteFile(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime()
 		a, err := st.AddPaths(ctx, []string{path}, map[string]string{"run": "bench"})
 		if err != nil || a[0].Duplicate {
 			b.Fatal(err, a)
 		}
 		times = append(times, time.Since(t0))
+		cpuAdd += cpuTime() - c0
 	}
-	reportP95(b, times)
+	reportP95(b, times, cpuTime()-cpuAdd)
 }

@@ -275,8 +275,8 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error 
 
 // confidence writes 1-p as a percentage with enough nines to be honest.
 func confidence(p float64) string {
-	if p <= 0 {
-		return "p<1e-300"
+	if p < 1e-6 {
+		return "> 99.9999% (p=" + strconv.FormatFloat(p, 'g', 2, 64) + ")"
 	}
 	digits := int(math.Max(0, math.Min(6, math.Floor(-math.Log10(p))-1)))
 	return strconv.FormatFloat((1-p)*100, 'f', digits, 64) + "% (p=" + strconv.FormatFloat(p, 'g', 2, 64) + ")"
