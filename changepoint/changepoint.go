@@ -7,21 +7,24 @@
 // DataStax Hunter; M. Fleming et al., "Hunter: Using Change Point Detection to
 // Hunt for Performance Regressions", ICPE 2023) uses it on benchmark results:
 //
-//  1. In each segment between the change points found so far, the candidate
-//     split is the one that maximises the energy statistic
+//  1. In a segment of the series (at first, all of it), the candidate split
+//     is the one that maximises the energy statistic
 //     Q(τ) = m·n/(m+n) · (2/(m·n) Σ|xᵢ−yⱼ| − C(m,2)⁻¹ Σ|xᵢ−xₖ| − C(n,2)⁻¹ Σ|yⱼ−yₖ|)
 //     (α = 1) between the m points before τ and the n points from τ on.
-//  2. The best candidate of all segments is kept only when a significance test
+//  2. A candidate is kept only when a significance test
 //     rejects "no change" at Settings.MaxPValue (default 0.001, the default
 //     Otava moved to). The test is either a two-sample t-test between the
 //     segments either side of the split (TTest, what Otava does: deterministic
 //     and fast; here with pooled variance and a Bonferroni correction for
-//     having picked the best of the segment's candidate splits) or the permutation test of Matteson and James (Permutation:
-//     the statistic of the best split over all segments, against the same
-//     statistic with each segment's points shuffled).
-//  3. Repeat until a candidate is refused. Then, as Otava does, each change is
-//     tested again between its final neighbours, and the ones that no longer
-//     pass are dropped, until all pass.
+//     having picked the best of the segment's candidate splits) or the
+//     permutation test of Matteson and James (Permutation: the statistic of
+//     the best split against the same with the segment's points shuffled).
+//  3. Recurse into both sides of a kept split (binary segmentation). A
+//     refused split's sides are still searched one level deeper, since a
+//     segment holding a rise and a fall can hide both from a test against
+//     the whole rest. Then, as Otava does, each change is tested again
+//     between its final neighbours, and the ones that no longer pass are
+//     dropped, until all pass.
 //
 // Each Change reports where it is, the segments either side (count, mean,
 // median), its relative size and its p-value.
@@ -31,7 +34,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -135,32 +137,8 @@ func Detect(x []float64, s Settings) []Change {
 		return []Change{}
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, 0x636c6d65746572))
-	// cps holds the bounds: 0, the change indexes so far, n.
-	cps := []int{0, n}
-	for {
-		best, bestQ := -1, math.Inf(-1)
-		for i := 0; i+1 < len(cps); i++ {
-			tau, q := bestSplit(x[cps[i]:cps[i+1]], s.MinSize)
-			if tau > 0 && q > bestQ {
-				best, bestQ = cps[i]+tau, q
-			}
-		}
-		if best < 0 {
-			break
-		}
-		var p float64
-		if s.Test == Permutation {
-			p = permutationP(x, cps, bestQ, s, rng)
-		} else {
-			lo, hi := neighbours(cps, best)
-			p = splitP(x[lo:best], x[best:hi], s.MinSize)
-		}
-		if p > s.MaxPValue {
-			break
-		}
-		cps = append(cps, best)
-		slices.Sort(cps)
-	}
+	d := &detector{x: x, s: s, rng: rng}
+	cps := append(append([]int{0}, d.split(0, n, 1)...), n)
 	// Test each change again between its final neighbours; drop the weakest
 	// failing one and repeat until all pass.
 	for {
@@ -191,6 +169,38 @@ func Detect(x []float64, s Settings) []Change {
 	return out
 }
 
+// A detector holds what the recursive search needs.
+type detector struct {
+	x   []float64
+	s   Settings
+	rng *rand.Rand
+}
+
+// split returns the changes found in x[lo:hi], in order: the best split by
+// the energy statistic, kept when the test passes, and the same within each
+// side. When the test fails, the sides are still searched lookahead levels
+// deep: a segment holding two changes (up, then back down) can hide the
+// first from a test against all the rest, and a change found inside a side
+// keeps the split as a candidate. Detect's final pass tests every change
+// again between its neighbours and drops those that fail.
+func (d *detector) split(lo, hi, lookahead int) []int {
+	tau, _ := bestSplit(d.x[lo:hi], d.s.MinSize)
+	if tau == 0 {
+		return nil
+	}
+	at := lo + tau
+	if testSplit(d.x, lo, at, hi, d.s, d.rng) <= d.s.MaxPValue {
+		return append(append(d.split(lo, at, 1), at), d.split(at, hi, 1)...)
+	}
+	if lookahead > 0 {
+		left, right := d.split(lo, at, lookahead-1), d.split(at, hi, lookahead-1)
+		if len(left)+len(right) > 0 {
+			return append(append(left, at), right...)
+		}
+	}
+	return nil
+}
+
 // testSplit tests the split at `at` of x[lo:hi] with the configured test.
 func testSplit(x []float64, lo, at, hi int, s Settings, rng *rand.Rand) float64 {
 	if s.Test == Permutation {
@@ -207,12 +217,6 @@ func testSplit(x []float64, lo, at, hi int, s Settings, rng *rand.Rand) float64 
 func splitP(a, b []float64, minSize int) float64 {
 	candidates := len(a) + len(b) - 2*minSize + 1
 	return min(1, tTestP(a, b)*float64(max(candidates, 1)))
-}
-
-// neighbours returns the bounds in cps around index at.
-func neighbours(cps []int, at int) (lo, hi int) {
-	i := sort.SearchInts(cps, at)
-	return cps[i-1], cps[i]
 }
 
 func segment(x []float64, lo, hi int) Segment {
