@@ -5,10 +5,11 @@ BIN     := bin/clmeter
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 # What clmeter needs from the system: the ICD loader and headers (to build), PoCL (the
-# default CPU device), clinfo (to compare against), and the two other implementations
-# the device tests run on: Mesa's Rusticl (mesa-opencl-icd, with RUSTICL_ENABLE=llvmpipe)
-# and Oclgrind (an OpenCL 1.2 simulator).
-DEB_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo mesa-opencl-icd oclgrind
+# default CPU device), clinfo (to compare against), the two other implementations the
+# device tests run on: Mesa's Rusticl (mesa-opencl-icd, with RUSTICL_ENABLE=llvmpipe) and
+# Oclgrind (an OpenCL 1.2 simulator, also 'clmeter check'), and for the tests PostgreSQL (the
+# store starts a private server) and Chromium (the dashboard and HTML reports load headless).
+DEB_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo mesa-opencl-icd oclgrind postgresql chromium
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build run test bench fuzz check-html clean

@@ -64,6 +64,10 @@ type RunOptions struct {
 	NoDataWarmup, SyncEach bool
 	// Cache chooses the binary cache.
 	Cache CacheOptions
+	// Store, when set, also puts the results into this results database (see
+	// store.Open), with Labels.
+	Store  string
+	Labels map[string]string
 	// Tool and Command describe the run in the result file.
 	Tool    results.ToolInfo
 	Command []string
@@ -111,6 +115,8 @@ type runPlan struct {
 	output   string
 	command  []string
 	tool     results.ToolInfo
+	store    string
+	labels   map[string]string
 
 	noDataWarmup bool
 	syncEach     bool
@@ -140,6 +146,7 @@ func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 	}
 	var err error
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
+		store: opts.Store, labels: opts.Labels,
 		noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach}
 	if plan.output != "" {
 		if err := results.CheckWritable(plan.output); err != nil {
@@ -311,6 +318,10 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 		}
 	}
 	if err := writeRunReport(stdout, plan.format, file, done); err != nil {
+		return err
+	}
+	file.Benchmarks = done
+	if err := saveToStore(ctx, plan.store, plan.labels, plan.output, file, stderr); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {

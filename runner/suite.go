@@ -31,6 +31,9 @@ type SuiteOptions struct {
 	// MaxSize is the largest transfer size in bytes.
 	MaxSize int64
 	Cache   CacheOptions
+	// Store, when set, also puts the results into this results database, with Labels.
+	Store   string
+	Labels  map[string]string
 	Tool    results.ToolInfo
 	Command []string
 }
@@ -123,6 +126,9 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, stdout, s
 		if o.Output != "" {
 			fmt.Fprintf(stdout, "\nresults: %s (%d benchmarks)\n", o.Output, len(done))
 		}
+	}
+	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, file, stderr); err != nil {
+		return err
 	}
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):

@@ -32,13 +32,13 @@ const (
 	exitUsage       = 2   // bad flags or arguments
 	exitInvalid     = 3   // a result failed validation against its reference
 	exitNoDevice    = 4   // no usable OpenCL device (doctor) or no OpenCL library
-	exitRegression  = 5   // compare --fail-on-regression found a regression
+	exitRegression  = 5   // compare --fail-on-regression or history --ci found a regression
 	exitInterrupted = 130 // Ctrl-C: finished results were kept
 )
 
 const exitHelp = `EXIT STATUS:
    0 success; 1 error; 2 bad usage; 3 a result failed validation or check found errors;
-   4 no usable OpenCL device or library; 5 a regression (compare --fail-on-regression);
+   4 no usable OpenCL device or library; 5 a regression (compare --fail-on-regression, history --ci);
    130 interrupted (results finished so far are kept)`
 
 // kindCodes maps the failure kinds of package fail to exit statuses.

@@ -83,7 +83,7 @@ var runFlags = append([]cli.Flag{
 	formatFlag("table", "json"),
 	&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the full result file (JSON) here, benchmark by benchmark"},
 	&cli.BoolFlag{Name: "check", Usage: "first run 'clmeter check' on the target (Oclgrind, check's own size); measure only when it finds nothing"},
-}, append(measureFlags, cacheFlags...)...)
+}, append(append(measureFlags, cacheFlags...), storeFlags...)...)
 
 func init() {
 	register(&cli.Command{
@@ -133,7 +133,12 @@ func runOptions(c *cli.Context, target string) (runner.RunOptions, error) {
 	if err != nil {
 		return runner.RunOptions{}, err
 	}
+	st, labels, err := storeTarget(c)
+	if err != nil {
+		return runner.RunOptions{}, err
+	}
 	return runner.RunOptions{
+		Store: st, Labels: labels,
 		Target: target, Device: c.String("device"), Sizes: c.String("size"),
 		Kernel: c.String("kernel"), Global: c.String("global"), Local: c.String("local"),
 		Args: c.StringSlice("arg"), Defines: c.StringSlice("D"), Includes: c.StringSlice("I"),

@@ -27,7 +27,7 @@ func init() {
 		&cli.StringFlag{Name: "max-size", Value: "256MiB", Usage: "largest transfer size (4KiB..256MiB, also capped by the device's largest allocation)"},
 		&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
 	}
-	flags = append(flags, cacheFlags...)
+	flags = append(append(flags, cacheFlags...), storeFlags...)
 	register(&cli.Command{
 		Name:      "suite",
 		Usage:     "run a built-in suite: " + strings.Join(runner.SuiteChoices(), ", "),
@@ -61,6 +61,9 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 		return o, err
 	}
 	o.Format = f
+	if o.Store, o.Labels, err = storeTarget(c); err != nil {
+		return o, err
+	}
 	size, err := units.ParseByteSize(c.String("max-size"))
 	if err != nil || size <= 0 {
 		return o, usageErr("--max-size: want a size like 64MiB, got %q", c.String("max-size"))
