@@ -40,15 +40,31 @@ func WriteFile(path string, f *File) error {
 	return writeAtomic(path, f, nil)
 }
 
-// writeAtomic encodes f into a temporary file in path's directory, syncs it,
-// and renames it to path. wrap, when not nil, wraps the temporary file's
-// writer (tests use it to simulate a failing disk). On error the temporary
-// file is removed and path is untouched.
-func writeAtomic(path string, f *File, wrap func(io.Writer) io.Writer) (err error) {
+// WriteAtomic writes what write produces to path atomically: into a temporary
+// file in path's folder, synced, then renamed over path. On error nothing is
+// left behind and path is untouched.
+func WriteAtomic(path string, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return writeBytesAtomic(path, buf.Bytes(), nil)
+}
+
+// writeAtomic encodes f and writes it with writeBytesAtomic.
+func writeAtomic(path string, f *File, wrap func(io.Writer) io.Writer) error {
 	data, err := f.Encode()
 	if err != nil {
 		return err
 	}
+	return writeBytesAtomic(path, data, wrap)
+}
+
+// writeBytesAtomic writes data into a temporary file in path's directory, syncs
+// it, and renames it to path. wrap, when not nil, wraps the temporary file's
+// writer (tests use it to simulate a failing disk). On error the temporary
+// file is removed and path is untouched.
+func writeBytesAtomic(path string, data []byte, wrap func(io.Writer) io.Writer) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."

@@ -12,13 +12,13 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/clmeter/clmeter/runtime/cl"
+	"github.com/clmeter/clmeter/units"
 )
 
 // Environment variables the cache reads (see CacheFromEnv).
@@ -103,7 +103,7 @@ func CacheFromEnv(dir, maxSize string, disabled bool) (c *Cache, warning string,
 	}
 	size := DefaultCacheMaxSize
 	if maxSize != "" {
-		if size, err = ParseSize(maxSize); err != nil {
+		if size, err = units.ParseByteSize(maxSize); err != nil {
 			return nil, "", fmt.Errorf("cache max size: %w", err)
 		}
 	}
@@ -144,30 +144,6 @@ func probeWritable(dir string) error {
 	}
 	f.Close()
 	return os.Remove(f.Name())
-}
-
-// ParseSize reads a byte size: a number with an optional unit. B; KiB, MiB, GiB,
-// TiB and K, M, G, T are powers of 1024; KB, MB, GB, TB powers of 1000.
-// "512MiB", "1GiB", "100M", "1.5G", "4096".
-func ParseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	i := len(t)
-	for i > 0 && (t[i-1] < '0' || t[i-1] > '9') && t[i-1] != '.' {
-		i--
-	}
-	num, unit := strings.TrimSpace(t[:i]), strings.ToUpper(strings.TrimSpace(t[i:]))
-	mult := map[string]float64{
-		"": 1, "B": 1,
-		"K": 1 << 10, "KI": 1 << 10, "KIB": 1 << 10, "KB": 1e3,
-		"M": 1 << 20, "MI": 1 << 20, "MIB": 1 << 20, "MB": 1e6,
-		"G": 1 << 30, "GI": 1 << 30, "GIB": 1 << 30, "GB": 1e9,
-		"T": 1 << 40, "TI": 1 << 40, "TIB": 1 << 40, "TB": 1e12,
-	}[unit]
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || mult == 0 || v < 0 {
-		return 0, fmt.Errorf("%q is not a size (examples: 512MiB, 1GiB, 100M)", s)
-	}
-	return int64(v * mult), nil
 }
 
 // EntryHeader is the readable header in front of each entry's driver bytes.

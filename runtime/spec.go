@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/clmeter/clmeter/runtime/cl"
 )
 
 // A Spec says which devices to use. Its forms:
@@ -86,6 +88,9 @@ func ParseSpec(spec string) (Spec, error) {
 	}
 	return s, nil
 }
+
+// ErrNoLibrary is returned when no OpenCL library (ICD loader) can be loaded.
+var ErrNoLibrary = cl.ErrNoLibrary
 
 // ErrNoDevice is returned when the ICD loader lists no device at all.
 var ErrNoDevice = errors.New("no OpenCL device found: run 'clmeter doctor' to see why")

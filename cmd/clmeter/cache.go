@@ -9,7 +9,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/units"
 )
 
 // cacheFlags are the binary-cache flags of every command that builds programs
@@ -24,25 +26,9 @@ var cacheDirFlag = &cli.StringFlag{Name: "cache-dir", Usage: "binary cache folde
 
 var cacheMaxSizeFlag = &cli.StringFlag{Name: "cache-max-size", Usage: "bound on the binary cache; least-recently-used entries are trimmed (512MiB, 1GiB, 100M)", Value: "512MiB", EnvVars: []string{runtime.CacheMaxSizeEnv}}
 
-// setupCache gives m the binary cache that cacheFlags and the environment ask
-// for, or none (--no-cache, CLMETER_NO_CACHE=1). An unwritable folder prints one
-// warning and leaves the builds uncached; only a bad --cache-max-size is an error.
-func setupCache(c *cli.Context, m *runtime.Manager) error {
-	cache, warning, err := runtime.CacheFromEnv(c.String("cache-dir"), c.String("cache-max-size"), c.Bool("no-cache"))
-	if err != nil {
-		return usageErr("%v", err)
-	}
-	if warning != "" {
-		fmt.Fprintln(c.App.ErrWriter, warning)
-	}
-	if cache != nil {
-		cache.Warn = c.App.ErrWriter
-		if cache.Debug != nil {
-			cache.Debug = c.App.ErrWriter
-		}
-		m.Cache = cache
-	}
-	return nil
+// cacheOptions reads cacheFlags.
+func cacheOptions(c *cli.Context) runner.CacheOptions {
+	return runner.CacheOptions{Dir: c.String("cache-dir"), MaxSize: c.String("cache-max-size"), Off: c.Bool("no-cache")}
 }
 
 // openCache opens the cache folder for the cache commands (no write probe).
@@ -55,7 +41,7 @@ func openCache(c *cli.Context) (*runtime.Cache, error) {
 		}
 		dir = d
 	}
-	size, err := runtime.ParseSize(c.String("cache-max-size"))
+	size, err := units.ParseByteSize(c.String("cache-max-size"))
 	if err != nil {
 		return nil, usageErr("--cache-max-size: %v", err)
 	}
@@ -130,7 +116,7 @@ func init() {
 					if err != nil {
 						return fmt.Errorf("cache clear: %w", err)
 					}
-					fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, humanBytes(b), cache.Dir)
+					fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, units.Bytes(b), cache.Dir)
 					return nil
 				},
 			},
@@ -165,9 +151,9 @@ func runCacheStats(ctx context.Context, cache *runtime.Cache, format string, std
 	fmt.Fprintf(tw, "entries\t%d\n", s.Entries)
 	bound := "none"
 	if s.MaxBytes > 0 {
-		bound = fmt.Sprintf("%s (%.0f%% used)", humanBytes(s.MaxBytes), 100*float64(s.Bytes)/float64(s.MaxBytes))
+		bound = fmt.Sprintf("%s (%.0f%% used)", units.Bytes(s.MaxBytes), 100*float64(s.Bytes)/float64(s.MaxBytes))
 	}
-	fmt.Fprintf(tw, "size\t%s\n", humanBytes(s.Bytes))
+	fmt.Fprintf(tw, "size\t%s\n", units.Bytes(s.Bytes))
 	fmt.Fprintf(tw, "bound\t%s\n", bound)
 	rate := "-"
 	if s.Hits+s.Misses > 0 {
@@ -222,7 +208,7 @@ func writeEntryTable(w io.Writer, es []runtime.CacheEntry, withStatus bool) erro
 		if e.Header != nil {
 			dev, src = e.Header.Device, e.Header.Source
 		}
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s ago", shortKey(e.Key), dev, src, humanBytes(e.Size), now.Sub(e.Used).Round(time.Second))
+		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s ago", shortKey(e.Key), dev, src, units.Bytes(e.Size), now.Sub(e.Used).Round(time.Second))
 		if withStatus {
 			st := "ok"
 			if e.Err != nil {
@@ -282,7 +268,7 @@ func runCacheVerify(ctx context.Context, cache *runtime.Cache, format string, st
 		fmt.Fprintf(stdout, "%d entries checked, %d bad (removed)\n", len(es), bad)
 	}
 	if bad > 0 {
-		return withCode(exitError, fmt.Errorf("cache verify: %d of %d entries were bad and were removed", bad, len(es)))
+		return fmt.Errorf("cache verify: %d of %d entries were bad and were removed", bad, len(es))
 	}
 	return nil
 }

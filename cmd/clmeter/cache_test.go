@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/runtime"
 )
 
@@ -105,17 +106,24 @@ func TestCacheCommands(t *testing.T) {
 	}
 }
 
-// setupCacheApp runs a command that only calls setupCache, and returns the
+// setupCacheApp runs a command that only makes a runner.NewManager, and returns the
 // Manager's cache and stderr.
 func setupCacheApp(t *testing.T, args ...string) (runtime.ProgramCache, string, error) {
 	t.Helper()
-	m := runtime.NewManager()
+	var cache runtime.ProgramCache
 	var errb bytes.Buffer
 	app := &cli.App{Name: "clmeter", Writer: &bytes.Buffer{}, ErrWriter: &errb, Commands: []*cli.Command{{
-		Name: "x", Flags: cacheFlags, Action: func(c *cli.Context) error { return setupCache(c, m) },
+		Name: "x", Flags: cacheFlags, Action: func(c *cli.Context) error {
+			m, err := runner.NewManager(cacheOptions(c), c.App.ErrWriter)
+			if m != nil {
+				cache = m.Cache
+				m.Close()
+			}
+			return err
+		},
 	}}}
 	err := app.Run(append([]string{"clmeter", "x"}, args...))
-	return m.Cache, errb.String(), err
+	return cache, errb.String(), err
 }
 
 func TestSetupCache(t *testing.T) {
@@ -143,25 +151,6 @@ func TestSetupCache(t *testing.T) {
 	}
 	if _, _, err := setupCacheApp(t, "--cache-dir", dir, "--cache-max-size", "big"); err == nil {
 		t.Error("a bad --cache-max-size is not an error")
-	}
-}
-
-func TestLargeBenchSourceBuilds(t *testing.T) {
-	src := largeBenchSource(32)
-	if n := strings.Count(src, "__kernel void k"); n != 32 || strings.Contains(src, "%!") {
-		t.Fatalf("%d kernels, want 32; or a formatting error:\n%s", n, src)
-	}
-	needDevice(t)
-	m := runtime.NewManager()
-	defer m.Close()
-	devs, _ := m.Devices()
-	p, _, err := devs[0].BuildFromSource(runtime.Source{Name: "large", Text: src}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Release()
-	if names, err := p.KernelNames(); err != nil || len(names) != 32 {
-		t.Fatalf("built large program has kernels %q, %v", names, err)
 	}
 }
 
@@ -207,29 +196,5 @@ func TestCacheBench(t *testing.T) {
 	}
 	if code, _, _ := clm(t, "cache", "bench", "nosuch", "--trials", "1"); code != exitUsage {
 		t.Errorf("unknown program: exit %d, want %d", code, exitUsage)
-	}
-}
-
-// TestFileKernelArgs checks which user kernels the experiment launches.
-func TestFileKernelArgs(t *testing.T) {
-	needDevice(t)
-	m := runtime.NewManager()
-	defer m.Close()
-	devs, _ := m.Devices()
-	ctx, _, err := devs[0].Context()
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := "__kernel void a(__global float *x, uint n) { x[0] = n; }\n__kernel void b(__global float *x, float s) { x[0] = s; }\n"
-	p, _, err := devs[0].BuildFromSource(runtime.Source{Name: "t.cl", Text: src}, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Release()
-	if _, args, note := fileKernelArgs(ctx, p, "a", src); note != "" || len(args) != 2 || args[0] != argBuffer || args[1] != argInt {
-		t.Errorf("kernel a: %v %q", args, note)
-	}
-	if _, _, note := fileKernelArgs(ctx, p, "b", src); !strings.Contains(note, "is not a global buffer or an int") {
-		t.Errorf("kernel b: note %q", note)
 	}
 }

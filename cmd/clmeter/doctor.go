@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/runtime"
 )
 
@@ -42,7 +43,7 @@ func runDoctor(ctx context.Context, format string, stdout io.Writer) error {
 		writeDiagnosis(stdout, d)
 	}
 	if d.UsableDevices == 0 {
-		return withCode(exitNoDevice, fmt.Errorf("no usable OpenCL device: see the fixes above"))
+		return fail.With(fail.NoDevice, fmt.Errorf("no usable OpenCL device: see the fixes above"))
 	}
 	return nil
 }

@@ -16,8 +16,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
-	"github.com/clmeter/clmeter/runtime/cl"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -39,27 +40,20 @@ const exitHelp = `EXIT STATUS:
    4 no usable OpenCL device or library; 5 a regression (compare --fail-on-regression);
    130 interrupted (results finished so far are kept)`
 
-// exitErr carries an exit status with an error.
-type exitErr struct {
-	code int
-	err  error
-}
-
-func (e *exitErr) Error() string { return e.err.Error() }
-func (e *exitErr) Unwrap() error { return e.err }
-
-// withCode attaches an exit status to err.
-func withCode(code int, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &exitErr{code: code, err: err}
+// kindCodes maps the failure kinds of package fail to exit statuses.
+var kindCodes = map[fail.Kind]int{
+	fail.Usage:       exitUsage,
+	fail.Invalid:     exitInvalid,
+	fail.NoDevice:    exitNoDevice,
+	fail.Regression:  exitRegression,
+	fail.Interrupted: exitInterrupted,
 }
 
 // usageErr is a bad-usage error: exit status 2.
-func usageErr(format string, a ...any) error {
-	return withCode(exitUsage, fmt.Errorf(format, a...))
-}
+func usageErr(format string, a ...any) error { return fail.Usagef(format, a...) }
+
+// toolInfo names this build of clmeter in result files.
+func toolInfo() results.ToolInfo { return results.ToolInfo{Name: "clmeter", Version: version} }
 
 var commands []*cli.Command
 
@@ -97,6 +91,19 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		// Errors are printed once, in main, as one line.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsage,
+		// A word that is no command is bad usage, answered with the commands.
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			var names []string
+			for _, cmd := range commands {
+				if !cmd.Hidden {
+					names = append(names, cmd.Name)
+				}
+			}
+			return usageErr("%q is not a clmeter command; the commands are %s (see 'clmeter --help')", c.Args().First(), strings.Join(names, ", "))
+		},
 	}
 	return app
 }
@@ -110,14 +117,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	code := exitError
-	var ee *exitErr
 	var ce cli.ExitCoder
 	switch {
-	case errors.As(err, &ee):
-		code = ee.code
+	case fail.KindOf(err) != fail.Other:
+		code = kindCodes[fail.KindOf(err)]
 	case errors.Is(err, context.Canceled):
 		code = exitInterrupted
-	case errors.Is(err, cl.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice):
+	case errors.Is(err, runtime.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice):
 		code = exitNoDevice
 	case errors.As(err, &ce):
 		code = ce.ExitCode()

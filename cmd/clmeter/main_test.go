@@ -55,6 +55,10 @@ func TestHelpAndVersion(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "bogus") {
 		t.Errorf("bad flag: %d %q", code, errs)
 	}
+	code, _, errs = clm(t, "nosuch")
+	if code != exitUsage || !strings.Contains(errs, `"nosuch" is not a clmeter command`) || !strings.Contains(errs, "run, suite") {
+		t.Errorf("unknown command: %d %q, want exit %d naming the commands", code, errs, exitUsage)
+	}
 }
 
 func TestDevices(t *testing.T) {

@@ -1,14 +1,10 @@
 package main
 
 import (
-	"context"
-	"fmt"
-	"io"
-	"os"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runner"
 )
 
 var reportFormats = append(append([]string{}, results.ReportFormats...), "html")
@@ -42,58 +38,7 @@ func init() {
 			if c.NArg() == 0 {
 				return usageErr("'clmeter report' needs at least one result file")
 			}
-			return runReport(c.Context, reportOptions{Files: c.Args().Slice(), Format: format, Output: c.String("output")}, c.App.Writer, c.App.ErrWriter)
+			return runner.Report(c.Context, runner.ReportOptions{Files: c.Args().Slice(), Format: format, Output: c.String("output")}, c.App.Writer, c.App.ErrWriter)
 		},
 	})
-}
-
-type reportOptions struct {
-	Files  []string
-	Format string
-	Output string
-}
-
-// readResultFiles reads paths, printing one line per bad file on stderr; it
-// fails only when no file could be read. bad counts the files left out.
-func readResultFiles(paths []string, stderr io.Writer) (srcs []results.Source, bad int, err error) {
-	srcs, errs := results.ReadFiles(paths)
-	for _, e := range errs {
-		fmt.Fprintf(stderr, "clmeter: skipping %v\n", e)
-	}
-	if len(srcs) == 0 {
-		return nil, len(errs), fmt.Errorf("no result file could be read (%d given)", len(paths))
-	}
-	return srcs, len(errs), nil
-}
-
-func runReport(ctx context.Context, opts reportOptions, stdout, stderr io.Writer) error {
-	srcs, bad, err := readResultFiles(opts.Files, stderr)
-	if err != nil {
-		return err
-	}
-	r := results.NewReport(srcs)
-	w := stdout
-	var f *os.File
-	if opts.Output != "" {
-		if f, err = os.Create(opts.Output); err != nil {
-			return err
-		}
-		w = f
-	}
-	err = results.WriteReport(w, r, opts.Format)
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			fmt.Fprintf(stderr, "clmeter: wrote %s (%d benchmarks from %d files)\n", opts.Output, len(r.Rows), len(srcs))
-		}
-	}
-	if err != nil {
-		return err
-	}
-	if bad > 0 {
-		return fmt.Errorf("%d of %d result files could not be read (see above); the report holds the other %d", bad, len(opts.Files), len(srcs))
-	}
-	return nil
 }

@@ -1,20 +1,15 @@
 package main
 
 import (
-	"context"
-	"errors"
-	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/measure"
-	"github.com/clmeter/clmeter/results"
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runner"
+	"github.com/clmeter/clmeter/units"
 )
 
 func init() {
@@ -34,72 +29,38 @@ func init() {
 	flags = append(flags, cacheFlags...)
 	register(&cli.Command{
 		Name:      "suite",
-		Usage:     "run a built-in suite: " + strings.Join(suiteChoices(), ", "),
+		Usage:     "run a built-in suite: " + strings.Join(runner.SuiteChoices(), ", "),
 		ArgsUsage: "[SUITE]",
 		Description: "Runs a suite of built-in benchmarks on each selected device and prints a table per\n" +
 			"   suite (benchmark, params, median, throughput, % of the device's measured peak, CV,\n" +
 			"   warnings). 'quick' (the default) is a one-minute subset ending with a summary.\n\n" +
-			suiteHelp(),
+			runner.SuiteHelp(),
 		Flags: flags,
 		Action: func(c *cli.Context) error {
 			opts, err := suiteOptionsFrom(c)
 			if err != nil {
 				return err
 			}
-			m := runtime.NewManager()
-			defer m.Close()
-			if err := setupCache(c, m); err != nil {
-				return err
-			}
-			return runSuite(c.Context, m, opts, c.App.Writer, c.App.ErrWriter)
+			return runner.Suite(c.Context, opts, c.App.Writer, c.App.ErrWriter)
 		},
 	})
 }
 
-func suiteChoices() []string {
-	return append(append([]string{}, clkernels.SuiteOrder...), "quick", "all")
-}
-
-func suiteHelp() string {
-	var b strings.Builder
-	b.WriteString("SUITES:\n")
-	for _, n := range suiteChoices() {
-		if s, ok := clkernels.LookupSuite(n); ok {
-			fmt.Fprintf(&b, "   %-10s %s\n", n, s.Description)
-		}
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// suiteOptions is what 'clmeter suite' was asked to do.
-type suiteOptions struct {
-	Suite    string
-	Device   string
-	Output   string
-	Format   string
-	Settings measure.Settings
-	Small    bool
-	MaxSize  int64
-	Command  []string
-}
-
-func suiteOptionsFrom(c *cli.Context) (suiteOptions, error) {
-	o := suiteOptions{Suite: "quick", Device: c.String("device"), Output: c.String("output"), Small: c.Bool("small"), Command: os.Args}
+func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
+	o := runner.SuiteOptions{Suite: "quick", Device: c.String("device"), Output: c.String("output"), Small: c.Bool("small"),
+		Cache: cacheOptions(c), Tool: toolInfo(), Command: os.Args}
 	if c.NArg() > 1 {
 		return o, usageErr("'clmeter suite' takes one suite name, got %d arguments", c.NArg())
 	}
 	if c.NArg() == 1 {
 		o.Suite = strings.ToLower(c.Args().First())
 	}
-	if _, ok := clkernels.LookupSuite(o.Suite); !ok {
-		return o, usageErr("no suite %q: want one of %s", o.Suite, strings.Join(suiteChoices(), ", "))
-	}
 	f, err := checkFormat(c, "table", "json")
 	if err != nil {
 		return o, err
 	}
 	o.Format = f
-	size, err := runtime.ParseSize(c.String("max-size"))
+	size, err := units.ParseByteSize(c.String("max-size"))
 	if err != nil || size <= 0 {
 		return o, usageErr("--max-size: want a size like 64MiB, got %q", c.String("max-size"))
 	}
@@ -123,65 +84,4 @@ func suiteOptionsFrom(c *cli.Context) (suiteOptions, error) {
 		return o, usageErr("%v", err)
 	}
 	return o, nil
-}
-
-// runSuite runs the suite on every selected device, writing each benchmark to
-// the result file as it finishes, then prints the report.
-func runSuite(ctx context.Context, m *runtime.Manager, o suiteOptions, stdout, stderr io.Writer) error {
-	devs, err := m.Select(o.Device)
-	if err != nil {
-		return withCode(exitNoDevice, err)
-	}
-	suite, _ := clkernels.LookupSuite(o.Suite)
-	file := results.NewFile(results.ToolInfo{Name: "clmeter", Version: version}, o.Command)
-	var w *results.Writer
-	if o.Output != "" {
-		if w, err = results.Create(o.Output, file); err != nil {
-			return err
-		}
-	}
-	exe, _ := os.Executable()
-	var done []results.Benchmark
-	invalid := 0
-	copts := clkernels.Options{
-		Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, Executable: exe,
-		Progress: func(name string) { fmt.Fprintf(stderr, "  %s\n", name) },
-		Emit: func(b results.Benchmark) error {
-			done = append(done, b)
-			if strings.HasPrefix(b.Error, "validation failed") {
-				invalid++
-			}
-			if w != nil {
-				return w.Append(b)
-			}
-			return nil
-		},
-	}
-	var runErr error
-	for _, d := range devs {
-		fmt.Fprintf(stderr, "suite %s on %s\n", o.Suite, d.Label())
-		if runErr = suite.Run(ctx, d, copts); runErr != nil {
-			break
-		}
-	}
-	file.Benchmarks = done
-	if o.Format == "json" {
-		if err := writeJSON(stdout, file); err != nil {
-			return err
-		}
-	} else {
-		writeSuiteReport(stdout, done)
-		if o.Output != "" {
-			fmt.Fprintf(stdout, "\nresults: %s (%d benchmarks)\n", o.Output, len(done))
-		}
-	}
-	switch {
-	case runErr != nil && errors.Is(runErr, context.Canceled):
-		return withCode(exitInterrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept", len(done)))
-	case runErr != nil:
-		return runErr
-	case invalid > 0:
-		return withCode(exitInvalid, fmt.Errorf("%d benchmark(s) failed validation against the CPU reference", invalid))
-	}
-	return nil
 }

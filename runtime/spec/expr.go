@@ -9,6 +9,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/clmeter/clmeter/units"
 )
 
 // Vars are the named values a size expression may use (N, axis names).
@@ -68,10 +70,7 @@ type parser struct {
 	vars Vars
 }
 
-var suffixes = map[string]int64{
-	"": 1, "k": 1000, "K": 1000, "M": 1000000, "G": 1000000000, "T": 1000000000000,
-	"Ki": 1 << 10, "Mi": 1 << 20, "Gi": 1 << 30, "Ti": 1 << 40,
-}
+var suffixes = units.Suffixes
 
 func (p *parser) next() {
 	for p.pos < len(p.src) && (p.src[p.pos] == ' ' || p.src[p.pos] == '\t') {
@@ -96,7 +95,7 @@ func (p *parser) next() {
 		suf := p.src[sstart:p.pos]
 		mult, ok := suffixes[suf]
 		if !ok {
-			p.fail(fmt.Errorf("unknown size suffix %q (use K, M, G, Ki, Mi, Gi)", suf))
+			p.fail(fmt.Errorf("unknown size suffix %q (use %s)", suf, units.SuffixHelp))
 			p.tok = token{kind: tokEOF, pos: start}
 			return
 		}

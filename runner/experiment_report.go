@@ -1,14 +1,16 @@
-package main
+package runner
 
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/units"
 )
 
 // writeExperiment prints an experiment suite's section (after its "== NAME on
@@ -97,7 +99,7 @@ func writeColdStart(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeak
 		}
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SIZE MxNxW\tFRESH PROCESS\tFRESH LAUNCH\tIN-PROCESS TOTAL\tCOPY-IN\tCOMPUTE\tCOPY-OUT\tKERNEL\tGFLOP/s")
+	fmt.Fprintln(tw, "SIZE MxNxW\tFRESH PROCESS\tFRESH LAUNCH\tIN-PROCESS TOTAL\tCOPY-IN\tCOMPUTE\tCOPY-OUT\tKERNEL\tCOMPUTE RATE")
 	var firstFresh, firstWarm float64
 	for i, s := range sizes {
 		f, ok := figureOf(fresh[s], "total")
@@ -115,7 +117,7 @@ func writeColdStart(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeak
 		}
 		row = append(row, suiteMedian(b))
 		if m := b.Measurement; m != nil && m.Throughput != nil && len(m.Samples) > 0 {
-			row = append(row, fmt.Sprintf("%.3g", m.Throughput.GOpsPerSecond))
+			row = append(row, units.Rate(m.Throughput.GOpsPerSecond, "FLOP"))
 		} else {
 			row = append(row, "")
 		}
@@ -191,7 +193,7 @@ func writeFirstTouch(w io.Writer, bs []results.Benchmark, _ map[string]*suitePea
 				row = append(row, "")
 			} else {
 				f, ok := figureOf(b, clkernels.FirstTouchCost)
-				row = append(row, msCell(f.Value, ok))
+				row = append(row, firstTouchCell(b, f.Value, ok))
 			}
 			fmt.Fprintln(tw, strings.Join(row, "\t"))
 		}
@@ -199,6 +201,28 @@ func writeFirstTouch(w io.Writer, bs []results.Benchmark, _ map[string]*suitePea
 	tw.Flush()
 	fmt.Fprintf(w, "  a copy of %s; FIRST-TOUCH is run 1 minus the median of runs 2-%d; each case has fresh buffers, warmed by a fill before run 1\n",
 		size, clkernels.FirstTouchRuns)
+}
+
+// firstTouchCell writes the first-touch cost, signed, and "within noise" when
+// it is no larger than the spread (max - min) of the later runs.
+func firstTouchCell(b results.Benchmark, cost float64, ok bool) string {
+	if !ok {
+		return "-"
+	}
+	lo, hi, n := math.Inf(1), math.Inf(-1), 0
+	for i := 2; i <= clkernels.FirstTouchRuns; i++ {
+		if f, ok := figureOf(b, clkernels.FirstTouchRunFigure(i, false)); ok {
+			lo, hi, n = math.Min(lo, f.Value), math.Max(hi, f.Value), n+1
+		}
+	}
+	text := msCell(cost, true)
+	if !strings.HasPrefix(text, "-") && cost != 0 {
+		text = "+" + text
+	}
+	if n >= 2 && math.Abs(cost) <= hi-lo {
+		text += " (within noise: later runs spread " + msCell(hi-lo, true) + ")"
+	}
+	return text
 }
 
 // writeExperimentTable prints the common table and the speedup figures.
@@ -216,7 +240,7 @@ func writeExperimentTable(w io.Writer, bs []results.Benchmark, _ map[string]*sui
 	tw.Flush()
 	for _, b := range figs {
 		for _, f := range b.Figures {
-			fmt.Fprintf(w, "  %s: %.3g%s (%s)\n", f.Name, f.Value, f.Unit, f.Note)
+			fmt.Fprintf(w, "  %s: %s (%s)\n", f.Name, units.Quantity(f.Value, f.Unit), f.Note)
 		}
 	}
 }

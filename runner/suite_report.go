@@ -1,4 +1,4 @@
-package main
+package runner
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/units"
 )
 
 // suitePeaks are one device's measured peaks: the best bandwidth in GB/s and
@@ -165,14 +166,14 @@ func suiteThroughput(b results.Benchmark) string {
 	if b.Measurement == nil {
 		var fs []string
 		for _, f := range b.Figures {
-			fs = append(fs, fmt.Sprintf("%.4g %s", f.Value, f.Unit))
+			fs = append(fs, units.Quantity(f.Value, f.Unit))
 		}
 		return strings.Join(fs, ", ")
 	}
 	if len(b.Measurement.Samples) == 0 {
 		return ""
 	}
-	return throughputText(b.Measurement.Throughput, "%.4g")
+	return ThroughputText(b.Measurement.Throughput)
 }
 
 func suiteCV(b results.Benchmark) string {
@@ -205,18 +206,18 @@ func suiteWarnings(b results.Benchmark) string {
 func writeQuickSummary(w io.Writer, b results.Benchmark, p *suitePeaks) {
 	fmt.Fprintf(w, "\nSummary: %s (%s)\n", b.Device.Name, b.Device.Index)
 	if p != nil && p.bandwidth > 0 {
-		fmt.Fprintf(w, "  peak bandwidth    %.4g GB/s\n", p.bandwidth)
+		fmt.Fprintf(w, "  peak bandwidth    %s\n", units.Rate(p.bandwidth, "B"))
 	}
 	if p != nil && p.compute["float"] > 0 {
-		fmt.Fprintf(w, "  peak fp32         %.4g GFLOP/s\n", p.compute["float"])
+		fmt.Fprintf(w, "  peak fp32         %s\n", units.Rate(p.compute["float"], "FLOP"))
 	}
 	var launch []string
 	for _, f := range b.Figures {
 		switch {
 		case strings.HasPrefix(f.Name, "launch "):
-			launch = append(launch, fmt.Sprintf("%s %.3g us", strings.TrimPrefix(f.Name, "launch "), f.Value))
+			launch = append(launch, strings.TrimPrefix(f.Name, "launch ")+" "+units.Quantity(f.Value, "us"))
 		case f.Name == "launches per second":
-			launch = append(launch, fmt.Sprintf("%.3g launches/s", f.Value))
+			launch = append(launch, units.Rate(f.Value/1e9, "launches"))
 		}
 	}
 	if len(launch) > 0 {
@@ -224,7 +225,7 @@ func writeQuickSummary(w io.Writer, b results.Benchmark, p *suitePeaks) {
 	}
 	for _, f := range b.Figures {
 		if strings.HasPrefix(f.Name, "program build ") {
-			fmt.Fprintf(w, "  %s: %.3g ms, %s\n", f.Name, f.Value, f.Note)
+			fmt.Fprintf(w, "  %s: %s, %s\n", f.Name, units.Quantity(f.Value, "ms"), f.Note)
 		}
 	}
 	if zc, _ := b.Extra["zero_copy"].(bool); zc {

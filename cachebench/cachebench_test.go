@@ -1,0 +1,61 @@
+package cachebench
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clmeter/clmeter/runtime"
+)
+
+// needDevice skips a test on a machine without a usable OpenCL device.
+func needDevice(t *testing.T) {
+	t.Helper()
+	m := runtime.NewManager()
+	defer m.Close()
+	if ds, err := m.Devices(); err != nil || len(ds) == 0 {
+		t.Skipf("no OpenCL device: %v", err)
+	}
+}
+
+func TestLargeBenchSourceBuilds(t *testing.T) {
+	src := largeBenchSource(32)
+	if n := strings.Count(src, "__kernel void k"); n != 32 || strings.Contains(src, "%!") {
+		t.Fatalf("%d kernels, want 32; or a formatting error:\n%s", n, src)
+	}
+	needDevice(t)
+	m := runtime.NewManager()
+	defer m.Close()
+	devs, _ := m.Devices()
+	p, _, err := devs[0].BuildFromSource(runtime.Source{Name: "large", Text: src}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	if names, err := p.KernelNames(); err != nil || len(names) != 32 {
+		t.Fatalf("built large program has kernels %q, %v", names, err)
+	}
+}
+
+// TestFileKernelArgs checks which user kernels the experiment launches.
+func TestFileKernelArgs(t *testing.T) {
+	needDevice(t)
+	m := runtime.NewManager()
+	defer m.Close()
+	devs, _ := m.Devices()
+	ctx, _, err := devs[0].Context()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "__kernel void a(__global float *x, uint n) { x[0] = n; }\n__kernel void b(__global float *x, float s) { x[0] = s; }\n"
+	p, _, err := devs[0].BuildFromSource(runtime.Source{Name: "t.cl", Text: src}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	if _, args, note := fileKernelArgs(ctx, p, "a", src); note != "" || len(args) != 2 || args[0] != argBuffer || args[1] != argInt {
+		t.Errorf("kernel a: %v %q", args, note)
+	}
+	if _, _, note := fileKernelArgs(ctx, p, "b", src); !strings.Contains(note, "is not a global buffer or an int") {
+		t.Errorf("kernel b: note %q", note)
+	}
+}

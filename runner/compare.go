@@ -1,0 +1,204 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+)
+
+// CompareFormats are the formats compare writes.
+var CompareFormats = []string{"table", "markdown", "json"}
+
+// CompareOptions are what 'clmeter compare' was asked to do.
+type CompareOptions struct {
+	// Old and New are result files (several per side are pooled).
+	Old, New []string
+	// Format is one of CompareFormats.
+	Format string
+	// Alpha is the significance level of the Mann-Whitney U test.
+	Alpha        float64
+	IgnoreDevice bool
+	IgnoreName   bool
+	// Threshold is --fail-on-regression as a fraction; negative when not set.
+	Threshold float64
+}
+
+func (o CompareOptions) check() error {
+	if o.Alpha <= 0 || o.Alpha >= 1 {
+		return usageErr("--alpha must be between 0 and 1, got %v", o.Alpha)
+	}
+	for _, f := range CompareFormats {
+		if o.Format == f {
+			return nil
+		}
+	}
+	return usageErr("--format %q is not one of: %s", o.Format, strings.Join(CompareFormats, ", "))
+}
+
+// Compare compares the benchmarks of opts.Old and opts.New result files.
+func Compare(ctx context.Context, opts CompareOptions, stdout, stderr io.Writer) error {
+	if err := opts.check(); err != nil {
+		return err
+	}
+	old, badOld, err := readResultFiles(opts.Old, stderr)
+	if err != nil {
+		return fmt.Errorf("old: %w", err)
+	}
+	nw, badNew, err := readResultFiles(opts.New, stderr)
+	if err != nil {
+		return fmt.Errorf("new: %w", err)
+	}
+	cmp := results.Compare(old, nw, results.CompareOptions{Alpha: opts.Alpha, IgnoreDevice: opts.IgnoreDevice, IgnoreName: opts.IgnoreName})
+	if err := writeComparison(stdout, cmp, opts.Format); err != nil {
+		return err
+	}
+	if err := checkRegressions(cmp, opts.Threshold); err != nil {
+		return err
+	}
+	if bad := badOld + badNew; bad > 0 {
+		return fmt.Errorf("%d result file(s) could not be read (see above)", bad)
+	}
+	if len(cmp.Pairs) == 0 {
+		return errors.New("no benchmark is in both OLD and NEW (match is by name, parameters and device; --ignore-device drops the device, --ignore-name the name)")
+	}
+	return nil
+}
+
+func writeComparison(w io.Writer, c *results.Comparison, format string) error {
+	switch format {
+	case "markdown":
+		return c.WriteMarkdown(w)
+	case "json":
+		return c.WriteJSON(w)
+	}
+	return c.WriteTable(w)
+}
+
+// checkRegressions returns a fail.Regression error naming the pairs slower by
+// more than threshold (none when threshold is negative).
+func checkRegressions(c *results.Comparison, threshold float64) error {
+	if threshold < 0 {
+		return nil
+	}
+	regs := c.Regressions(threshold)
+	if len(regs) == 0 {
+		return nil
+	}
+	var names []string
+	for _, p := range regs {
+		names = append(names, fmt.Sprintf("%s %+.1f%%", p.Key, 100*(p.Ratio-1)))
+	}
+	return fail.With(fail.Regression, fmt.Errorf("%d regression(s) over %g%%: %s", len(regs), 100*threshold, strings.Join(names, "; ")))
+}
+
+// CompareInterleaved measures the run targets a and b alternately
+// (measure.RunInterleaved, ABBA), so that drift hits both alike, and compares
+// b against a. a's Output, if set, keeps both results.
+func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOptions, stdout, stderr io.Writer) error {
+	if opts.Format == "" {
+		opts.Format = "table"
+	}
+	if err := opts.check(); err != nil {
+		return err
+	}
+	var plans [2]*runPlan
+	for i, o := range []RunOptions{a, b} {
+		o.Format = "table"
+		p, err := planRun(o, stderr)
+		if err != nil {
+			return err
+		}
+		defer p.mgr.Close()
+		plans[i] = p
+	}
+	pa, pb := plans[0], plans[1]
+	if len(pa.items) != len(pb.items) {
+		return usageErr("--interleave: A makes %d benchmarks and B %d; give each the same sizes and devices", len(pa.items), len(pb.items))
+	}
+	if pa.settings.Cold {
+		return usageErr("--interleave does not take --cold")
+	}
+	file := results.NewFile(pa.tool, pa.command)
+	var w *results.Writer
+	var pairs []results.Pair
+	for i := range pa.items {
+		ia, ib := pa.items[i], pb.items[i]
+		ra, rb, err := measurePair(ctx, pa, ia, ib)
+		if err != nil {
+			return err
+		}
+		if pa.output != "" {
+			if w == nil {
+				if w, err = results.Create(pa.output, file); err != nil {
+					return err
+				}
+			}
+			for _, rr := range []*results.Benchmark{ra, rb} {
+				if err := w.Append(*rr); err != nil {
+					return err
+				}
+			}
+		}
+		p := results.ComparePair(floats(ra.Measurement), floats(rb.Measurement), opts.Alpha)
+		p.Key = results.Key{Name: itemLabel(ia) + " -> " + itemLabel(ib), Device: ra.Device.Name}
+		pairs = append(pairs, p)
+	}
+	cmp := results.NewComparison(pairs, opts.Alpha)
+	if err := writeComparison(stdout, cmp, opts.Format); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "clmeter: measured interleaved (ABBA): ratio = B / A\n")
+	return checkRegressions(cmp, opts.Threshold)
+}
+
+func itemLabel(it runItem) string {
+	s := it.name
+	for _, p := range it.params {
+		s += " " + p.Name + "=" + p.Value
+	}
+	return s
+}
+
+func floats(m *measure.Result) []float64 {
+	x := make([]float64, 0, len(m.Samples))
+	for _, s := range m.Samples {
+		if s.PerLaunch > 0 {
+			x = append(x, float64(s.PerLaunch))
+		}
+	}
+	return x
+}
+
+// measurePair makes both benchmarks and measures them interleaved.
+func measurePair(ctx context.Context, plan *runPlan, ia, ib runItem) (*results.Benchmark, *results.Benchmark, error) {
+	ka, err := ia.make()
+	if err != nil {
+		return nil, nil, fail.With(fail.Usage, fmt.Errorf("A: %w", err))
+	}
+	kb, err := ib.make()
+	if err != nil {
+		return nil, nil, fail.With(fail.Usage, fmt.Errorf("B: %w", err))
+	}
+	ka.Timeout, kb.Timeout = plan.kernelTimeout, plan.kernelTimeout
+	ka.NoDataWarmup, kb.NoDataWarmup = plan.noDataWarmup, plan.noDataWarmup
+	ra, rb, err := measure.RunInterleaved(ctx, ka.Measurable(), kb.Measurable(), plan.settings)
+	if err != nil {
+		return nil, nil, err
+	}
+	mk := func(it runItem, m *measure.Result) *results.Benchmark {
+		b := &results.Benchmark{Name: it.name, Kind: "compare:interleaved", Device: it.device.Describe(), Measurement: m}
+		for _, p := range it.params {
+			b.SetParam(p.Name, p.Value)
+		}
+		return b
+	}
+	ba, bb := mk(ia, ra), mk(ib, rb)
+	ba.Program, bb.Program = ka.Build.ProgramInfo(ka.Source.Name), kb.Build.ProgramInfo(kb.Source.Name)
+	return ba, bb, nil
+}

@@ -1,0 +1,59 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/clmeter/clmeter/results"
+)
+
+// ReportOptions are what 'clmeter report' was asked to do.
+type ReportOptions struct {
+	// Files are the result files to read; unreadable ones are skipped with a line on stderr.
+	Files []string
+	// Format is one of results.ReportFormats or "html".
+	Format string
+	// Output, when set, receives the report (written atomically) instead of stdout.
+	Output string
+}
+
+// readResultFiles reads paths, printing one line per bad file on stderr; it
+// fails only when no file could be read. bad counts the files left out.
+func readResultFiles(paths []string, stderr io.Writer) (srcs []results.Source, bad int, err error) {
+	srcs, errs := results.ReadFiles(paths)
+	for _, e := range errs {
+		fmt.Fprintf(stderr, "clmeter: skipping %v\n", e)
+	}
+	if len(srcs) == 0 {
+		return nil, len(errs), fmt.Errorf("no result file could be read (%d given)", len(paths))
+	}
+	return srcs, len(errs), nil
+}
+
+// Report renders the benchmarks of opts.Files.
+func Report(ctx context.Context, opts ReportOptions, stdout, stderr io.Writer) error {
+	if len(opts.Files) == 0 {
+		return usageErr("'clmeter report' needs at least one result file")
+	}
+	srcs, bad, err := readResultFiles(opts.Files, stderr)
+	if err != nil {
+		return err
+	}
+	r := results.NewReport(srcs)
+	if opts.Output == "" {
+		err = results.WriteReport(stdout, r, opts.Format)
+	} else {
+		err = results.WriteAtomic(opts.Output, func(w io.Writer) error { return results.WriteReport(w, r, opts.Format) })
+		if err == nil {
+			fmt.Fprintf(stderr, "clmeter: wrote %s (%d benchmarks from %d files)\n", opts.Output, len(r.Rows), len(srcs))
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if bad > 0 {
+		return fmt.Errorf("%d of %d result files could not be read (see above); the report holds the other %d", bad, len(opts.Files), len(srcs))
+	}
+	return nil
+}

@@ -1,0 +1,541 @@
+// Package runner carries out clmeter's measuring and reporting commands —
+// run, suite, compare and report — for callers that know nothing of the command
+// line: it plans what to measure from an Options struct, measures it through
+// runtime and measure, writes result files as it goes (so an interruption
+// keeps what finished) and renders the tables.
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/spec"
+	"github.com/clmeter/clmeter/units"
+)
+
+// CacheOptions choose the program binary cache (see runtime.CacheFromEnv).
+type CacheOptions struct {
+	// Dir is the cache folder ("": the user cache folder or CLMETER_CACHE_DIR).
+	Dir string
+	// MaxSize bounds the cache, in the units grammar ("512MiB").
+	MaxSize string
+	// Off builds every program from source.
+	Off bool
+}
+
+// RunOptions are what 'clmeter run' was asked to do.
+type RunOptions struct {
+	// Target is a built-in name, a FILE.cl or a FILE.yaml.
+	Target string
+	// Device selects devices (runtime.Manager.Select syntax).
+	Device string
+	// Sizes is the --size list ("1Mi,16Mi"); "" for the default.
+	Sizes string
+	// Kernel, Global, Local, Args, Defines, Includes, BuildOptions, Bytes and
+	// Flops describe a FILE.cl (see runtime/spec); they are errors elsewhere.
+	Kernel, Global, Local string
+	Args                  []string
+	Defines, Includes     []string
+	BuildOptions          string
+	Bytes, Flops          string
+	// Format is "table" or "json".
+	Format string
+	// Output, when set, receives the result file, benchmark by benchmark.
+	Output string
+	// Settings are the measurement settings.
+	Settings measure.Settings
+	// KernelTimeout gives up on a kernel the device has not finished (0: never).
+	KernelTimeout time.Duration
+	// NoDataWarmup leaves buffers unwritten before timing; SyncEach finishes
+	// after every launch.
+	NoDataWarmup, SyncEach bool
+	// Cache chooses the binary cache.
+	Cache CacheOptions
+	// Tool and Command describe the run in the result file.
+	Tool    results.ToolInfo
+	Command []string
+}
+
+// Run measures opts.Target on the selected devices and prints the run table
+// (or JSON) on stdout; progress and warnings go to stderr.
+func Run(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error {
+	plan, err := planRun(opts, stderr)
+	if err != nil {
+		return err
+	}
+	defer plan.mgr.Close()
+	return executeRun(ctx, plan, stdout, stderr)
+}
+
+// NewManager returns a manager with the binary cache that opts and the
+// environment ask for, or none. An unwritable folder prints one warning on
+// stderr and leaves the builds uncached; only a bad size is an error.
+func NewManager(opts CacheOptions, stderr io.Writer) (*runtime.Manager, error) {
+	cache, warning, err := runtime.CacheFromEnv(opts.Dir, opts.MaxSize, opts.Off)
+	if err != nil {
+		return nil, fail.With(fail.Usage, err)
+	}
+	if warning != "" {
+		fmt.Fprintln(stderr, warning)
+	}
+	m := runtime.NewManager()
+	if cache != nil {
+		cache.Warn = stderr
+		if cache.Debug != nil {
+			cache.Debug = stderr
+		}
+		m.Cache = cache
+	}
+	return m, nil
+}
+
+// A runPlan is a checked 'clmeter run': what to measure, where, and how.
+type runPlan struct {
+	mgr      *runtime.Manager
+	items    []runItem
+	settings measure.Settings
+	format   string
+	output   string
+	command  []string
+	tool     results.ToolInfo
+
+	kernelTimeout time.Duration
+	noDataWarmup  bool
+	syncEach      bool
+}
+
+// A runItem is one benchmark on one device, made only when it runs.
+type runItem struct {
+	name   string
+	kind   string
+	params []results.Param
+	device *runtime.Device
+	make   func() (*runtime.KernelBenchmark, error)
+}
+
+// planRun checks everything in opts that can be checked before a device is
+// touched, then selects the devices and lists the benchmarks.
+func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
+	target := opts.Target
+	if target == "" {
+		return nil, usageErr("'clmeter run' takes one target (a built-in: %s; a FILE.cl; or a FILE.yaml)", strings.Join(clkernels.Names(), ", "))
+	}
+	if opts.Format == "" {
+		opts.Format = "table"
+	}
+	if opts.Format != "table" && opts.Format != "json" {
+		return nil, usageErr("--format %q is not one of: table, json", opts.Format)
+	}
+	var err error
+	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
+		kernelTimeout: opts.KernelTimeout, noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach}
+	if plan.output != "" {
+		if err := checkWritable(plan.output); err != nil {
+			return nil, err
+		}
+	}
+	var sizes []int64
+	if s := opts.Sizes; s != "" {
+		for _, part := range strings.Split(s, ",") {
+			n, err := spec.ParseSize(strings.TrimSpace(part))
+			if err != nil {
+				return nil, usageErr("--size: %v", err)
+			}
+			sizes = append(sizes, n)
+		}
+	}
+
+	var kernel *spec.Kernel
+	var builtin clkernels.Builtin
+	isBuiltin := false
+	ext := strings.ToLower(filepath.Ext(target))
+	switch {
+	case ext == ".yaml" || ext == ".yml":
+		if opts.Kernel != "" || opts.Global != "" || len(opts.Args) > 0 {
+			return nil, usageErr("a spec file holds the kernel, sizes and arguments: drop --kernel, --global and --arg")
+		}
+		if kernel, err = spec.LoadFile(target); err != nil {
+			return nil, fail.With(fail.Usage, err)
+		}
+		if sizes != nil {
+			return nil, usageErr("a spec file sweeps its own axes: drop --size")
+		}
+	case ext == ".cl":
+		if kernel, err = userKernel(opts, sizes); err != nil {
+			return nil, err
+		}
+	default:
+		b, ok := clkernels.Lookup(target)
+		if !ok {
+			if _, statErr := os.Stat(target); statErr == nil {
+				return nil, usageErr("%s: a kernel file ends in .cl and a spec file in .yaml", target)
+			}
+			return nil, usageErr("unknown kernel %q: the built-ins are %s; or give a FILE.cl or FILE.yaml", target, strings.Join(clkernels.Names(), ", "))
+		}
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{{"kernel", opts.Kernel != ""}, {"global", opts.Global != ""}, {"local", opts.Local != ""}, {"arg", len(opts.Args) > 0},
+			{"D", len(opts.Defines) > 0}, {"I", len(opts.Includes) > 0}, {"options", opts.BuildOptions != ""},
+			{"bytes", opts.Bytes != ""}, {"flops", opts.Flops != ""}} {
+			if f.set {
+				return nil, usageErr("--%s is for your own kernels (FILE.cl); built-in %s sets its own", f.name, target)
+			}
+		}
+		builtin, isBuiltin = b, true
+	}
+
+	if plan.mgr, err = NewManager(opts.Cache, stderr); err != nil {
+		return nil, err
+	}
+	devs, err := plan.mgr.Select(opts.Device)
+	if err != nil {
+		plan.mgr.Close()
+		return nil, err
+	}
+	for _, dev := range devs {
+		dev := dev
+		if isBuiltin {
+			ns := sizes
+			if ns == nil {
+				ns = []int64{builtin.DefaultSize(dev)}
+			}
+			for _, n := range ns {
+				n := n
+				plan.items = append(plan.items, runItem{
+					name: builtin.Name, kind: "run", device: dev,
+					params: []results.Param{{Name: "type", Value: builtin.Type}, {Name: "n", Value: fmt.Sprint(n)}},
+					make:   func() (*runtime.KernelBenchmark, error) { return builtin.Make(dev, n) },
+				})
+			}
+			continue
+		}
+		for _, in := range kernel.Instances() {
+			in := in
+			var params []results.Param
+			for i, name := range in.Names {
+				params = append(params, results.Param{Name: name, Value: fmt.Sprint(in.Values[i])})
+			}
+			plan.items = append(plan.items, runItem{
+				name: kernel.Kernel, kind: "run", device: dev, params: params,
+				make: func() (*runtime.KernelBenchmark, error) { return kernel.Benchmark(dev, in) },
+			})
+		}
+	}
+	return plan, nil
+}
+
+// userKernel builds the description of FILE.cl from the options.
+func userKernel(opts RunOptions, sizes []int64) (*spec.Kernel, error) {
+	path := opts.Target
+	src, err := spec.ReadSource(path)
+	if err != nil {
+		return nil, fail.With(fail.Usage, err)
+	}
+	k := &spec.Kernel{
+		SourcePath: path, Source: src, Kernel: opts.Kernel,
+		Global: opts.Global, Local: opts.Local,
+		Bytes: opts.Bytes, Flops: opts.Flops,
+		Options: spec.BuildOptions(opts.Defines, opts.Includes, opts.BuildOptions),
+	}
+	for _, a := range opts.Args {
+		as, err := spec.ParseArg(a)
+		if err != nil {
+			return nil, fail.With(fail.Usage, err)
+		}
+		k.Args = append(k.Args, as)
+	}
+	if sizes != nil {
+		k.Axes = []spec.Axis{{Name: "N", Values: sizes}}
+	}
+	if err := k.Check(); err != nil {
+		return nil, fail.With(fail.Usage, err)
+	}
+	return k, nil
+}
+
+// checkWritable fails when path's folder does not take a new file, so that a bad
+// -o is found before anything is measured. It leaves nothing behind.
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return usageErr("-o %s is a folder: name a file", path)
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".clmeter-probe-*")
+	if err != nil {
+		return usageErr("-o %s: cannot write there: %v", path, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
+}
+
+// executeRun measures every item in turn, printing the table at the end and
+// appending each finished benchmark to the result file (so Ctrl-C keeps them).
+func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) error {
+	var w *results.Writer
+	file := results.NewFile(plan.tool, plan.command)
+	var done []results.Benchmark
+	invalid := 0
+	progress := progressWriter(stderr)
+	for _, it := range plan.items {
+		if ctx.Err() != nil {
+			break
+		}
+		rb, err := measureItem(ctx, plan, it, progress)
+		if err != nil && rb == nil {
+			if errors.Is(err, context.Canceled) {
+				break
+			}
+			return err
+		}
+		if rb.Measurement != nil && rb.Measurement.StopReason == measure.StopCanceled {
+			break
+		}
+		if rb.Measurement != nil && rb.Measurement.Valid != nil && !*rb.Measurement.Valid {
+			invalid++
+		}
+		done = append(done, *rb)
+		if plan.output != "" {
+			if w == nil {
+				if w, err = results.Create(plan.output, file); err != nil {
+					return err
+				}
+			}
+			if err := w.Append(*rb); err != nil {
+				return err
+			}
+		}
+		if err != nil {
+			// The benchmark failed after setup: keep what finished, report it.
+			writeRunReport(stdout, plan.format, file, done)
+			return err
+		}
+	}
+	if err := writeRunReport(stdout, plan.format, file, done); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		msg := fmt.Sprintf("interrupted after %d of %d benchmarks", len(done), len(plan.items))
+		if plan.output != "" && len(done) > 0 {
+			msg += "; the finished ones are in " + plan.output
+		}
+		return fail.With(fail.Interrupted, errors.New(msg))
+	}
+	if invalid > 0 {
+		return fail.With(fail.Invalid, fmt.Errorf("%d result(s) failed validation against the CPU reference: see INVALID above", invalid))
+	}
+	return nil
+}
+
+// measureItem makes, measures and records one benchmark. A setup failure (bad
+// build, bad arguments) returns no benchmark and the error.
+func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(string, measure.Progress)) (*results.Benchmark, error) {
+	s := plan.settings
+	kb, err := it.make()
+	if err != nil {
+		return nil, fail.With(fail.Usage, err)
+	}
+	kb.Timeout = plan.kernelTimeout
+	kb.OnHang = exitOnHang
+	kb.NoDataWarmup = plan.noDataWarmup
+	kb.HostOnly = s.Timer == measure.TimerHost
+	kb.SyncEach = plan.syncEach
+	label := it.name
+	for _, p := range it.params {
+		label += " " + p.Name + "=" + p.Value
+	}
+	if progress != nil {
+		s.Progress = func(p measure.Progress) { progress(label, p) }
+	}
+	res, err := measure.Run(ctx, kb.Measurable(), s)
+	if progress != nil {
+		progress("", measure.Progress{})
+	}
+	if res == nil || (err != nil && len(res.Samples) == 0 && res.StopReason != measure.StopCanceled) {
+		if err == nil {
+			err = errors.New("no result")
+		}
+		return nil, err
+	}
+	rb := &results.Benchmark{Name: it.name, Kind: it.kind, Device: it.device.Describe(), Measurement: res}
+	for _, p := range it.params {
+		rb.SetParam(p.Name, p.Value)
+	}
+	rb.Program = kb.Build.ProgramInfo(kb.Source.Name)
+	if kb.Local != nil {
+		rb.SetParam("local", joinInts(kb.Local))
+	}
+	rb.SetParam("global", joinInts(kb.Global))
+	if err != nil {
+		rb.Error = err.Error()
+	}
+	return rb, err
+}
+
+// exitOnHang reports a kernel the device never finished and ends the process:
+// OpenCL cannot stop a running kernel. Result files hold what finished before.
+func exitOnHang(err error) {
+	code := 1
+	if errors.Is(err, context.Canceled) {
+		code = 130 // the status of an interrupted run
+	}
+	fmt.Fprintf(os.Stderr, "clmeter: %v\n", err)
+	os.Exit(code)
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprint(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// progressWriter returns a progress line printer for a terminal stderr, nil
+// otherwise (progress is silent when piped or in CI).
+func progressWriter(stderr io.Writer) func(string, measure.Progress) {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return func(label string, p measure.Progress) {
+		if label == "" {
+			fmt.Fprint(stderr, "\r\033[K")
+			return
+		}
+		noise := "-"
+		if p.Noise > 0 {
+			noise = fmt.Sprintf("±%.2f%% (target %.2f%%)", 100*p.Noise, 100*p.Target)
+		}
+		fmt.Fprintf(stderr, "\r\033[K%s: %s, %d samples, noise %s, %s", label, p.Stage, p.Samples, noise, p.Elapsed.Round(time.Millisecond))
+	}
+}
+
+// writeRunReport prints the finished benchmarks as a table or JSON.
+func writeRunReport(w io.Writer, format string, file results.File, done []results.Benchmark) error {
+	if format == "json" {
+		file.Benchmarks = done
+		_, err := file.WriteTo(w)
+		return err
+	}
+	if len(done) == 0 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "KERNEL\tPARAMS\tDEVICE\tLAUNCHES/SAMPLE\tSAMPLES\tMIN\tMEDIAN\tMEAN\tGEOMEAN\tCV\tTHROUGHPUT\tSTOP")
+	var notes []string
+	for _, b := range done {
+		m := b.Measurement
+		var params []string
+		for _, p := range b.OrderedParams() {
+			params = append(params, p.Name+"="+p.Value)
+		}
+		name := b.Name
+		if m.Valid != nil && !*m.Valid {
+			name += " INVALID"
+		}
+		s := m.Summary
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.2f%%\t%s\t%s\n", name, strings.Join(params, " "), b.Device.Name,
+			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), 100*s.CV, throughput(m), m.StopReason)
+		prefix := b.Name + " " + strings.Join(params, " ") + ": "
+		notes = append(notes, fmt.Sprintf("%scold first launch %s; first touch %s; timer %s (resolution %s); build %s%s",
+			prefix, fmtDur(firstLaunch(m)), fmtDur(m.FirstTouch), m.Timer, m.TimerResolution, fmtDur(b.Program.BuildTime), fromCache(b.Program)))
+		if m.Phases != nil {
+			notes = append(notes, fmt.Sprintf("%sphases (median, host timer): copy-in %s, compute %s, copy-out %s, total %s", prefix,
+				fmtDur(m.Phases.CopyIn.Median), fmtDur(m.Phases.Compute.Median), fmtDur(m.Phases.CopyOut.Median), fmtDur(m.Phases.Total.Median)))
+		}
+		if m.ValidationError != "" {
+			notes = append(notes, prefix+"INVALID: "+m.ValidationError)
+		}
+		for _, warn := range m.AllWarnings() {
+			notes = append(notes, prefix+"warning: "+warn)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, "  "+n)
+	}
+	return nil
+}
+
+func fromCache(p *results.ProgramInfo) string {
+	if p != nil && p.FromCache {
+		return " (from clmeter's binary cache)"
+	}
+	return ""
+}
+
+func firstLaunch(m *measure.Result) time.Duration {
+	if m.Cold.Device > 0 {
+		return m.Cold.Device
+	}
+	return m.Cold.Host
+}
+
+func launchesRange(m *measure.Result) string {
+	if len(m.Samples) == 0 {
+		return "-"
+	}
+	lo, hi := m.Samples[0].Launches, m.Samples[0].Launches
+	for _, s := range m.Samples {
+		lo, hi = min(lo, s.Launches), max(hi, s.Launches)
+	}
+	if lo == hi {
+		return fmt.Sprint(lo)
+	}
+	return fmt.Sprintf("%d-%d", lo, hi)
+}
+
+func throughput(m *measure.Result) string {
+	if t := ThroughputText(m.Throughput); t != "" {
+		return t
+	}
+	return "-"
+}
+
+// ThroughputText writes t's figures with scaled units: bandwidth ("845 MB/s",
+// "3.06 TB/s"), then operations ("65.3 TFLOP/s", "142k launches/s"); "" when
+// there are none.
+func ThroughputText(t *measure.Throughput) string {
+	if t == nil {
+		return ""
+	}
+	var parts []string
+	if r := units.Rate(t.GBPerSecond, "B"); r != "" {
+		parts = append(parts, r)
+	}
+	if t.GOpsPerSecond > 0 {
+		unit := t.OpsUnit
+		switch unit {
+		case "":
+			unit = "op"
+		case "launch":
+			unit = "launches"
+		}
+		parts = append(parts, units.Rate(t.GOpsPerSecond, unit))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fmtDur writes a duration with four significant digits in a fitting unit.
+func fmtDur(d time.Duration) string { return units.Duration(d) }
+
+// usageErr is a bad-usage error.
+func usageErr(format string, a ...any) error { return fail.Usagef(format, a...) }

@@ -1,0 +1,136 @@
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime"
+)
+
+// SuiteOptions are what 'clmeter suite' was asked to do.
+type SuiteOptions struct {
+	// Suite is a name from SuiteChoices.
+	Suite  string
+	Device string
+	// Output, when set, receives the result file, benchmark by benchmark.
+	Output string
+	// Format is "table" or "json".
+	Format   string
+	Settings measure.Settings
+	// Small uses the smallest sizes (smoke tests).
+	Small bool
+	// MaxSize is the largest transfer size in bytes.
+	MaxSize int64
+	Cache   CacheOptions
+	Tool    results.ToolInfo
+	Command []string
+}
+
+// SuiteChoices are the suite names 'clmeter suite' takes.
+func SuiteChoices() []string {
+	return append(append([]string{}, clkernels.SuiteOrder...), "quick", "all")
+}
+
+// SuiteHelp lists the suites with their descriptions, for help text.
+func SuiteHelp() string {
+	var b strings.Builder
+	b.WriteString("SUITES:\n")
+	for _, n := range SuiteChoices() {
+		if s, ok := clkernels.LookupSuite(n); ok {
+			fmt.Fprintf(&b, "   %-10s %s\n", n, s.Description)
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// Suite runs o.Suite on every selected device, writing each benchmark to the
+// result file as it finishes, then prints the report.
+func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error {
+	if _, ok := clkernels.LookupSuite(o.Suite); !ok {
+		return usageErr("no suite %q: want one of %s", o.Suite, strings.Join(SuiteChoices(), ", "))
+	}
+	if o.Format == "" {
+		o.Format = "table"
+	}
+	if err := o.Settings.Validate(); err != nil {
+		return fail.With(fail.Usage, err)
+	}
+	m, err := NewManager(o.Cache, stderr)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	return runSuite(ctx, m, o, stdout, stderr)
+}
+
+// runSuite runs the suite on every selected device, writing each benchmark to
+// the result file as it finishes, then prints the report.
+func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, stdout, stderr io.Writer) error {
+	devs, err := m.Select(o.Device)
+	if err != nil {
+		return fail.With(fail.NoDevice, err)
+	}
+	suite, _ := clkernels.LookupSuite(o.Suite)
+	file := results.NewFile(o.Tool, o.Command)
+	var w *results.Writer
+	if o.Output != "" {
+		if w, err = results.Create(o.Output, file); err != nil {
+			return err
+		}
+	}
+	exe, _ := os.Executable()
+	var done []results.Benchmark
+	invalid := 0
+	copts := clkernels.Options{
+		Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, Executable: exe,
+		Progress: func(name string) { fmt.Fprintf(stderr, "  %s\n", name) },
+		Emit: func(b results.Benchmark) error {
+			done = append(done, b)
+			if strings.HasPrefix(b.Error, "validation failed") {
+				invalid++
+			}
+			if w != nil {
+				return w.Append(b)
+			}
+			return nil
+		},
+	}
+	var runErr error
+	for _, d := range devs {
+		fmt.Fprintf(stderr, "suite %s on %s\n", o.Suite, d.Label())
+		if runErr = suite.Run(ctx, d, copts); runErr != nil {
+			break
+		}
+	}
+	file.Benchmarks = done
+	if o.Format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(file); err != nil {
+			return err
+		}
+	} else {
+		writeSuiteReport(stdout, done)
+		if o.Output != "" {
+			fmt.Fprintf(stdout, "\nresults: %s (%d benchmarks)\n", o.Output, len(done))
+		}
+	}
+	switch {
+	case runErr != nil && errors.Is(runErr, context.Canceled):
+		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept", len(done)))
+	case runErr != nil:
+		return runErr
+	case invalid > 0:
+		return fail.With(fail.Invalid, fmt.Errorf("%d benchmark(s) failed validation against the CPU reference", invalid))
+	}
+	return nil
+}

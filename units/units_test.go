@@ -1,0 +1,76 @@
+package units
+
+import (
+	"testing"
+	"time"
+)
+
+func TestDuration(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0 ns"}, {987, "987 ns"}, {12345, "12.35 µs"}, {-416431, "-416.4 µs"},
+		{1234567, "1.235 ms"}, {2500 * time.Millisecond, "2.500 s"}, {-3 * time.Second, "-3.000 s"},
+	} {
+		if got := Duration(c.d); got != c.want {
+			t.Errorf("Duration(%d) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
+
+func TestRate(t *testing.T) {
+	for _, c := range []struct {
+		g    float64
+		unit string
+		want string
+	}{
+		{12.34, "B", "12.3 GB/s"}, {0.845, "B", "845 MB/s"}, {65270, "FLOP", "65.3 TFLOP/s"},
+		{0.0000012, "B", "1.20 kB/s"}, {0, "B", ""}, {-1, "B", ""}, {3061, "B", "3.06 TB/s"},
+	} {
+		if got := Rate(c.g, c.unit); got != c.want {
+			t.Errorf("Rate(%g, %q) = %q, want %q", c.g, c.unit, got, c.want)
+		}
+	}
+}
+
+func TestBytes(t *testing.T) {
+	for n, want := range map[int64]string{512: "512 B", 65536: "64 KiB", 3 << 29: "1.5 GiB", 80 << 30: "80 GiB"} {
+		if got := Bytes(n); got != want {
+			t.Errorf("Bytes(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestParseByteSize(t *testing.T) {
+	for s, want := range map[string]int64{
+		"4096": 4096, "512MiB": 512 << 20, "1GiB": 1 << 30, "1Gi": 1 << 30, "100MB": 100e6, "100M": 100e6,
+		"1.5G": 1.5e9, "2KiB": 2048, "2k": 2000, "0": 0, "7B": 7,
+	} {
+		got, err := ParseByteSize(s)
+		if err != nil || got != want {
+			t.Errorf("ParseByteSize(%q) = %d, %v; want %d", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"", "-1M", "12XB", "MiB", "1e400", "abc"} {
+		if _, err := ParseByteSize(s); err == nil {
+			t.Errorf("ParseByteSize(%q) succeeded, want an error", s)
+		}
+	}
+}
+
+func TestQuantity(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		unit string
+		want string
+	}{
+		{65270, "GFLOP/s", "65.3 TFLOP/s"}, {3061, "GB/s", "3.06 TB/s"}, {0.845, "GB/s", "845 MB/s"},
+		{7.02, "us", "7.020 µs"}, {1074, "ms", "1.074 s"}, {142000, "launches/s", "142 klaunches/s"},
+		{1.5, "x", "1.500 x"}, {0, "GB/s", "0 GB/s"},
+	} {
+		if got := Quantity(c.v, c.unit); got != c.want {
+			t.Errorf("Quantity(%g, %q) = %q, want %q", c.v, c.unit, got, c.want)
+		}
+	}
+}
