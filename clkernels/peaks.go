@@ -153,7 +153,8 @@ func BandwidthBenchmark(dev *runtime.Device, pattern string, width int, bytes in
 	return kb, nil
 }
 
-// streamingBenchmark is the copy or read-modify-write bandwidth benchmark.
+// streamingBenchmark is the copy or read-modify-write bandwidth benchmark: one
+// vector a work-item.
 func streamingBenchmark(dev *runtime.Device, pattern string, width int, bytes int64) (*runtime.KernelBenchmark, error) {
 	if width < 1 || width > 16 || width&(width-1) != 0 {
 		return nil, fmt.Errorf("vector width %d: want 1, 2, 4, 8 or 16", width)
@@ -170,18 +171,19 @@ func streamingBenchmark(dev *runtime.Device, pattern string, width int, bytes in
 	if err := fits(dev, bytes, buffers); err != nil {
 		return nil, err
 	}
-	global, local := workItems(dev)
+	// One vector a work-item: the buffer is cut to a whole number of
+	// work-groups of 256 (or the device's largest) vectors.
+	_, local := workItems(dev)
 	nvec := bytes / vb
-	if int64(global) > nvec {
-		global = int(nvec) - int(nvec)%local
-		if global <= 0 {
-			global, local = int(nvec), 1
-		}
+	nvec -= nvec % int64(local)
+	if nvec <= 0 {
+		return nil, fmt.Errorf("bandwidth buffer of %d bytes is smaller than one work-group of float%d", bytes, width)
 	}
+	bytes = nvec * vb
 	t := tFloat
 	kb := &runtime.KernelBenchmark{
 		Device: dev, Source: source("peaks.cl"), Options: fmt.Sprintf("-DT=float -DW=%d", width),
-		Kernel: "bandwidth_" + pattern, Global: []int{global}, Local: []int{local},
+		Kernel: "bandwidth_" + pattern, Global: []int{int(nvec)}, Local: []int{local},
 		BytesPerLaunch: 2 * bytes,
 	}
 	elems := bytes / 4
@@ -189,7 +191,6 @@ func streamingBenchmark(dev *runtime.Device, pattern string, width int, bytes in
 		kb.Args = []runtime.Arg{
 			{Kind: runtime.ArgBuffer, Name: "in", Bytes: bytes, Init: fillUniform(t, 11, 0, 1)},
 			{Kind: runtime.ArgBuffer, Name: "out", Bytes: bytes, Output: true},
-			{Kind: runtime.ArgScalar, Name: "nvec", Value: uint64(nvec)},
 		}
 		kb.Check = func(in, out map[int][]byte) error {
 			for _, i := range spread(elems, 65) {
@@ -205,7 +206,6 @@ func streamingBenchmark(dev *runtime.Device, pattern string, width int, bytes in
 		{Kind: runtime.ArgBuffer, Name: "data", Bytes: bytes, Output: true, Init: fillUniform(t, 13, 0, 1)},
 		{Kind: runtime.ArgScalar, Name: "a", Value: float32(computeA)},
 		{Kind: runtime.ArgScalar, Name: "b", Value: float32(computeB)},
-		{Kind: runtime.ArgScalar, Name: "nvec", Value: uint64(nvec)},
 	}
 	kb.Check = func(in, out map[int][]byte) error {
 		for _, i := range spread(elems, 65) {

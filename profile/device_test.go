@@ -87,7 +87,7 @@ func TestUpdateFromSuite(t *testing.T) {
 	for _, b := range benches {
 		got = append(got, b.Name)
 	}
-	p, path, err := Update(context.Background(), st, dev, benches, "clmeter suite streams", MeasureOptions{Settings: tiny, Small: true})
+	p, path, err := Update(context.Background(), st, dev, benches, "clmeter suite streams", true, MeasureOptions{Settings: tiny, Small: true})
 	if err != nil || p == nil || path == "" {
 		t.Fatalf("Update: %v %v", p, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/units"
 )
 
 // Parts of a profile that MeasureShort can measure.
@@ -114,10 +115,18 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 		bwSize = 1 << 20
 	}
 	if want[PartBandwidth] {
-		for _, pw := range []struct {
+		type pw struct {
 			pattern string
 			width   int
-		}{{clkernels.PatternStride, 4}, {clkernels.PatternChunk, 16}, {clkernels.PatternCopy, 4}, {clkernels.PatternCopy, 16}, {clkernels.PatternRMW, 4}} {
+		}
+		// What is fastest where, from the full peaks suite: grid-stride float4
+		// on GPUs, chunks of float16 on CPUs (where a grid-stride loop does not
+		// vectorize); copy and read-modify-write everywhere.
+		list := []pw{{clkernels.PatternStride, 4}, {clkernels.PatternCopy, 4}, {clkernels.PatternRMW, 4}}
+		if FactsOf(dev).CPU {
+			list = []pw{{clkernels.PatternChunk, 16}, {clkernels.PatternCopy, 16}, {clkernels.PatternRMW, 16}}
+		}
+		for _, pw := range list {
 			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", pw.pattern, pw.width)
 			if err := kernel(name, [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}}, func() (*runtime.KernelBenchmark, error) {
 				return clkernels.BandwidthBenchmark(dev, pw.pattern, pw.width, bwSize)
@@ -225,11 +234,11 @@ func MemoryTheory(dev *runtime.Device, mon *clocks.Monitor) *Theory {
 }
 
 // Update folds the suite benchmarks bs of dev into its stored profile: the
-// figures they give replace the stored ones, and when the merged profile still
-// lacks a part (a bandwidth, float compute or launch latency), that part is
-// measured short. It saves the profile and returns it with its path. It
-// returns a nil profile, and no error, when bs give no figure of dev.
-func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Benchmark, source string, o MeasureOptions) (*Profile, string, error) {
+// figures they give replace the stored ones. With fill, a part the merged
+// profile still lacks (bandwidth, float compute, launch latency, pinned
+// transfers) is measured short. It saves the profile and returns it with its
+// path. It returns a nil profile, and no error, when bs give no figure of dev.
+func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Benchmark, source string, fill bool, o MeasureOptions) (*Profile, string, error) {
 	n := FromBenchmarks(dev.Describe(), bs, source, time.Now().UTC().Truncate(time.Second))
 	if n == nil {
 		return nil, "", nil
@@ -252,7 +261,7 @@ func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Ben
 	if p.PinnedToDevice == nil && p.PinnedToHost == nil {
 		missing = append(missing, PartPinned)
 	}
-	if len(missing) > 0 {
+	if len(missing) > 0 && fill {
 		o.Parts = missing
 		sp, _, err := MeasureShort(ctx, dev, o)
 		if err != nil {
@@ -290,5 +299,5 @@ func LoadOrMeasure(ctx context.Context, st Store, dev *runtime.Device, measureIt
 		return nil, "", err
 	}
 	return p, fmt.Sprintf("no device profile of %s: measured a short one in %s (%s); 'clmeter suite peaks' measures the full ceilings",
-		dev.Info.Name, results.FormatDuration(time.Since(start).Round(time.Millisecond)), path), nil
+		dev.Info.Name, units.Duration(time.Since(start).Round(time.Millisecond)), path), nil
 }

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/units"
 )
 
 // FormatVersion is the version of the stored profile's JSON. A stored profile
@@ -275,4 +276,44 @@ func (s Store) Save(p *Profile) (string, error) {
 		return "", fmt.Errorf("device profiles: writing %s: %w", path, werr)
 	}
 	return path, nil
+}
+
+// Lines writes the profile's ceilings for people, one a line: each measured
+// figure with what set it, beside the theoretical one and the percentage of it
+// where known.
+func (p *Profile) Lines() []string {
+	var out []string
+	ceiling := func(what string, c *Ceiling, unit string) {
+		if c == nil {
+			return
+		}
+		s := fmt.Sprintf("%s %s (%s", what, units.Rate(c.Value, unit), c.From)
+		if c.Pattern != "" && what == "global memory bandwidth" {
+			s += ", " + c.Pattern + " pattern"
+		}
+		s += ")"
+		if c.Theoretical > 0 {
+			s += fmt.Sprintf("; theoretical %s (%s): measured is %.0f%% of it", units.Rate(c.Theoretical, unit), c.TheoryNote, c.Percent())
+		}
+		out = append(out, s)
+	}
+	ceiling("global memory bandwidth", p.Bandwidth, "B")
+	ceiling("local memory bandwidth", p.LocalBandwidth, "B")
+	for _, typ := range []string{"float", "double", "half", "int"} {
+		unit := "FLOP"
+		if typ == "int" {
+			unit = "IOP"
+		}
+		ceiling(typ+" compute", p.Compute[typ], unit)
+	}
+	if p.LaunchLatency > 0 {
+		s := "launch " + units.Duration(p.LaunchLatency) + " an empty kernel, back to back"
+		if p.LaunchRoundTrip > 0 {
+			s += "; " + units.Duration(p.LaunchRoundTrip) + " enqueue + finish"
+		}
+		out = append(out, s)
+	}
+	ceiling("pinned transfers to the device", p.PinnedToDevice, "B")
+	ceiling("pinned transfers to the host", p.PinnedToHost, "B")
+	return out
 }

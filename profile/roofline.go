@@ -2,10 +2,12 @@ package profile
 
 import (
 	"fmt"
+	"strings"
 	"math"
 	"time"
 
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/units"
 )
 
 // Verdicts of Place.
@@ -163,7 +165,7 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 	case launch:
 		r.Verdict = LaunchBound
 		r.Evidence = append([]string{fmt.Sprintf("median %s is %.1fx the device's launch time of %s (an empty kernel, back to back; launch-bound within %gx): launches, not the work, set the pace; do more work per launch",
-			results.FormatDuration(k.Median), float64(k.Median)/float64(p.LaunchLatency), results.FormatDuration(p.LaunchLatency), s.LaunchFactor)}, r.Evidence...)
+			units.Duration(k.Median), float64(k.Median)/float64(p.LaunchLatency), units.Duration(p.LaunchLatency), s.LaunchFactor)}, r.Evidence...)
 		if under != "" {
 			r.Evidence = append(r.Evidence, under)
 		}
@@ -186,19 +188,12 @@ func orStr(s, def string) string {
 	return s
 }
 
-// rate writes a rate of unit ("GB/s", "GFLOP/s") scaled to T when large and M
-// when small, with up to four significant digits.
+// rate writes a rate in giga-units of unit ("GB/s", "GFLOP/s") with scaled
+// units (units.Rate): "1.93 TB/s".
 func rate(v float64, unit string) string {
-	if len(unit) > 1 && unit[0] == 'G' {
-		switch {
-		case v >= 1000:
-			return fmt.Sprintf("%.4g T%s", v/1000, unit[1:])
-		case v > 0 && v < 1:
-			return fmt.Sprintf("%.4g M%s", v*1000, unit[1:])
-		}
+	u := strings.TrimSuffix(strings.TrimPrefix(unit, "G"), "/s")
+	if r := units.Rate(v, u); r != "" {
+		return r
 	}
-	return fmt.Sprintf("%.4g %s", v, unit)
+	return "0 " + unit
 }
-
-// Rate writes a rate the way the roofline's evidence does ("1.93 TB/s").
-func Rate(v float64, unit string) string { return rate(v, unit) }

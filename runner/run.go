@@ -65,6 +65,9 @@ type RunOptions struct {
 	NoDataWarmup, SyncEach bool
 	// Cache chooses the binary cache.
 	Cache CacheOptions
+	// NoProfile never measures a device profile: without a stored one there
+	// is no roofline. Verbose adds kernel resources and clocks to the notes.
+	NoProfile, Verbose bool
 	// Tool and Command describe the run in the result file.
 	Tool    results.ToolInfo
 	Command []string
@@ -116,6 +119,9 @@ type runPlan struct {
 	kernelTimeout time.Duration
 	noDataWarmup  bool
 	syncEach      bool
+	noProfile     bool
+	verbose       bool
+	analysis      *analysis
 }
 
 // A runItem is one benchmark on one device, made only when it runs.
@@ -125,6 +131,8 @@ type runItem struct {
 	params []results.Param
 	device *runtime.Device
 	make   func() (*runtime.KernelBenchmark, error)
+	// precision is the arithmetic's type for the roofline ("" is float).
+	precision string
 }
 
 // planRun checks everything in opts that can be checked before a device is
@@ -142,7 +150,8 @@ func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 	}
 	var err error
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
-		kernelTimeout: opts.KernelTimeout, noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach}
+		kernelTimeout: opts.KernelTimeout, noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach,
+		noProfile: opts.NoProfile, verbose: opts.Verbose}
 	if plan.output != "" {
 		if err := checkWritable(plan.output); err != nil {
 			return nil, err
@@ -217,7 +226,7 @@ func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 			for _, n := range ns {
 				n := n
 				plan.items = append(plan.items, runItem{
-					name: builtin.Name, kind: "run", device: dev,
+					name: builtin.Name, kind: "run", device: dev, precision: builtin.Type,
 					params: []results.Param{{Name: "type", Value: builtin.Type}, {Name: "n", Value: fmt.Sprint(n)}},
 					make:   func() (*runtime.KernelBenchmark, error) { return builtin.Make(dev, n) },
 				})
@@ -292,6 +301,8 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 	var done []results.Benchmark
 	invalid := 0
 	progress := progressWriter(stderr)
+	plan.analysis = newAnalysis(plan.noProfile, plan.verbose, stderr)
+	defer plan.analysis.close()
 	for _, it := range plan.items {
 		if ctx.Err() != nil {
 			break
@@ -322,11 +333,11 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 		}
 		if err != nil {
 			// The benchmark failed after setup: keep what finished, report it.
-			writeRunReport(stdout, plan.format, file, done)
+			writeRunReport(stdout, plan.format, file, done, plan.verbose)
 			return err
 		}
 	}
-	if err := writeRunReport(stdout, plan.format, file, done); err != nil {
+	if err := writeRunReport(stdout, plan.format, file, done, plan.verbose); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {
@@ -362,7 +373,13 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 	if progress != nil {
 		s.Progress = func(p measure.Progress) { progress(label, p) }
 	}
+	if plan.analysis == nil {
+		plan.analysis = newAnalysis(plan.noProfile, plan.verbose, io.Discard)
+	}
+	plan.analysis.profileOf(ctx, it.device)
+	watch := plan.analysis.watch(it.device)
 	res, err := measure.Run(ctx, kb.Measurable(), s)
+	clk := watch.Stop()
 	if progress != nil {
 		progress("", measure.Progress{})
 	}
@@ -381,6 +398,8 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 		rb.SetParam("local", joinInts(kb.Local))
 	}
 	rb.SetParam("global", joinInts(kb.Global))
+	rb.Clocks = clk
+	plan.analysis.annotate(ctx, it.device, kb, it.precision, rb)
 	if err != nil {
 		rb.Error = err.Error()
 	}
@@ -427,7 +446,7 @@ func progressWriter(stderr io.Writer) func(string, measure.Progress) {
 }
 
 // writeRunReport prints the finished benchmarks as a table or JSON.
-func writeRunReport(w io.Writer, format string, file results.File, done []results.Benchmark) error {
+func writeRunReport(w io.Writer, format string, file results.File, done []results.Benchmark, verbose bool) error {
 	if format == "json" {
 		file.Benchmarks = done
 		_, err := file.WriteTo(w)
@@ -437,7 +456,7 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "KERNEL\tPARAMS\tDEVICE\tLAUNCHES/SAMPLE\tSAMPLES\tMIN\tMEDIAN\tMEAN\tGEOMEAN\tCV\tTHROUGHPUT\tSTOP")
+	fmt.Fprintln(tw, "KERNEL\tPARAMS\tDEVICE\tLAUNCHES/SAMPLE\tSAMPLES\tMIN\tMEDIAN\tMEAN\tGEOMEAN\tCV\tTHROUGHPUT\tBOUND\tSTOP")
 	var notes []string
 	for _, b := range done {
 		m := b.Measurement
@@ -450,8 +469,8 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 			name += " INVALID"
 		}
 		s := m.Summary
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.2f%%\t%s\t%s\n", name, strings.Join(params, " "), b.Device.Name,
-			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), 100*s.CV, throughput(m), m.StopReason)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.2f%%\t%s\t%s\t%s\n", name, strings.Join(params, " "), b.Device.Name,
+			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), 100*s.CV, throughput(m), boundCell(b), m.StopReason)
 		prefix := b.Name + " " + strings.Join(params, " ") + ": "
 		notes = append(notes, fmt.Sprintf("%scold first launch %s; first touch %s; timer %s (resolution %s); build %s%s",
 			prefix, fmtDur(firstLaunch(m)), fmtDur(m.FirstTouch), m.Timer, m.TimerResolution, fmtDur(b.Program.BuildTime), fromCache(b.Program)))
@@ -465,6 +484,7 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		for _, warn := range m.AllWarnings() {
 			notes = append(notes, prefix+"warning: "+warn)
 		}
+		notes = append(notes, analysisNotes(b, prefix, verbose)...)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -66,20 +66,17 @@ __kernel void bandwidth_chunk(__global const VT *restrict in, __global T *restri
 	out[gid] = HSUM(acc);
 }
 
-// bandwidth_copy: a grid-stride copy of nvec vectors, out = in (one read and
-// one write a vector).
-__kernel void bandwidth_copy(__global const VT *restrict in, __global VT *restrict out, const ulong nvec) {
-	const size_t gsize = get_global_size(0);
-	for (size_t i = get_global_id(0); i < nvec; i += gsize)
-		out[i] = in[i];
+// bandwidth_copy: out = in, one vector a work-item (BabelStream's shape: the
+// fastest on GPUs and the one CPU compilers vectorize across work-items).
+__kernel void bandwidth_copy(__global const VT *restrict in, __global VT *restrict out) {
+	const size_t i = get_global_id(0);
+	out[i] = in[i];
 }
 
-// bandwidth_rmw: a grid-stride read-modify-write of nvec vectors in place,
-// data = data*a + b (one read and one write a vector).
-__kernel void bandwidth_rmw(__global VT *data, const T a, const T b, const ulong nvec) {
-	const size_t gsize = get_global_size(0);
-	for (size_t i = get_global_id(0); i < nvec; i += gsize)
-		data[i] = data[i] * a + b;
+// bandwidth_rmw: data = data*a + b in place, one vector a work-item.
+__kernel void bandwidth_rmw(__global VT *data, const T a, const T b) {
+	const size_t i = get_global_id(0);
+	data[i] = data[i] * a + b;
 }
 
 // local_bandwidth: each work-group fills a tile of local memory with its
