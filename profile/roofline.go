@@ -2,8 +2,8 @@ package profile
 
 import (
 	"fmt"
-	"strings"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/clmeter/clmeter/results"

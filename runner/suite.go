@@ -34,8 +34,8 @@ type SuiteOptions struct {
 	// launch, transfers, quick and all update it otherwise).
 	NoProfile bool
 	Cache     CacheOptions
-	Tool    results.ToolInfo
-	Command []string
+	Tool      results.ToolInfo
+	Command   []string
 }
 
 // SuiteChoices are the suite names 'clmeter suite' takes.
