@@ -5,8 +5,9 @@ BIN     := bin/clmeter
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 # What clmeter needs from the system: the ICD loader and headers (to build), PoCL (the
-# default CPU device) and clinfo (to compare against).
-DEB_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+# default CPU device), clinfo (to compare against) and chromium (the tests render
+# the HTML report, its plots and roofline, in headless Chromium).
+DEB_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo chromium
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build run test bench fuzz check-html clean
