@@ -423,7 +423,9 @@ func tiedAxes(k *spec.Kernel) []string {
 
 // identIn reports whether name appears in expr as a whole identifier.
 func identIn(expr, name string) bool {
-	isID := func(r byte) bool { return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+	isID := func(r byte) bool {
+		return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}
 	for i := 0; i+len(name) <= len(expr); i++ {
 		if expr[i:i+len(name)] != name {
 			continue

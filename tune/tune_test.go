@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"math"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -181,4 +181,3 @@ func TestCompareElems(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
-
