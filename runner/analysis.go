@@ -62,10 +62,15 @@ func (a *analysis) watch(dev *runtime.Device) *clocks.Watch {
 	return a.mon.Watch(clocks.DeviceID{Name: dev.Info.Name, PCIBus: dev.Info.NVPCIBusID})
 }
 
-// annotate sets rb's roofline and (verbose) resources.
+// annotate sets rb's roofline and (verbose) resources. The device's profile
+// is loaded (or measured) after its first benchmark ran, so that bad input
+// fails before anything else is measured.
 func (a *analysis) annotate(ctx context.Context, dev *runtime.Device, kb *runtime.KernelBenchmark, precision string, rb *results.Benchmark) {
 	m := rb.Measurement
-	if p := a.profiles[dev]; p != nil && m != nil && len(m.Samples) > 0 {
+	if m == nil || len(m.Samples) == 0 || ctx.Err() != nil {
+		return
+	}
+	if p := a.profileOf(ctx, dev); p != nil {
 		k := profile.Kernel{BytesPerLaunch: kb.BytesPerLaunch, OpsPerLaunch: kb.OpsPerLaunch, OpsUnit: kb.OpsUnit,
 			Precision: precision, Median: m.Summary.Median, WorkItems: 1}
 		for _, g := range kb.Global {

@@ -376,7 +376,6 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 	if plan.analysis == nil {
 		plan.analysis = newAnalysis(plan.noProfile, plan.verbose, io.Discard)
 	}
-	plan.analysis.profileOf(ctx, it.device)
 	watch := plan.analysis.watch(it.device)
 	res, err := measure.Run(ctx, kb.Measurable(), s)
 	clk := watch.Stop()
