@@ -17,7 +17,7 @@ import (
 // devices, failed or invalid ones are left out. It returns nil when nothing in
 // bs gives a figure. source says what measured them.
 func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source string, updated time.Time) *Profile {
-	p := &Profile{Format: FormatVersion, Key: KeyOf(dev), Device: dev, Updated: updated, Compute: map[string]*Ceiling{}}
+	p := &Profile{Format: FormatVersion, Key: KeyOf(dev), Device: dev, Updated: updated, Compute: map[string]*Ceiling{}, Patterns: map[string]*Ceiling{}}
 	found := false
 	better := func(c **Ceiling, v float64, unit, from, pattern string) {
 		if v <= 0 {
@@ -37,13 +37,20 @@ func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source strin
 		parts := strings.Split(b.Name, "/")
 		switch {
 		case len(parts) == 4 && parts[0] == "peaks" && parts[1] == "bandwidth":
-			better(&p.Bandwidth, gbps(b), "GB/s", b.Name, clkernels.PatternTraffic(parts[2]))
+			pattern := clkernels.PatternTraffic(parts[2])
+			better(&p.Bandwidth, gbps(b), "GB/s", b.Name, pattern)
+			c := p.Patterns[pattern]
+			better(&c, gbps(b), "GB/s", b.Name, pattern)
+			p.Patterns[pattern] = c
 		case len(parts) == 3 && parts[0] == "streams":
 			pattern := "copy"
 			if parts[1] == clkernels.StreamDot {
 				pattern = "read-only"
 			}
 			better(&p.Bandwidth, gbps(b), "GB/s", b.Name, pattern)
+			c := p.Patterns[pattern]
+			better(&c, gbps(b), "GB/s", b.Name, pattern)
+			p.Patterns[pattern] = c
 		case len(parts) == 3 && parts[0] == "peaks" && parts[1] == "local-bandwidth":
 			better(&p.LocalBandwidth, gbps(b), "GB/s", b.Name, "read-only")
 		case len(parts) == 4 && parts[0] == "peaks" && parts[1] == "compute":

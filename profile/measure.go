@@ -247,7 +247,7 @@ func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Ben
 	if err != nil && !errors.Is(err, ErrNoProfile) {
 		return nil, "", err
 	}
-	p := Merge(old, n)
+	p := Merge(old, n, fill)
 	var missing []string
 	if p.Bandwidth == nil {
 		missing = append(missing, PartBandwidth)
@@ -267,7 +267,9 @@ func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Ben
 		if err != nil {
 			return nil, "", err
 		}
-		p = Merge(p, sp)
+		// Only short bandwidth or compute ceilings make the profile short.
+		sp.Short = contains(missing, PartBandwidth) || contains(missing, PartCompute)
+		p = Merge(p, sp, false)
 	}
 	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
 	path, err := st.Save(p)

@@ -102,6 +102,9 @@ type Profile struct {
 	// copy and read-modify-write patterns); LocalBandwidth the local memory one.
 	Bandwidth      *Ceiling `json:"global_bandwidth,omitempty"`
 	LocalBandwidth *Ceiling `json:"local_bandwidth,omitempty"`
+	// Patterns holds the best global memory bandwidth of each traffic pattern
+	// ("read-only", "copy", "read-modify-write"); Bandwidth is the best of them.
+	Patterns map[string]*Ceiling `json:"patterns,omitempty"`
 	// Compute holds a ceiling per precision: "float", "double", "half", "int".
 	Compute map[string]*Ceiling `json:"compute"`
 	// LaunchLatency is an empty kernel's time per launch, back to back (host
@@ -132,9 +135,13 @@ func (p *Profile) Describe() string {
 	return d
 }
 
-// Merge returns p with every ceiling that n has replaced by n's, keeping the
-// rest of p (a suite measures only part of a profile).
-func Merge(p, n *Profile) *Profile {
+// Merge returns p with the figures n has folded in, keeping the rest of p (a
+// suite measures only part of a profile). With replace (n is a full
+// measurement: 'clmeter suite peaks'), n's figures replace p's; otherwise a
+// ceiling only rises (a ceiling is the best any kernel did, and a later, noisier
+// run must not lower it), while the launch latency and transfer rates are
+// taken from n.
+func Merge(p, n *Profile, replace bool) *Profile {
 	if p == nil || p.Key != n.Key {
 		c := *n
 		return &c
@@ -144,6 +151,10 @@ func Merge(p, n *Profile) *Profile {
 	for k, v := range p.Compute {
 		m.Compute[k] = v
 	}
+	m.Patterns = map[string]*Ceiling{}
+	for k, v := range p.Patterns {
+		m.Patterns[k] = v
+	}
 	m.Device, m.Updated = n.Device, n.Updated
 	short := false
 	set := func(dst **Ceiling, src *Ceiling) {
@@ -151,12 +162,24 @@ func Merge(p, n *Profile) *Profile {
 			*dst = src
 		}
 	}
-	set(&m.Bandwidth, n.Bandwidth)
-	set(&m.LocalBandwidth, n.LocalBandwidth)
+	raise := func(dst **Ceiling, src *Ceiling) {
+		if src != nil && (replace || *dst == nil || src.Value > (*dst).Value) {
+			*dst = src
+		}
+	}
+	raise(&m.Bandwidth, n.Bandwidth)
+	raise(&m.LocalBandwidth, n.LocalBandwidth)
 	set(&m.PinnedToDevice, n.PinnedToDevice)
 	set(&m.PinnedToHost, n.PinnedToHost)
 	for k, v := range n.Compute {
-		m.Compute[k] = v
+		c := m.Compute[k]
+		raise(&c, v)
+		m.Compute[k] = c
+	}
+	for k, v := range n.Patterns {
+		c := m.Patterns[k]
+		raise(&c, v)
+		m.Patterns[k] = c
 	}
 	if n.LaunchLatency > 0 {
 		m.LaunchLatency = n.LaunchLatency
@@ -298,6 +321,15 @@ func (p *Profile) Lines() []string {
 		out = append(out, s)
 	}
 	ceiling("global memory bandwidth", p.Bandwidth, "B")
+	if len(p.Patterns) > 1 {
+		var parts []string
+		for _, pat := range []string{"read-only", "copy", "read-modify-write"} {
+			if c := p.Patterns[pat]; c != nil {
+				parts = append(parts, fmt.Sprintf("%s %s (%s)", pat, units.Rate(c.Value, "B"), c.From))
+			}
+		}
+		out = append(out, "  by pattern: "+strings.Join(parts, ", "))
+	}
 	ceiling("local memory bandwidth", p.LocalBandwidth, "B")
 	for _, typ := range []string{"float", "double", "half", "int"} {
 		unit := "FLOP"

@@ -179,16 +179,25 @@ func TestMerge(t *testing.T) {
 	old.Short = true
 	n := &Profile{Key: old.Key, Device: gpu, Sources: []string{"clmeter suite streams"}, Compute: map[string]*Ceiling{},
 		Bandwidth: &Ceiling{Value: 3100, Pattern: "copy"}}
-	m := Merge(old, n)
+	m := Merge(old, n, false)
 	if m.Bandwidth.Value != 3100 || m.Compute["float"].Value != 50000 || m.LaunchLatency != 4*time.Microsecond || !m.Short {
 		t.Errorf("merge kept the wrong figures: %+v", m)
 	}
 	if strings.Join(m.Sources, ",") != "test,clmeter suite streams" {
 		t.Errorf("sources %v", m.Sources)
 	}
+	// A lower ceiling from a partial, noisier run does not lower the profile's;
+	// a full measurement (replace) does.
+	low := &Profile{Key: old.Key, Device: gpu, Compute: map[string]*Ceiling{"float": {Value: 40000}}, Bandwidth: &Ceiling{Value: 2000}, LaunchLatency: 5 * time.Microsecond}
+	if m := Merge(old, low, false); m.Bandwidth.Value != 3000 || m.Compute["float"].Value != 50000 || m.LaunchLatency != 5*time.Microsecond {
+		t.Errorf("a lower partial measurement changed the ceilings: bandwidth %g float %g launch %v", m.Bandwidth.Value, m.Compute["float"].Value, m.LaunchLatency)
+	}
+	if m := Merge(old, low, true); m.Bandwidth.Value != 2000 || m.Compute["float"].Value != 40000 {
+		t.Errorf("a full measurement did not replace the ceilings: %g %g", m.Bandwidth.Value, m.Compute["float"].Value)
+	}
 	full := h100()
 	full.Sources = []string{"clmeter suite peaks"}
-	if Merge(old, full).Short {
+	if Merge(old, full, true).Short {
 		t.Error("a full profile did not clear Short")
 	}
 	if old.Bandwidth.Value != 3000 {

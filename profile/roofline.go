@@ -147,6 +147,16 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 	default:
 		r.Evidence = append(r.Evidence, "bytes and operations per launch unknown (give --bytes and --flops, or bytes:/flops: in a spec): no roof to place it under")
 	}
+	if bw != nil && len(p.Patterns) > 1 && r.GBPerSecond > 0 {
+		var parts []string
+		for _, pat := range []string{"read-only", "copy", "read-modify-write"} {
+			if c := p.Patterns[pat]; c != nil {
+				parts = append(parts, fmt.Sprintf("%s %s (%.0f%%)", pat, rate(c.Value, "GB/s"), 100*r.GBPerSecond/c.Value))
+			}
+		}
+		r.Evidence = append(r.Evidence, "its bandwidth against each pattern's best: "+strings.Join(parts, ", ")+
+			" (on CPUs a write also reads its line first, so copy kernels count less traffic than they move)")
+	}
 	if r.Roof > 0 && r.PercentOfRoof > 100*(1+s.Slack) {
 		r.Evidence = append(r.Evidence, fmt.Sprintf("%.0f%% is above the measured ceiling: the ceiling is too low, not the kernel too fast (measure it again with 'clmeter suite peaks')", r.PercentOfRoof))
 	}
