@@ -147,7 +147,7 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 	default:
 		r.Evidence = append(r.Evidence, "bytes and operations per launch unknown (give --bytes and --flops, or bytes:/flops: in a spec): no roof to place it under")
 	}
-	if bw != nil && len(p.Patterns) > 1 && r.GBPerSecond > 0 {
+	if bw != nil && len(p.Patterns) > 1 && r.GBPerSecond > 0 && region == MemoryBound {
 		var parts []string
 		for _, pat := range []string{"read-only", "copy", "read-modify-write"} {
 			if c := p.Patterns[pat]; c != nil {
@@ -183,7 +183,11 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 		r.Verdict = UnderFilled
 		r.Evidence = append([]string{under}, r.Evidence...)
 	case r.Roof > 0 && r.PercentOfRoof < 100*s.FarBelow:
-		r.Evidence = append(r.Evidence, fmt.Sprintf("at %.0f%% of the roof it is far below it: the access pattern (strided, uncoalesced), caches, divergence or latency hold it back more than the %s roof", r.PercentOfRoof, map[string]string{MemoryBound: "bandwidth", ComputeBound: "compute"}[region]))
+		why := "the access pattern (strided, uncoalesced), caches or memory latency hold it back more than the bandwidth roof"
+		if region == ComputeBound {
+			why = "dependent instructions, barriers, divergence or too few work-items in flight hold it back more than the compute roof"
+		}
+		r.Evidence = append(r.Evidence, fmt.Sprintf("at %.0f%% of the roof it is far below it: %s", r.PercentOfRoof, why))
 	}
 	if p.LaunchLatency == 0 {
 		r.Evidence = append(r.Evidence, "no launch latency in the profile: launch-bound not checked")

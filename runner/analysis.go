@@ -44,7 +44,7 @@ func (a *analysis) profileOf(ctx context.Context, dev *runtime.Device) *profile.
 		fmt.Fprintf(a.stderr, "no roofline: %v\n", a.storeErr)
 		return nil
 	}
-	if !a.noProfile {
+	if _, err := a.store.Load(profile.KeyOf(dev.Describe())); err != nil && !a.noProfile {
 		fmt.Fprintf(a.stderr, "measuring a short profile of %s (once; --no-profile skips it) ...\n", dev.Info.Name)
 	}
 	p, note, err := profile.LoadOrMeasure(ctx, a.store, dev, !a.noProfile, profile.MeasureOptions{})
