@@ -5,9 +5,11 @@ BIN     := bin/clmeter
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 # What clmeter needs from the system: the ICD loader and headers (to build), PoCL (the
-# default CPU device), clinfo (to compare against) and chromium (the tests render
-# the HTML report, its plots and roofline, in headless Chromium).
-DEB_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo chromium
+# default CPU device), clinfo (to compare against), the two other implementations the
+# device tests run on: Mesa's Rusticl (mesa-opencl-icd, with RUSTICL_ENABLE=llvmpipe) and
+# Oclgrind (an OpenCL 1.2 simulator, also 'clmeter check'), and for the tests PostgreSQL (the
+# store starts a private server) and Chromium (the dashboard and HTML reports load headless).
+DEB_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo mesa-opencl-icd oclgrind postgresql chromium
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build run test bench fuzz check-html clean
@@ -42,9 +44,13 @@ run: build
 	@mkdir -p out
 	./$(BIN) suite quick -o out/quick.json
 
+# The device tests named TestEveryImplementation / TestTimerEveryImplementation run
+# on PoCL, Rusticl and Oclgrind, each in a child process; CLMETER_IMPLS_REQUIRED
+# makes a missing one fail instead of being left out.
+IMPLS ?= pocl,rusticl,oclgrind
 test: deps
 	$(GO) vet ./...
-	$(GO) test -race -count=1 -timeout 40m ./...
+	CLMETER_IMPLS_REQUIRED=$(IMPLS) $(GO) test -race -count=1 -timeout 60m ./...
 
 # make bench: one table, each row measured side by side in this run on one device
 # (BENCH_DEVICE, default clmeter's default), then the Go benchmarks.

@@ -94,6 +94,7 @@ func (b *LaunchBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 		batch.Host = time.Since(start)
 		return batch, err
 	}
+	backwards := false
 	for i := 0; i < k; i++ {
 		start := time.Now()
 		ev, err := b.queue.EnqueueNDRange(b.kernel, one, one, nil)
@@ -107,15 +108,35 @@ func (b *LaunchBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 			return batch, err
 		}
 		if b.Mode == LaunchDispatch {
-			p, perr := ev.Profile()
-			if perr == nil && p.Start >= p.Queued {
-				batch.Device += time.Duration(p.Start - p.Queued)
-				batch.DeviceBusy += time.Duration(p.End - p.Start)
+			if p, perr := ev.Profile(); perr == nil {
+				if p.Start < p.Queued || p.End < p.Start {
+					backwards = true
+				}
+				batch.Device += time.Duration(int64(p.Start - p.Queued))
+				batch.DeviceBusy += time.Duration(int64(p.End - p.Start))
 			}
 		}
 		ev.Release()
 	}
+	if backwards {
+		batch.DeviceBusy = -1 // measure.CheckTimer: the device timer ran backwards
+	}
 	return batch, nil
+}
+
+// CheckTimer checks a dispatch batch against the host clock (measure.TimerChecker):
+// its Device is a sum of QUEUED-to-START times, not a span, so each launch's
+// QUEUED-to-END must lie within its round trip, and all of them together may
+// not read nearly zero, nor longer than the host saw. The host's round trips are
+// launch overhead by definition.
+func (b *LaunchBenchmark) CheckTimer(bt measure.Batch, k int) measure.TimerCheck {
+	span := bt.Device + bt.DeviceBusy
+	if bt.DeviceBusy < 0 {
+		span = -1
+	}
+	c := measure.CheckTimer(measure.Batch{Host: bt.Host, Device: span, DeviceBusy: bt.DeviceBusy, Enqueue: bt.Host}, k, b.Device.Info.TimerResolution)
+	c.Device = bt.Device
+	return c
 }
 
 // Teardown releases the kernel and program.

@@ -128,6 +128,15 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 	}
 	if err != nil {
 		b.Error = err.Error()
+		if errors.Is(err, measure.ErrAbandoned) {
+			// The device may still be busy with the abandoned work: nothing
+			// more can run on it in this process.
+			r.dev.MarkBusy()
+			if res != nil && len(res.Samples) > 0 {
+				r.emit(b)
+			}
+			return res, err
+		}
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			if res != nil && len(res.Samples) > 0 {
 				r.emit(b)
@@ -461,6 +470,9 @@ func runQuick(r *runner) error {
 		}
 		if res == nil || len(res.Samples) == 0 {
 			continue
+		}
+		if mode == LaunchDispatch && res.Timer != measure.TimerDevice {
+			continue // only the device timer sees dispatch; its row says why it was not used
 		}
 		if mode == LaunchThroughput {
 			launch = append(launch, results.Figure{Name: "launches per second", Value: throughput(res, true) * 1e9, Unit: "1/s", Note: "empty kernel, back to back"})

@@ -48,7 +48,13 @@ type Batch struct {
 	// profiling). Zero when the device timer was not used.
 	Device time.Duration `json:"device_ns"`
 	// DeviceBusy is the sum of END-START over the launches (zero when unknown).
+	// Device or DeviceBusy is negative when the device timer ran backwards (a
+	// launch's END before its START, or the last END before the first START).
 	DeviceBusy time.Duration `json:"device_busy_ns"`
+	// Enqueue is the host time spent enqueuing the launches, from before the
+	// first enqueue to after the last returned (zero when unknown). CheckTimer
+	// counts it as launch overhead.
+	Enqueue time.Duration `json:"enqueue_ns,omitempty"`
 }
 
 // Phased is implemented by a Benchmark that moves data. RunPhases runs one
@@ -76,6 +82,22 @@ type Flusher interface {
 // reference. Validate reads the device output after the last launch.
 type Validator interface {
 	Validate(ctx context.Context) error
+}
+
+// TimerChecker is implemented by a Benchmark whose Batch.Device is not the span
+// of its launches (a sum of per-launch stages, say): it checks its batches
+// against the host clock itself, with CheckTimer's verdicts, instead of
+// CheckTimer.
+type TimerChecker interface {
+	CheckTimer(b Batch, k int) TimerCheck
+}
+
+// Abandoner is implemented by a Benchmark that must know when the engine gave up
+// waiting for one of its calls (after Settings.KernelTimeout, or Settings.Grace
+// after the context was canceled). The call may still be running on another
+// goroutine: Abandon must not wait for it, and Teardown is not called after it.
+type Abandoner interface {
+	Abandon()
 }
 
 // Clock is the host clock the engine uses for its own time budget. The real one

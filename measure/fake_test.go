@@ -49,6 +49,16 @@ type fakeBench struct {
 	onLaunch func(batch int)
 	// failAt makes the Launch with that index fail (when > 0).
 	failAt int
+	// lie, when set, turns the true device time of the batch-th Launch into
+	// what the device timer reports (a lying device clock).
+	lie func(batch int, dev time.Duration) time.Duration
+	// hostExtra, when set, adds host-only time to the batch-th Launch (a
+	// hiccup on the host).
+	hostExtra func(batch int) time.Duration
+	// block, when set, makes Launch wait until it is closed (a stuck device);
+	// abandoned counts Abandon calls.
+	block     chan struct{}
+	abandoned int
 
 	calls      []int    // k of every Launch call
 	events     []string // "setup", "flush", "launch", "teardown"
@@ -83,17 +93,31 @@ func (f *fakeBench) Launch(ctx context.Context, k int) (Batch, error) {
 	if f.failAt > 0 && i == f.failAt {
 		return Batch{}, fmt.Errorf("CL_OUT_OF_RESOURCES")
 	}
+	if f.block != nil && i > 0 {
+		<-f.block
+		return Batch{}, fmt.Errorf("CL_OUT_OF_RESOURCES after the device came back")
+	}
 	dev := time.Duration(k) * f.perLaunch(i)
 	if i == 0 {
 		dev += f.coldExtra
 	}
-	f.clock.Advance(dev + f.overhead)
-	b := Batch{Host: dev + f.overhead, Device: dev, DeviceBusy: dev}
+	host := dev + f.overhead
+	if f.hostExtra != nil {
+		host += f.hostExtra(i)
+	}
+	f.clock.Advance(host)
+	b := Batch{Host: host, Device: dev, DeviceBusy: dev}
+	if f.lie != nil {
+		b.Device = f.lie(i, dev)
+		b.DeviceBusy = b.Device
+	}
 	if f.noDevice {
 		b.Device, b.DeviceBusy = 0, 0
 	}
 	return b, nil
 }
+
+func (f *fakeBench) Abandon() { f.abandoned++ }
 
 func (f *fakeBench) Teardown() error {
 	f.events = append(f.events, "teardown")

@@ -35,6 +35,12 @@ func RunInterleaved(ctx context.Context, a, b Benchmark, s Settings) (ra, rb *Re
 	}
 	ea, eb := newEngine(a, s), newEngine(b, s)
 	defer func() {
+		if ea.abandoned || eb.abandoned {
+			// Both share the device as a rule: a Teardown would wait for it.
+			ea.abandon()
+			eb.abandon()
+			return
+		}
 		for _, x := range []struct {
 			name string
 			b    Benchmark
@@ -127,14 +133,12 @@ func newEngine(b Benchmark, s Settings) *engine {
 
 // begin runs Setup and the cold run and picks the timer, as Run does.
 func (e *engine) begin(ctx context.Context) error {
-	info, err := e.b.Setup(ctx)
-	if err != nil {
-		e.r = nil
-		return fmt.Errorf("setup: %w", err)
+	if err := e.setup(ctx); err != nil {
+		if !e.abandoned {
+			e.r = nil
+		}
+		return err
 	}
-	e.info = info
-	e.r.FirstTouch = info.FirstTouch
-	e.r.TimerResolution = info.TimerResolution
 	cold, err := e.launch(ctx, 1)
 	if err != nil {
 		e.start = e.s.Clock.Now()
@@ -142,18 +146,15 @@ func (e *engine) begin(ctx context.Context) error {
 		e.r.StopReason = StopError
 		if ctx.Err() != nil {
 			e.r.StopReason = StopCanceled
+			if errors.Is(err, ErrAbandoned) {
+				return err
+			}
 			return ctx.Err()
 		}
 		return fmt.Errorf("cold run: %w", err)
 	}
 	e.r.Cold = cold
-	e.r.Timer = TimerDevice
-	if e.s.Timer == TimerHost {
-		e.r.Timer, e.useHost = TimerHost, true
-	} else if cold.Device <= 0 {
-		e.r.Timer, e.useHost, e.warnedNoDev = TimerHost, true, true
-		e.r.Warnings = append(e.r.Warnings, "the device timer gave no times (profiling off?): figures use the host timer")
-	}
+	e.pickTimer(cold)
 	return nil
 }
 
@@ -176,20 +177,21 @@ func (e *engine) sampleOnce(ctx context.Context, k *int, calibrated *bool) (took
 	if err != nil {
 		return false, err
 	}
-	t := e.batchTime(b)
+	t := e.judge(b, *k, false)
 	if !*calibrated {
-		if t < s.MinSampleTime && *k < s.MaxLaunches {
+		if t < s.MinSampleTime && *k < s.MaxLaunches && !e.hostLong(b.Host, *k) {
 			r.Warmup.CalibrationLaunches += *k
 			r.Warmup.CalibrationBatches++
-			*k = e.grow(t, *k)
+			*k = e.grow(t, b.Host, *k)
 			return false, nil
 		}
 		*calibrated = true
 	}
+	t = e.judge(b, *k, true)
 	kd := time.Duration(*k)
 	r.Samples = append(r.Samples, Sample{PerLaunch: t / kd, Launches: *k, Host: b.Host / kd, Device: b.Device / kd, DeviceBusy: b.DeviceBusy / kd})
 	if t < s.MinSampleTime {
-		*k = e.grow(t, *k)
+		*k = e.grow(t, b.Host, *k)
 	}
 	if s.Progress != nil {
 		noise, _ := noiseOf(r.PerLaunch(), s.Stats.Confidence)

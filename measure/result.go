@@ -73,6 +73,14 @@ type Result struct {
 	// fallback, or when asked for). With TimerBoth asked for and device times
 	// present it is TimerDevice and HostSummary is set.
 	Timer Timer `json:"timer"`
+	// TimerNote says why the figures use the host timer although the device
+	// timer was asked for ("" when they do not): the device timer gave no
+	// times, or failed its check against the host clock (TimerCheck).
+	TimerNote string `json:"timer_note,omitempty"`
+	// TimerCheck is the batch on which the device timer was checked against the
+	// host clock (nil when it was not: the host timer was asked for, or no batch
+	// was timed both ways).
+	TimerCheck *TimerCheck `json:"timer_check,omitempty"`
 	// TimerResolution is SetupInfo.TimerResolution (zero when unknown).
 	TimerResolution time.Duration `json:"timer_resolution_ns"`
 	// Samples in the order they were taken.
@@ -88,6 +96,10 @@ type Result struct {
 	Throughput *Throughput `json:"throughput,omitempty"`
 	// StopReason says which rule ended the sampling.
 	StopReason StopReason `json:"stop_reason"`
+	// Abandoned is true when the engine stopped waiting for a call that the
+	// device had not finished (after the kernel timeout, or the grace period
+	// after a cancellation); the device may still be busy with it.
+	Abandoned bool `json:"abandoned,omitempty"`
 	// Elapsed is the time from the end of the cold run to the end of sampling,
 	// by Settings.Clock.
 	Elapsed time.Duration `json:"elapsed_ns"`

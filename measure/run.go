@@ -63,6 +63,12 @@ type engine struct {
 	warnedCap   bool
 	info        SetupInfo
 	summarized  bool
+	// timer is the verdict on the device timer; disagreements counts the
+	// failed checks while it is undecided (see judge).
+	timer         timerState
+	disagreements int
+	// abandoned is true once a call was abandoned (see call).
+	abandoned bool
 }
 
 // Run measures b: Setup; a cold run (the first launch, reported as Result.Cold
@@ -89,6 +95,9 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	r.Settings.Clock, r.Settings.Progress = nil, nil
 	e.r = r
 	defer func() {
+		if e.abandoned {
+			return // Teardown would wait for the device too
+		}
 		if terr := b.Teardown(); terr != nil {
 			err = errors.Join(err, fmt.Errorf("teardown: %w", terr))
 		}
@@ -101,13 +110,9 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 		e.flusher = f
 	}
 
-	info, err := b.Setup(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("setup: %w", err)
+	if err := e.setup(ctx); err != nil {
+		return nil, err
 	}
-	e.info = info
-	r.FirstTouch = info.FirstTouch
-	r.TimerResolution = info.TimerResolution
 
 	// Cold run.
 	cold, err := e.launch(ctx, 1)
@@ -115,16 +120,7 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 		return e.fail(ctx, fmt.Errorf("cold run: %w", err))
 	}
 	r.Cold = cold
-	r.Timer = TimerDevice
-	if s.Timer == TimerHost {
-		r.Timer = TimerHost
-		e.useHost = true
-	} else if cold.Device <= 0 {
-		r.Timer = TimerHost
-		e.useHost = true
-		e.warnedNoDev = true
-		r.Warnings = append(r.Warnings, "the device timer gave no times (profiling off?): figures use the host timer")
-	}
+	e.pickTimer(cold)
 	e.start = s.Clock.Now()
 
 	k, calibrated, err := e.warmup(ctx)
@@ -138,7 +134,10 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	e.summarize()
 
 	if v, ok := b.(Validator); ok {
-		verr := v.Validate(ctx)
+		verr, err := call(e, ctx, s.KernelTimeout, func() (error, error) { return v.Validate(ctx), nil })
+		if err != nil {
+			return e.fail(ctx, fmt.Errorf("validation: %w", err))
+		}
 		if ctx.Err() != nil {
 			return e.fail(ctx, ctx.Err())
 		}
@@ -157,13 +156,29 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	return r, nil
 }
 
+// setup runs the benchmark's Setup (abandoned Settings.Grace after a
+// cancellation) and records what it reports.
+func (e *engine) setup(ctx context.Context) error {
+	info, err := call(e, ctx, 0, func() (SetupInfo, error) { return e.b.Setup(ctx) })
+	if err != nil {
+		return fmt.Errorf("setup: %w", err)
+	}
+	e.info = info
+	e.r.FirstTouch = info.FirstTouch
+	e.r.TimerResolution = info.TimerResolution
+	return nil
+}
+
 // fail summarises what finished and returns it with err; a canceled context
-// makes the StopReason StopCanceled and the error ctx.Err().
+// makes the StopReason StopCanceled and the error ctx.Err() (or, when a call
+// was abandoned, err, which wraps it and says so).
 func (e *engine) fail(ctx context.Context, err error) (*Result, error) {
 	r := e.r
 	if ctx.Err() != nil {
 		r.StopReason = StopCanceled
-		err = ctx.Err()
+		if !errors.Is(err, ErrAbandoned) {
+			err = ctx.Err()
+		}
 	} else {
 		r.StopReason = StopError
 	}
@@ -185,11 +200,11 @@ func (e *engine) launch(ctx context.Context, k int) (Batch, error) {
 		return Batch{}, err
 	}
 	if e.flusher != nil {
-		if err := e.flusher.Flush(ctx); err != nil {
+		if _, err := call(e, ctx, e.s.KernelTimeout, func() (struct{}, error) { return struct{}{}, e.flusher.Flush(ctx) }); err != nil {
 			return Batch{}, fmt.Errorf("flush: %w", err)
 		}
 	}
-	return e.b.Launch(ctx, k)
+	return call(e, ctx, e.s.KernelTimeout, func() (Batch, error) { return e.b.Launch(ctx, k) })
 }
 
 // batchTime is the batch's duration by the timer the figures use.
@@ -214,9 +229,10 @@ func (e *engine) progress(stage string, noise float64) {
 	e.s.Progress(Progress{Stage: stage, Samples: len(e.r.Samples), Noise: noise, Target: e.s.MaxNoise, Elapsed: e.elapsed()})
 }
 
-// grow returns the next batch size while calibrating, and warns once when the
-// cap stops a batch from reaching MinSampleTime.
-func (e *engine) grow(took time.Duration, k int) int {
+// grow returns the next batch size while calibrating, bounded by what the host
+// clock predicts (hostCap), and warns once when the cap stops a batch from
+// reaching MinSampleTime.
+func (e *engine) grow(took, host time.Duration, k int) int {
 	if k >= e.s.MaxLaunches {
 		if !e.warnedCap {
 			e.warnedCap = true
@@ -226,7 +242,19 @@ func (e *engine) grow(took time.Duration, k int) int {
 		}
 		return k
 	}
-	return predictN(e.s.MinSampleTime, took, k, e.s.MaxLaunches)
+	return min(predictN(e.s.MinSampleTime, took, k, e.s.MaxLaunches), e.hostCap(host, k))
+}
+
+// steady returns the batch size that lasts MinSampleTime at took for k
+// launches, bounded by what the host clock predicts.
+func (e *engine) steady(took, host time.Duration, k int) int {
+	return min(sizeFor(e.s.MinSampleTime, took/time.Duration(k), e.s.MaxLaunches), e.hostCap(host, k))
+}
+
+// hostLong reports whether a batch of k launches that lasted host already
+// reaches the host clock's bound: growing it further is not allowed.
+func (e *engine) hostLong(host time.Duration, k int) bool {
+	return e.hostCap(host, k) <= k
 }
 
 // warmup runs the warm-up and returns the batch size for the samples and whether
@@ -235,6 +263,7 @@ func (e *engine) warmup(ctx context.Context) (k int, calibrated bool, err error)
 	s, w := e.s, &e.r.Warmup
 	defer func() { w.Duration = e.elapsed() }()
 	k = 1
+	var host time.Duration // the last batch's host time
 	run := func(n int) (time.Duration, error) {
 		b, err := e.launch(ctx, n)
 		if err != nil {
@@ -243,7 +272,8 @@ func (e *engine) warmup(ctx context.Context) (k int, calibrated bool, err error)
 		w.Launches += n
 		w.Batches++
 		e.progress("warmup", 0)
-		return e.batchTime(b), nil
+		host = b.Host
+		return e.judge(b, n, false), nil
 	}
 	switch {
 	case s.Cold && !s.Warmup.Set:
@@ -259,7 +289,7 @@ func (e *engine) warmup(ctx context.Context) (k int, calibrated bool, err error)
 			}
 			if i == s.Warmup.Count-1 && !s.Cold {
 				// Start calibrating from what the last launch took.
-				k = e.grow(took, 1)
+				k = e.grow(took, host, 1)
 			}
 		}
 		return k, s.Cold, nil
@@ -277,16 +307,16 @@ func (e *engine) warmup(ctx context.Context) (k int, calibrated bool, err error)
 		switch {
 		case s.Cold:
 			calibrated = true
-		case took >= s.MinSampleTime || k >= s.MaxLaunches:
-			if took < s.MinSampleTime {
-				e.grow(took, k) // at the cap: warns
+		case took >= s.MinSampleTime || k >= s.MaxLaunches || e.hostLong(host, k):
+			if took < s.MinSampleTime && k >= s.MaxLaunches {
+				e.grow(took, host, k) // at the cap: warns
 			}
 			if !calibrated {
-				k = sizeFor(s.MinSampleTime, took/time.Duration(k), s.MaxLaunches)
+				k = e.steady(took, host, k)
 				calibrated = true
 			}
 		default:
-			k = e.grow(took, k)
+			k = e.grow(took, host, k)
 		}
 		if !s.Warmup.Set && calibrated {
 			return k, true, nil
@@ -328,16 +358,17 @@ func (e *engine) sample(ctx context.Context, k int, calibrated bool) error {
 		if err != nil {
 			return fmt.Errorf("sample %d: %w", n+1, err)
 		}
-		took := e.batchTime(b)
+		took := e.judge(b, k, false)
 		if !calibrated {
-			if took < s.MinSampleTime && k < s.MaxLaunches {
+			if took < s.MinSampleTime && k < s.MaxLaunches && !e.hostLong(b.Host, k) {
 				r.Warmup.CalibrationLaunches += k
 				r.Warmup.CalibrationBatches++
-				k = e.grow(took, k)
+				k = e.grow(took, b.Host, k)
 				continue
 			}
 			calibrated = true
 		}
+		took = e.judge(b, k, true)
 		kd := time.Duration(k)
 		smp := Sample{PerLaunch: took / kd, Launches: k, Host: b.Host / kd, Device: b.Device / kd, DeviceBusy: b.DeviceBusy / kd}
 		r.Samples = append(r.Samples, smp)
@@ -345,7 +376,7 @@ func (e *engine) sample(ctx context.Context, k int, calibrated bool) error {
 		if !s.Cold && took < s.MinSampleTime {
 			// Keep the short sample (dropping fast ones would bias the figures)
 			// but make the next batches longer.
-			k = e.grow(took, k)
+			k = e.grow(took, b.Host, k)
 		}
 		if e.s.Progress != nil {
 			noise, _ = noiseOf(perLaunch, s.Stats.Confidence)
@@ -408,11 +439,11 @@ func (e *engine) phases(ctx context.Context, p Phased) error {
 			return err
 		}
 		if e.flusher != nil {
-			if err := e.flusher.Flush(ctx); err != nil {
+			if _, err := call(e, ctx, e.s.KernelTimeout, func() (struct{}, error) { return struct{}{}, e.flusher.Flush(ctx) }); err != nil {
 				return fmt.Errorf("flush: %w", err)
 			}
 		}
-		ph, err := p.RunPhases(ctx)
+		ph, err := call(e, ctx, e.s.KernelTimeout, func() (Phases, error) { return p.RunPhases(ctx) })
 		if err != nil {
 			return err
 		}

@@ -173,6 +173,13 @@ type Settings struct {
 	Cold bool `json:"cold"`
 	// MaxLaunches caps the launches of one batch (default DefaultMaxLaunches).
 	MaxLaunches int `json:"max_launches"`
+	// KernelTimeout bounds every call that waits for the device (Launch, Flush,
+	// RunPhases, Validate): one still running after it is abandoned and Run
+	// returns an error wrapping ErrKernelTimeout and ErrAbandoned. Zero: no bound.
+	KernelTimeout time.Duration `json:"kernel_timeout_ns,omitempty"`
+	// Grace is how long a call (Setup included) may go on after the context was
+	// canceled before it is abandoned (default DefaultGrace).
+	Grace time.Duration `json:"grace_ns,omitempty"`
 	// Stats holds the thresholds of the statistics (default DefaultStatsSettings;
 	// its MaxNoise and MinSamples are taken from the fields above).
 	Stats StatsSettings `json:"stats"`
@@ -216,6 +223,9 @@ func (s Settings) withDefaults() Settings {
 	if s.MaxLaunches <= 0 {
 		s.MaxLaunches = d.MaxLaunches
 	}
+	if s.Grace <= 0 {
+		s.Grace = DefaultGrace
+	}
 	s.Stats = s.Stats.withDefaults()
 	s.Stats.MaxNoise = s.MaxNoise
 	s.Stats.MinSamples = s.MinSamples
@@ -233,6 +243,9 @@ func (s Settings) Validate() error {
 	}
 	if s.Warmup.Count < 0 || s.Warmup.Duration < 0 {
 		errs = append(errs, fmt.Errorf("--warmup: want a duration >= 0 or a count >= 0, got %s", s.Warmup))
+	}
+	if s.KernelTimeout < 0 {
+		errs = append(errs, fmt.Errorf("--kernel-timeout: want a duration >= 0, got %s", s.KernelTimeout))
 	}
 	if s.Timer != "" {
 		if _, err := ParseTimer(string(s.Timer)); err != nil {

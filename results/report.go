@@ -278,7 +278,8 @@ func geomeans(rows []Row) []Geomean {
 }
 
 // FormatDuration writes d with four significant digits in the largest unit
-// that keeps it at least 1: "987 ns", "12.35 µs", "1.234 ms", "2.500 s".
+// that keeps it at least 1: "987 ns", "12.35 µs", "1.234 ms", "2.500 s"; a zero
+// (a timer that gave nothing) is "-".
 func FormatDuration(d time.Duration) string {
 	return formatNS(float64(d))
 }
@@ -287,7 +288,7 @@ func formatNS(ns float64) string {
 	a := math.Abs(ns)
 	switch {
 	case a == 0:
-		return "0 ns"
+		return "-" // a figure of 0 is never printed as a time
 	case a < 1e3:
 		return strconv.FormatFloat(ns, 'f', 0, 64) + " ns"
 	case a < 1e6:

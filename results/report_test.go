@@ -238,7 +238,7 @@ func TestFormatDuration(t *testing.T) {
 	for _, tt := range []struct {
 		d    time.Duration
 		want string
-	}{{0, "0 ns"}, {987, "987 ns"}, {12345, "12.35 µs"}, {1234567, "1.235 ms"}, {2500 * time.Millisecond, "2.500 s"}, {123456789, "123.5 ms"}} {
+	}{{0, "-"}, {987, "987 ns"}, {12345, "12.35 µs"}, {1234567, "1.235 ms"}, {2500 * time.Millisecond, "2.500 s"}, {123456789, "123.5 ms"}} {
 		if got := FormatDuration(tt.d); got != tt.want {
 			t.Errorf("FormatDuration(%v) = %q, want %q", tt.d, got, tt.want)
 		}

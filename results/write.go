@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/clmeter/clmeter/fail"
 )
 
 // Encode returns f as indented JSON ending in a newline. Nil lists encode as [].
@@ -167,4 +169,20 @@ func (w *Writer) File() File {
 	c := w.file
 	c.Benchmarks = append([]Benchmark{}, w.file.Benchmarks...)
 	return c
+}
+
+// CheckWritable fails with a usage error when path's folder does not take a new file, so that a bad
+// -o is found before anything is measured. It leaves nothing behind.
+func CheckWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fail.Usagef("-o %s is a folder: name a file", path)
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, ".clmeter-probe-*")
+	if err != nil {
+		return fail.Usagef("-o %s: cannot write there: %v", path, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
 }

@@ -127,6 +127,7 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 	file := results.NewFile(pa.tool, pa.command)
 	var w *results.Writer
 	var pairs []results.Pair
+	var measured []results.Benchmark
 	for i := range pa.items {
 		ia, ib := pa.items[i], pb.items[i]
 		ra, rb, err := measurePair(ctx, pa, ia, ib)
@@ -145,6 +146,7 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 				}
 			}
 		}
+		measured = append(measured, *ra, *rb)
 		p := results.ComparePair(floats(ra.Measurement), floats(rb.Measurement), opts.Alpha)
 		p.Key = results.Key{Name: itemLabel(ia) + " -> " + itemLabel(ib), Device: ra.Device.Name}
 		pairs = append(pairs, p)
@@ -154,6 +156,10 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 		return err
 	}
 	fmt.Fprintf(stderr, "clmeter: measured interleaved (ABBA): ratio = B / A\n")
+	file.Benchmarks = measured
+	if err := saveToStore(ctx, pa.store, pa.labels, pa.output, file, stderr); err != nil {
+		return err
+	}
 	return checkRegressions(cmp, opts.Threshold)
 }
 
@@ -185,7 +191,6 @@ func measurePair(ctx context.Context, plan *runPlan, ia, ib runItem) (*results.B
 	if err != nil {
 		return nil, nil, fail.With(fail.Usage, fmt.Errorf("B: %w", err))
 	}
-	ka.Timeout, kb.Timeout = plan.kernelTimeout, plan.kernelTimeout
 	ka.NoDataWarmup, kb.NoDataWarmup = plan.noDataWarmup, plan.noDataWarmup
 	ra, rb, err := measure.RunInterleaved(ctx, ka.Measurable(), kb.Measurable(), plan.settings)
 	if err != nil {

@@ -56,10 +56,9 @@ type RunOptions struct {
 	Format string
 	// Output, when set, receives the result file, benchmark by benchmark.
 	Output string
-	// Settings are the measurement settings.
+	// Settings are the measurement settings (Settings.KernelTimeout gives up on
+	// a kernel the device has not finished).
 	Settings measure.Settings
-	// KernelTimeout gives up on a kernel the device has not finished (0: never).
-	KernelTimeout time.Duration
 	// NoDataWarmup leaves buffers unwritten before timing; SyncEach finishes
 	// after every launch.
 	NoDataWarmup, SyncEach bool
@@ -68,6 +67,10 @@ type RunOptions struct {
 	// NoProfile never measures a device profile: without a stored one there
 	// is no roofline. Verbose adds kernel resources and clocks to the notes.
 	NoProfile, Verbose bool
+	// Store, when set, also puts the results into this results database (see
+	// store.Open), with Labels.
+	Store  string
+	Labels map[string]string
 	// Tool and Command describe the run in the result file.
 	Tool    results.ToolInfo
 	Command []string
@@ -115,13 +118,14 @@ type runPlan struct {
 	output   string
 	command  []string
 	tool     results.ToolInfo
+	store    string
+	labels   map[string]string
 
-	kernelTimeout time.Duration
-	noDataWarmup  bool
-	syncEach      bool
-	noProfile     bool
-	verbose       bool
-	analysis      *analysis
+	noDataWarmup bool
+	syncEach     bool
+	noProfile    bool
+	verbose      bool
+	analysis     *analysis
 }
 
 // A runItem is one benchmark on one device, made only when it runs.
@@ -150,10 +154,11 @@ func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 	}
 	var err error
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
-		kernelTimeout: opts.KernelTimeout, noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach,
+		store: opts.Store, labels: opts.Labels,
+		noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach,
 		noProfile: opts.NoProfile, verbose: opts.Verbose}
 	if plan.output != "" {
-		if err := checkWritable(plan.output); err != nil {
+		if err := results.CheckWritable(plan.output); err != nil {
 			return nil, err
 		}
 	}
@@ -277,22 +282,6 @@ func userKernel(opts RunOptions, sizes []int64) (*spec.Kernel, error) {
 	return k, nil
 }
 
-// checkWritable fails when path's folder does not take a new file, so that a bad
-// -o is found before anything is measured. It leaves nothing behind.
-func checkWritable(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return usageErr("-o %s is a folder: name a file", path)
-	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".clmeter-probe-*")
-	if err != nil {
-		return usageErr("-o %s: cannot write there: %v", path, err)
-	}
-	f.Close()
-	os.Remove(f.Name())
-	return nil
-}
-
 // executeRun measures every item in turn, printing the table at the end and
 // appending each finished benchmark to the result file (so Ctrl-C keeps them).
 func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) error {
@@ -300,6 +289,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 	file := results.NewFile(plan.tool, plan.command)
 	var done []results.Benchmark
 	invalid := 0
+	var abandoned error // the error of the benchmark an interrupt stopped
 	progress := progressWriter(stderr)
 	plan.analysis = newAnalysis(plan.noProfile, plan.verbose, stderr)
 	defer plan.analysis.close()
@@ -315,6 +305,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 			return err
 		}
 		if rb.Measurement != nil && rb.Measurement.StopReason == measure.StopCanceled {
+			abandoned = err
 			break
 		}
 		if rb.Measurement != nil && rb.Measurement.Valid != nil && !*rb.Measurement.Valid {
@@ -340,8 +331,12 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 	if err := writeRunReport(stdout, plan.format, file, done, plan.verbose); err != nil {
 		return err
 	}
+	file.Benchmarks = done
+	if err := saveToStore(ctx, plan.store, plan.labels, plan.output, file, stderr); err != nil {
+		return err
+	}
 	if ctx.Err() != nil {
-		msg := fmt.Sprintf("interrupted after %d of %d benchmarks", len(done), len(plan.items))
+		msg := fmt.Sprintf("interrupted after %d of %d benchmarks%s", len(done), len(plan.items), abandonNote(abandoned))
 		if plan.output != "" && len(done) > 0 {
 			msg += "; the finished ones are in " + plan.output
 		}
@@ -361,8 +356,6 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 	if err != nil {
 		return nil, fail.With(fail.Usage, err)
 	}
-	kb.Timeout = plan.kernelTimeout
-	kb.OnHang = exitOnHang
 	kb.NoDataWarmup = plan.noDataWarmup
 	kb.HostOnly = s.Timer == measure.TimerHost
 	kb.SyncEach = plan.syncEach
@@ -403,17 +396,6 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 		rb.Error = err.Error()
 	}
 	return rb, err
-}
-
-// exitOnHang reports a kernel the device never finished and ends the process:
-// OpenCL cannot stop a running kernel. Result files hold what finished before.
-func exitOnHang(err error) {
-	code := 1
-	if errors.Is(err, context.Canceled) {
-		code = 130 // the status of an interrupted run
-	}
-	fmt.Fprintf(os.Stderr, "clmeter: %v\n", err)
-	os.Exit(code)
 }
 
 func joinInts(v []int) string {
@@ -471,8 +453,8 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.2f%%\t%s\t%s\t%s\n", name, strings.Join(params, " "), b.Device.Name,
 			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), 100*s.CV, throughput(m), boundCell(b), m.StopReason)
 		prefix := b.Name + " " + strings.Join(params, " ") + ": "
-		notes = append(notes, fmt.Sprintf("%scold first launch %s; first touch %s; timer %s (resolution %s); build %s%s",
-			prefix, fmtDur(firstLaunch(m)), fmtDur(m.FirstTouch), m.Timer, m.TimerResolution, fmtDur(b.Program.BuildTime), fromCache(b.Program)))
+		notes = append(notes, fmt.Sprintf("%scold first launch %s; first touch %s; timer %s; build %s%s",
+			prefix, fmtDur(firstLaunch(m)), fmtDur(m.FirstTouch), timerText(m), fmtDur(b.Program.BuildTime), fromCache(b.Program)))
 		if m.Phases != nil {
 			notes = append(notes, fmt.Sprintf("%sphases (median, host timer): copy-in %s, compute %s, copy-out %s, total %s", prefix,
 				fmtDur(m.Phases.CopyIn.Median), fmtDur(m.Phases.Compute.Median), fmtDur(m.Phases.CopyOut.Median), fmtDur(m.Phases.Total.Median)))
@@ -481,7 +463,9 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 			notes = append(notes, prefix+"INVALID: "+m.ValidationError)
 		}
 		for _, warn := range m.AllWarnings() {
-			notes = append(notes, prefix+"warning: "+warn)
+			if !isTimerNote(warn) { // said in the timer note above
+				notes = append(notes, prefix+"warning: "+warn)
+			}
 		}
 		notes = append(notes, analysisNotes(b, prefix, verbose)...)
 	}
@@ -502,7 +486,7 @@ func fromCache(p *results.ProgramInfo) string {
 }
 
 func firstLaunch(m *measure.Result) time.Duration {
-	if m.Cold.Device > 0 {
+	if m.Cold.Device > 0 && m.Timer == measure.TimerDevice {
 		return m.Cold.Device
 	}
 	return m.Cold.Host
@@ -553,8 +537,14 @@ func ThroughputText(t *measure.Throughput) string {
 	return strings.Join(parts, ", ")
 }
 
-// fmtDur writes a duration with four significant digits in a fitting unit.
-func fmtDur(d time.Duration) string { return units.Duration(d) }
+// fmtDur writes a duration with four significant digits in a fitting unit; a
+// zero is "-", since a figure of 0 is never printed as a time.
+func fmtDur(d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	return units.Duration(d)
+}
 
 // usageErr is a bad-usage error.
 func usageErr(format string, a ...any) error { return fail.Usagef(format, a...) }

@@ -34,8 +34,11 @@ type SuiteOptions struct {
 	// launch, transfers, quick and all update it otherwise).
 	NoProfile bool
 	Cache     CacheOptions
-	Tool      results.ToolInfo
-	Command   []string
+	// Store, when set, also puts the results into this results database, with Labels.
+	Store   string
+	Labels  map[string]string
+	Tool    results.ToolInfo
+	Command []string
 }
 
 // SuiteChoices are the suite names 'clmeter suite' takes.
@@ -135,9 +138,12 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, stdout, s
 			fmt.Fprintf(stdout, "\nresults: %s (%d benchmarks)\n", o.Output, len(done))
 		}
 	}
+	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, file, stderr); err != nil {
+		return err
+	}
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
-		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept", len(done)))
+		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept%s", len(done), abandonNote(runErr)))
 	case runErr != nil:
 		return runErr
 	case invalid > 0:

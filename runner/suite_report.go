@@ -139,6 +139,9 @@ func writeSuiteReport(w io.Writer, bs []results.Benchmark) {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, suiteParams(b), suiteMedian(b), suiteThroughput(b), peakPercent(b, peaks), suiteCV(b), suiteWarnings(b))
 		}
 		tw.Flush()
+		for _, n := range suiteTimerNotes(byGroup[g]) {
+			fmt.Fprintln(w, "  timer: "+n)
+		}
 	}
 	for _, b := range bs {
 		if b.Name == clkernels.QuickSummaryName {
@@ -189,7 +192,12 @@ func suiteWarnings(b results.Benchmark) string {
 		ws = append(ws, "ERROR: "+b.Error)
 	}
 	if m := b.Measurement; m != nil {
-		ws = append(ws, m.AllWarnings()...)
+		for _, x := range m.AllWarnings() {
+			if isTimerNote(x) {
+				x = "host timer (see below)"
+			}
+			ws = append(ws, x)
+		}
 	}
 	if b.Params["device memory"] == "zero-copy" {
 		ws = append(ws, "zero-copy device: a host memory copy, not a bus transfer")

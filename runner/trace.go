@@ -63,7 +63,7 @@ func Trace(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error
 		if err != nil {
 			return fail.With(fail.Usage, err)
 		}
-		kb.Timeout, kb.NoDataWarmup, kb.Tracer = plan.kernelTimeout, plan.noDataWarmup, q
+		kb.NoDataWarmup, kb.Tracer = plan.noDataWarmup, q
 		cb := &traceCounting{b: kb.Measurable()}
 		res, err := measure.Run(ctx, cb, plan.settings)
 		launches += cb.launches

@@ -53,6 +53,9 @@ func ListDevices(ctx context.Context, opts ListOptions, stdout io.Writer) error 
 	fmt.Fprintf(stdout, "%d platform(s), %d device(s); enumeration took %s (loader %s)\n", len(plats), len(devs), m.EnumerationTime().Round(time.Microsecond), cl.LibraryPath())
 	if len(devs) == 0 {
 		fmt.Fprintln(stdout, "no OpenCL device found: run 'clmeter doctor' to see why")
+		for _, h := range PlatformHints(plats, devs) {
+			fmt.Fprintln(stdout, "note: "+h)
+		}
 		return nil
 	}
 	if opts.Verbose {
@@ -68,9 +71,15 @@ func ListDevices(ctx context.Context, opts ListOptions, stdout io.Writer) error 
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n",
 			d.Index, d.Ref(), in.TypeName, in.Name, d.Platform.Name, in.ComputeUnits, in.MaxClockMHz,
 			units.Bytes(in.GlobalMemBytes), units.Bytes(in.MaxAllocBytes), units.Bytes(in.LocalMemBytes),
-			in.TimerResolution, yesNo(in.FP64), strings.TrimPrefix(in.Version, "OpenCL "))
+			zeroDash(in.TimerResolution, time.Duration.String), yesNo(in.FP64), strings.TrimPrefix(in.Version, "OpenCL "))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, h := range PlatformHints(plats, devs) {
+		fmt.Fprintln(stdout, "note: "+h)
+	}
+	return nil
 }
 
 func yesNo(b bool) string {
@@ -111,4 +120,13 @@ func writeDeviceVerbose(w io.Writer, d *Device) {
 		fmt.Fprintf(tw, "  %s\t%s\n", r[0], r[1])
 	}
 	tw.Flush()
+}
+
+// zeroDash writes "-" for a zero duration: a figure of 0 is never printed as a
+// time.
+func zeroDash(d time.Duration, f func(time.Duration) string) string {
+	if d == 0 {
+		return "-"
+	}
+	return f(d)
 }

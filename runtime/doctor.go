@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -31,6 +32,8 @@ type Diagnosis struct {
 	Fixes []string `json:"fixes"`
 	// UsableDevices counts devices that built and ran a test kernel.
 	UsableDevices int `json:"usable_devices"`
+	// Oclgrind is the simulator 'clmeter check' uses (nil when not installed).
+	Oclgrind *OclgrindStatus `json:"oclgrind,omitempty"`
 }
 
 // VendorDir is one folder of .icd files.
@@ -70,6 +73,14 @@ type DeviceCheck struct {
 	Problem string        `json:"problem,omitempty"`
 	Context time.Duration `json:"context_ns"`
 	Build   time.Duration `json:"build_ns"`
+	// Version is the device's OpenCL version ("1.2").
+	Version string `json:"opencl_version"`
+	// Timer is the timer benchmarks get on the device (nil when the device is
+	// not usable or the check failed: TimerProblem says why).
+	Timer        *TimerVerdict `json:"timer,omitempty"`
+	TimerProblem string        `json:"timer_problem,omitempty"`
+	// Quirks are what the device lacks or does differently (Device.Quirks).
+	Quirks []string `json:"quirks"`
 }
 
 // DefaultVendorDir is where ICD loaders look for vendor files by default.
@@ -161,6 +172,7 @@ func Diagnose() *Diagnosis {
 		}
 	}
 	d.Fixes = append(d.Fixes, missingICDFixes(d)...)
+	d.Oclgrind = oclgrindStatus(d.VendorDirs)
 
 	if err := cl.Load(); err != nil {
 		d.LoaderErr = err.Error()
@@ -195,6 +207,7 @@ func Diagnose() *Diagnosis {
 		}
 		d.Platforms = append(d.Platforms, pc)
 	}
+	d.Fixes = append(d.Fixes, PlatformHints(plats, devs)...)
 	if len(plats) == 0 {
 		d.Fixes = append(d.Fixes, "the loader found no platform: install a driver, e.g. sudo apt-get install pocl-opencl-icd for the CPU (PoCL), or your GPU vendor's OpenCL runtime")
 	}
@@ -204,7 +217,11 @@ func Diagnose() *Diagnosis {
 const doctorKernel = "__kernel void clmeter_doctor(__global int *x) { x[get_global_id(0)] = (int)get_global_id(0) * 3; }"
 
 func checkDevice(dev *Device) DeviceCheck {
-	dc := DeviceCheck{Index: dev.Index, Ref: dev.Ref(), Name: dev.Info.Name, Type: dev.Info.TypeName}
+	dc := DeviceCheck{Index: dev.Index, Ref: dev.Ref(), Name: dev.Info.Name, Type: dev.Info.TypeName,
+		Version: cl.ParseVersion(dev.Info.Version).String(), Quirks: dev.Quirks()}
+	if dc.Quirks == nil {
+		dc.Quirks = []string{}
+	}
 	fail := func(what string, err error) DeviceCheck {
 		dc.Problem = what + ": " + firstLine(err.Error())
 		return dc
@@ -260,6 +277,11 @@ func checkDevice(dev *Device) DeviceCheck {
 		return fail("event profiling", err)
 	}
 	dc.Usable = true
+	if v, err := CheckDeviceTimer(context.Background(), dev); err != nil {
+		dc.TimerProblem = firstLine(err.Error())
+	} else {
+		dc.Timer = &v
+	}
 	return dc
 }
 

@@ -74,13 +74,6 @@ type KernelBenchmark struct {
 	// timeline (clmeter trace). Every launch then gets an event.
 	Tracer Tracer
 
-	// Timeout bounds every wait for the device (zero: no bound). When a wait
-	// outlasts it, or lasts over 2 s after the context was canceled, a watchdog
-	// calls OnHang with the reason (wrapping ErrKernelTimeout or the context's
-	// error). OpenCL cannot stop a running kernel: OnHang should report and exit
-	// the process. Without OnHang there is no watchdog.
-	Timeout time.Duration
-	OnHang  func(error)
 	// HostOnly launches without events: the batch has host times only (for
 	// --timer host, and to compare with a plain C loop).
 	HostOnly bool
@@ -99,8 +92,7 @@ type KernelBenchmark struct {
 	inputs    map[int][]byte
 	flush     *cl.Buffer
 	flushSz   int64
-	waitSince atomic.Int64 // when the current wait for the device began (UnixNano), 0 when none
-	stopWatch chan struct{}
+	abandoned atomic.Bool
 }
 
 // Setup builds the program (through the cache), makes the buffers, writes their
@@ -118,10 +110,6 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 		return info, err
 	}
 	b.ctx, b.queue = c, q
-	if b.OnHang != nil && b.stopWatch == nil {
-		b.stopWatch = make(chan struct{})
-		go b.watch(ctx, b.stopWatch)
-	}
 	tb := time.Now()
 	p, binfo, err := b.Device.BuildProgram(b.Source, b.Options)
 	if err != nil {
@@ -325,6 +313,9 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 	}
 	var batch measure.Batch
 	batch.Host = time.Since(start)
+	if !b.SyncEach {
+		batch.Enqueue = tf.Sub(start)
+	}
 	if b.Tracer != nil {
 		b.Tracer.Host("clFinish", tf, time.Now())
 		for _, ev := range events {
@@ -341,57 +332,47 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 	if err != nil {
 		return batch, nil
 	}
-	batch.Device = time.Duration(last.End - first.Start)
+	// Signed differences: a device timer that runs backwards gives a negative
+	// span, which measure.CheckTimer refuses.
+	batch.Device = time.Duration(int64(last.End - first.Start))
+	backwards := false
 	if every {
 		for _, ev := range events {
 			if p, err := ev.Profile(); err == nil {
-				batch.DeviceBusy += time.Duration(p.End - p.Start)
+				d := time.Duration(int64(p.End - p.Start))
+				backwards = backwards || d < 0
+				batch.DeviceBusy += d
 			}
 		}
+	} else {
+		for _, p := range []cl.Profile{first, last} {
+			backwards = backwards || int64(p.End-p.Start) < 0
+		}
+	}
+	if backwards {
+		batch.DeviceBusy = -1
 	}
 	return batch, nil
 }
 
-// ErrKernelTimeout is what OnHang receives when the device has not finished
-// within KernelBenchmark.Timeout.
-var ErrKernelTimeout = errors.New("the device did not finish in time")
+// ErrKernelTimeout is wrapped by the error of a wait for the device that
+// outlasted measure.Settings.KernelTimeout (it is measure.ErrKernelTimeout).
+var ErrKernelTimeout = measure.ErrKernelTimeout
 
 // finish waits for the queue on the calling goroutine (a hand-off to another
-// goroutine would add its wake-up latency to every round trip). The watchdog
-// started by Setup sees a wait that lasts too long.
+// goroutine would add its wake-up latency to every round trip). measure runs
+// each call into the benchmark under a watchdog: a wait that outlasts the
+// kernel timeout, or the grace period after a cancellation, is abandoned.
 func (b *KernelBenchmark) finish(ctx context.Context) error {
-	b.waitSince.Store(time.Now().UnixNano())
-	err := b.queue.Finish()
-	b.waitSince.Store(0)
-	return err
+	return b.queue.Finish()
 }
 
-// watch runs while the benchmark is set up: when a wait for the device outlasts
-// Timeout, or goes on for 2 s after ctx was canceled, it hands OnHang the error.
-// OpenCL cannot abort a running kernel, so OnHang is expected to report and exit.
-func (b *KernelBenchmark) watch(ctx context.Context, stop <-chan struct{}) {
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-stop:
-			return
-		case <-tick.C:
-		}
-		since := b.waitSince.Load()
-		if since == 0 {
-			continue
-		}
-		waited := time.Since(time.Unix(0, since))
-		switch {
-		case b.Timeout > 0 && waited > b.Timeout:
-			b.OnHang(fmt.Errorf("kernel %s: %w: still running after --kernel-timeout %s", b.Kernel, ErrKernelTimeout, b.Timeout))
-			return
-		case ctx.Err() != nil && waited > 2*time.Second:
-			b.OnHang(fmt.Errorf("kernel %s: %w while the device was still busy", b.Kernel, ctx.Err()))
-			return
-		}
-	}
+// Abandon is called by measure when it stopped waiting for a call that the
+// device has not finished: the device's queue is still busy, so Teardown is not
+// called and the Manager does not release the device's context and queue.
+func (b *KernelBenchmark) Abandon() {
+	b.abandoned.Store(true)
+	b.Device.MarkBusy()
 }
 
 // RunPhases writes every buffer (copy-in), launches once (compute) and reads the
@@ -500,9 +481,8 @@ func (b *KernelBenchmark) Validate(ctx context.Context) error {
 // Teardown releases the kernel, program and buffers (the device's context and
 // queue stay with the Manager).
 func (b *KernelBenchmark) Teardown() error {
-	if b.stopWatch != nil {
-		close(b.stopWatch)
-		b.stopWatch = nil
+	if b.abandoned.Load() {
+		return nil // the device is still busy: waiting for it would hang
 	}
 	if b.queue != nil {
 		b.queue.Finish()
@@ -566,6 +546,7 @@ func (p kbPlain) Launch(ctx context.Context, k int) (measure.Batch, error) {
 	return p.b.Launch(ctx, k)
 }
 func (p kbPlain) Teardown() error                 { return p.b.Teardown() }
+func (p kbPlain) Abandon()                        { p.b.Abandon() }
 func (p kbPlain) Flush(ctx context.Context) error { return p.b.Flush(ctx) }
 
 type kbPhased struct{ kbPlain }

@@ -54,6 +54,9 @@ type Device struct {
 	queue       *cl.Queue
 	ctxErr      error
 	contextTime time.Duration
+	// busy is set when a wait for the device was abandoned: its queue may
+	// never finish, so Close leaves its context and queue alone.
+	busy atomic.Bool
 }
 
 // NewManager returns a Manager that has touched nothing yet.
@@ -134,9 +137,14 @@ func (m *Manager) Select(spec string) ([]*Device, error) {
 	return s.Match(devs)
 }
 
-// Close releases every context and queue made. The Manager must not be used after.
+// Close releases every context and queue made, except those of a device whose
+// wait was abandoned (Busy): releasing them could wait for the device for ever.
+// The Manager must not be used after.
 func (m *Manager) Close() {
 	for _, d := range m.devices {
+		if d.busy.Load() {
+			continue
+		}
 		if d.queue != nil {
 			d.queue.Release()
 		}
@@ -167,6 +175,14 @@ func (d *Device) Context() (*cl.Context, *cl.Queue, error) {
 	})
 	return d.ctx, d.queue, d.ctxErr
 }
+
+// Busy reports whether a wait for the device was abandoned (see
+// KernelBenchmark.Abandon): work may still be running on it, and it must not be
+// used again in this process.
+func (d *Device) Busy() bool { return d.busy.Load() }
+
+// MarkBusy records that a wait for the device was abandoned (see Busy).
+func (d *Device) MarkBusy() { d.busy.Store(true) }
 
 // ContextTime is how long making the context and queue took (zero before).
 func (d *Device) ContextTime() time.Duration { return d.contextTime }

@@ -9,7 +9,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/units"
 )
 
 func init() {
@@ -102,9 +104,11 @@ func writeDiagnosis(w io.Writer, d *runtime.Diagnosis) {
 					fmt.Fprintf(w, ": %s", dc.Problem)
 				}
 				fmt.Fprintln(w)
+				writeDoctorTimer(w, dc)
 			}
 		}
 	}
+	writeOclgrind(w, d.Oclgrind)
 	if len(d.Fixes) > 0 {
 		fmt.Fprintln(w, "Fixes")
 		for _, f := range d.Fixes {
@@ -112,4 +116,26 @@ func writeDiagnosis(w io.Writer, d *runtime.Diagnosis) {
 		}
 	}
 	fmt.Fprintf(w, "%d usable device(s)\n", d.UsableDevices)
+}
+
+// writeDoctorTimer prints, under a device of 'clmeter doctor', the timer its
+// benchmarks get and its quirks.
+func writeDoctorTimer(w io.Writer, dc runtime.DeviceCheck) {
+	switch {
+	case dc.Timer != nil && dc.Timer.Timer == measure.TimerDevice:
+		c := dc.Timer.Check
+		if c != nil {
+			fmt.Fprintf(w, "         timer: device (event profiling); checked against the host clock: %d launches, %s by the device, %s by the host\n",
+				c.Launches, units.Duration(c.Device), units.Duration(c.Host))
+		} else {
+			fmt.Fprintln(w, "         timer: device (event profiling)")
+		}
+	case dc.Timer != nil:
+		fmt.Fprintf(w, "         timer: host (%s)\n", dc.Timer.Note)
+	case dc.TimerProblem != "":
+		fmt.Fprintf(w, "         timer: not checked: %s\n", dc.TimerProblem)
+	}
+	for _, q := range dc.Quirks {
+		fmt.Fprintf(w, "         quirk: %s\n", q)
+	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/check"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -31,13 +32,13 @@ const (
 	exitUsage       = 2   // bad flags or arguments
 	exitInvalid     = 3   // a result failed validation against its reference
 	exitNoDevice    = 4   // no usable OpenCL device (doctor) or no OpenCL library
-	exitRegression  = 5   // compare --fail-on-regression found a regression
+	exitRegression  = 5   // compare --fail-on-regression or history --ci found a regression
 	exitInterrupted = 130 // Ctrl-C: finished results were kept
 )
 
 const exitHelp = `EXIT STATUS:
-   0 success; 1 error; 2 bad usage; 3 a result failed validation;
-   4 no usable OpenCL device or library; 5 a regression (compare --fail-on-regression);
+   0 success; 1 error; 2 bad usage; 3 a result failed validation or check found errors;
+   4 no usable OpenCL device or library; 5 a regression (compare --fail-on-regression, history --ci);
    130 interrupted (results finished so far are kept)`
 
 // kindCodes maps the failure kinds of package fail to exit statuses.
@@ -123,7 +124,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code = kindCodes[fail.KindOf(err)]
 	case errors.Is(err, context.Canceled):
 		code = exitInterrupted
-	case errors.Is(err, runtime.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice):
+	case errors.Is(err, check.ErrFindings):
+		code = exitInvalid
+	case errors.Is(err, runtime.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice), errors.Is(err, runtime.ErrNoOclgrind):
 		code = exitNoDevice
 	case errors.As(err, &ce):
 		code = ce.ExitCode()
@@ -146,7 +149,10 @@ func isFlagError(err error) bool {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go runtime.ExitWhenStuck(ctx, done, runtime.DefaultExitGrace, os.Stderr, exitInterrupted)
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)
+	close(done)
 	stop()
 	os.Exit(code)
 }

@@ -58,6 +58,7 @@ func measureSettings(c *cli.Context) (measure.Settings, error) {
 	if c.Duration("kernel-timeout") < 0 {
 		return s, usageErr("--kernel-timeout must not be negative")
 	}
+	s.KernelTimeout = c.Duration("kernel-timeout")
 	if c.IsSet("samples") && s.Samples <= 0 {
 		return s, usageErr("--samples must be positive, got %d", s.Samples)
 	}
@@ -83,7 +84,8 @@ var runFlags = append([]cli.Flag{
 	&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the full result file (JSON) here, benchmark by benchmark"},
 	&cli.BoolFlag{Name: "no-profile", Usage: "do not measure a short device profile when none is stored (no roofline then)"},
 	&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "also print each kernel's resources (work-group limits, local and private memory, registers) and clocks"},
-}, append(measureFlags, cacheFlags...)...)
+	&cli.BoolFlag{Name: "check", Usage: "first run 'clmeter check' on the target (Oclgrind, check's own size); measure only when it finds nothing"},
+}, append(append(measureFlags, cacheFlags...), storeFlags...)...)
 
 func init() {
 	register(&cli.Command{
@@ -107,6 +109,11 @@ func init() {
 			if c.NArg() != 1 {
 				return usageErr("'clmeter run' takes one target (a built-in: %s; a FILE.cl; or a FILE.yaml), got %d", strings.Join(clkernels.Names(), ", "), c.NArg())
 			}
+			if c.Bool("check") {
+				if err := checkBeforeRun(c); err != nil {
+					return err
+				}
+			}
 			opts, err := runOptions(c, c.Args().First())
 			if err != nil {
 				return err
@@ -128,13 +135,18 @@ func runOptions(c *cli.Context, target string) (runner.RunOptions, error) {
 	if err != nil {
 		return runner.RunOptions{}, err
 	}
+	st, labels, err := storeTarget(c)
+	if err != nil {
+		return runner.RunOptions{}, err
+	}
 	return runner.RunOptions{
+		Store: st, Labels: labels,
 		Target: target, Device: c.String("device"), Sizes: c.String("size"),
 		Kernel: c.String("kernel"), Global: c.String("global"), Local: c.String("local"),
 		Args: c.StringSlice("arg"), Defines: c.StringSlice("D"), Includes: c.StringSlice("I"),
 		BuildOptions: c.String("options"), Bytes: c.String("bytes"), Flops: c.String("flops"),
 		Output: c.String("output"), Settings: settings,
-		KernelTimeout: c.Duration("kernel-timeout"), NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
+		NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 		Cache: cacheOptions(c), Tool: toolInfo(), Command: os.Args,
 		NoProfile: c.Bool("no-profile"), Verbose: c.Bool("verbose"),
 	}, nil

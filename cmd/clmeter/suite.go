@@ -26,8 +26,9 @@ func init() {
 		&cli.BoolFlag{Name: "small", Usage: "use the smallest sizes (smoke tests)"},
 		&cli.StringFlag{Name: "max-size", Value: "256MiB", Usage: "largest transfer size (4KiB..256MiB, also capped by the device's largest allocation)"},
 		&cli.BoolFlag{Name: "no-profile", Usage: "leave the stored device profile alone (peaks, streams, launch, transfers, quick and all update it)"},
+		&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
 	}
-	flags = append(flags, cacheFlags...)
+	flags = append(append(flags, cacheFlags...), storeFlags...)
 	register(&cli.Command{
 		Name:      "suite",
 		Usage:     "run a built-in suite: " + strings.Join(runner.SuiteChoices(), ", "),
@@ -61,6 +62,9 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 		return o, err
 	}
 	o.Format = f
+	if o.Store, o.Labels, err = storeTarget(c); err != nil {
+		return o, err
+	}
 	size, err := units.ParseByteSize(c.String("max-size"))
 	if err != nil || size <= 0 {
 		return o, usageErr("--max-size: want a size like 64MiB, got %q", c.String("max-size"))
@@ -79,7 +83,7 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	}
 	o.Settings = measure.Settings{
 		Warmup: w, MinSampleTime: c.Duration("min-sample-time"), MinSamples: c.Int("min-samples"),
-		MaxNoise: c.Float64("max-noise"), MaxTime: maxTime, Samples: c.Int("samples"),
+		MaxNoise: c.Float64("max-noise"), MaxTime: maxTime, Samples: c.Int("samples"), KernelTimeout: c.Duration("kernel-timeout"),
 	}
 	if err := o.Settings.Validate(); err != nil {
 		return o, usageErr("%v", err)

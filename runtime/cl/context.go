@@ -58,6 +58,16 @@ func (c *Context) CreateQueue(device *Device, profiling bool) (*Queue, error) {
 		props = C.CL_QUEUE_PROFILING_ENABLE
 	}
 	var st C.cl_int
+	// OpenCL 2.0 deprecates clCreateCommandQueue; a 1.2 device (Oclgrind) or
+	// a loader without the 2.0 entry point gets the 1.2 call.
+	if device.Version().AtLeast(2, 0) && HasEntryPoint("clCreateCommandQueueWithProperties") {
+		list := []C.cl_queue_properties{C.CL_QUEUE_PROPERTIES, C.cl_queue_properties(props), 0}
+		h := C.clm_clCreateCommandQueueWithProperties(c.h, device.id, &list[0], &st)
+		if err := check("clCreateCommandQueueWithProperties", st); err != nil {
+			return nil, err
+		}
+		return &Queue{h: h, device: device}, nil
+	}
 	h := C.clm_clCreateCommandQueue(c.h, device.id, props, &st)
 	if err := check("clCreateCommandQueue", st); err != nil {
 		return nil, err

@@ -219,6 +219,11 @@ func (d *Device) Info() (DeviceInfo, error) {
 // DeviceAndHostTimer returns the device's timer and the host's timer read at the
 // same instant (OpenCL 2.1+; InvalidOperation where the loader or device lacks it).
 func (d *Device) DeviceAndHostTimer() (device, host uint64, err error) {
+	// A 1.2 or 2.0 driver's dispatch table may have no slot for it: ask only a
+	// device that says it has it.
+	if !d.Version().AtLeast(2, 1) {
+		return 0, 0, &Error{Func: "clGetDeviceAndHostTimer", Status: InvalidOperation}
+	}
 	var dv, hv C.cl_ulong
 	if err := check("clGetDeviceAndHostTimer", C.clm_clGetDeviceAndHostTimer(d.id, &dv, &hv)); err != nil {
 		return 0, 0, err

@@ -117,3 +117,20 @@ func ReleaseAll(events []*Event) error {
 	}
 	return first
 }
+
+// CreateUserEvent makes an event that completes only when SetUserEventStatus
+// says so (OpenCL 1.1): commands that wait for it hold the queue until then.
+func (c *Context) CreateUserEvent() (*Event, error) {
+	var st C.cl_int
+	h := C.clm_clCreateUserEvent(c.h, &st)
+	if err := check("clCreateUserEvent", st); err != nil {
+		return nil, err
+	}
+	return newEvent(h), nil
+}
+
+// Complete sets a user event's status to CL_COMPLETE, releasing the commands
+// that wait for it.
+func (e *Event) Complete() error {
+	return check("clSetUserEventStatus", C.clm_clSetUserEventStatus(e.h, C.CL_COMPLETE))
+}

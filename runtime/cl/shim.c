@@ -16,12 +16,31 @@ CLM_OPTIONAL(CLM_POINTER)
 	ret clm_##name params { return p_##name args; }
 CLM_REQUIRED(CLM_WRAP)
 
-#define CLM_WRAP_OPT(ret, name, params, args)           \
-	ret clm_##name params {                           \
-		if (!p_##name) return CL_INVALID_OPERATION; \
-		return p_##name args;                       \
+cl_int clm_clGetDeviceAndHostTimer(cl_device_id a, cl_ulong *b, cl_ulong *c) {
+	if (!p_clGetDeviceAndHostTimer) return CL_INVALID_OPERATION;
+	return p_clGetDeviceAndHostTimer(a, b, c);
+}
+
+cl_int clm_clGetHostTimer(cl_device_id a, cl_ulong *b) {
+	if (!p_clGetHostTimer) return CL_INVALID_OPERATION;
+	return p_clGetHostTimer(a, b);
+}
+
+cl_command_queue clm_clCreateCommandQueueWithProperties(cl_context a, cl_device_id b, const cl_queue_properties *c, cl_int *d) {
+	if (!p_clCreateCommandQueueWithProperties) {
+		if (d) *d = CL_INVALID_OPERATION;
+		return NULL;
 	}
-CLM_OPTIONAL(CLM_WRAP_OPT)
+	return p_clCreateCommandQueueWithProperties(a, b, c, d);
+}
+
+int clm_has(const char *name) {
+#define CLM_HAS(ret, n, params, args) \
+	if (strcmp(name, #n) == 0) return p_##n != NULL;
+	CLM_OPTIONAL(CLM_HAS)
+#undef CLM_HAS
+	return 0;
+}
 
 int clm_load(const char *path, char *err, size_t errlen) {
 	void *h = NULL;

@@ -47,11 +47,14 @@ X(cl_int, clFinish, (cl_command_queue a), (a)) \
 X(cl_int, clWaitForEvents, (cl_uint a, const cl_event *b), (a, b)) \
 X(cl_int, clGetEventInfo, (cl_event a, cl_event_info b, size_t c, void *d, size_t *e), (a, b, c, d, e)) \
 X(cl_int, clGetEventProfilingInfo, (cl_event a, cl_profiling_info b, size_t c, void *d, size_t *e), (a, b, c, d, e)) \
-X(cl_int, clReleaseEvent, (cl_event a), (a))
+X(cl_int, clReleaseEvent, (cl_event a), (a)) \
+X(cl_event, clCreateUserEvent, (cl_context a, cl_int *b), (a, b)) \
+X(cl_int, clSetUserEventStatus, (cl_event a, cl_int b), (a, b))
 
-// CLM_OPTIONAL lists entry points of OpenCL 2.1+ that older loaders lack; their
-// wrappers return CL_INVALID_OPERATION when the loader has none.
+// CLM_OPTIONAL lists entry points of OpenCL 2.0+ that older loaders lack; their
+// wrappers return CL_INVALID_OPERATION when the loader has none (clm_has says).
 #define CLM_OPTIONAL(X) \
+X(cl_command_queue, clCreateCommandQueueWithProperties, (cl_context a, cl_device_id b, const cl_queue_properties *c, cl_int *d), (a, b, c, d)) \
 X(cl_int, clGetDeviceAndHostTimer, (cl_device_id a, cl_ulong *b, cl_ulong *c), (a, b, c)) \
 X(cl_int, clGetHostTimer, (cl_device_id a, cl_ulong *b), (a, b))
 
@@ -60,6 +63,8 @@ CLM_REQUIRED(CLM_DECLARE)
 CLM_OPTIONAL(CLM_DECLARE)
 #undef CLM_DECLARE
 
+// clm_has returns 1 when the loader exports the optional entry point name.
+int clm_has(const char *name);
 // clm_load opens the ICD loader: path when non-empty, else libOpenCL.so.1 then
 // libOpenCL.so. It returns 0 on success, else writes a reason into err.
 int clm_load(const char *path, char *err, size_t errlen);

@@ -1,0 +1,415 @@
+// Package dashboard is clmeter's web dashboard over a results store: the
+// devices and benchmarks stored, each benchmark's trend with confidence bands
+// and change points, device-against-device and driver-against-driver
+// comparisons, and each run's samples and metadata. It is read-only, draws
+// every chart as SVG on the server, and embeds its few static files.
+package dashboard
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"io/fs"
+	"log"
+	"math"
+	"net"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/store"
+)
+
+//go:embed static templates
+var assets embed.FS
+
+// DefaultAddr is where Serve listens unless told otherwise: localhost only.
+const DefaultAddr = "127.0.0.1:8080"
+
+// Options say how to serve.
+type Options struct {
+	// Addr to listen on (default DefaultAddr).
+	Addr string
+	// Store is the store's location (store.Resolve).
+	Store string
+	// Threshold is the size beyond which a change is marked a regression or
+	// an improvement (default store.DefaultThreshold).
+	Threshold float64
+}
+
+// Serve opens the store read-only and serves the dashboard on o.Addr until
+// ctx ends. It prints the address on stdout once listening.
+func Serve(ctx context.Context, o Options, stdout, stderr io.Writer) error {
+	if o.Addr == "" {
+		o.Addr = DefaultAddr
+	}
+	st, err := store.Open(ctx, o.Store, store.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return fmt.Errorf("serve: %w (pick another with --addr)", err)
+	}
+	srv := &http.Server{Handler: New(st, o.Threshold), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: log.New(stderr, "clmeter serve: ", 0)}
+	fmt.Fprintf(stdout, "clmeter: serving %s on http://%s/ (read-only; Ctrl-C stops)\n", st, ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+		return nil
+	case err := <-errc:
+		return err
+	}
+}
+
+// A Server is the dashboard's http.Handler over one store.
+type Server struct {
+	st        *store.Store
+	threshold float64
+	pages     map[string]*template.Template
+	mux       *http.ServeMux
+}
+
+// New returns the dashboard over st; threshold is the change size marked as a
+// regression or an improvement (0: store.DefaultThreshold).
+func New(st *store.Store, threshold float64) *Server {
+	if threshold <= 0 {
+		threshold = store.DefaultThreshold
+	}
+	s := &Server{st: st, threshold: threshold, pages: map[string]*template.Template{}, mux: http.NewServeMux()}
+	funcs := template.FuncMap{
+		"dur":    func(v any) string { return results.FormatDuration(toDuration(v)) },
+		"day":    func(t time.Time) string { return t.Format("2006-01-02") },
+		"when":   func(t time.Time) string { return t.Format("2006-01-02 15:04") },
+		"pct":    func(f float64) string { return fmt.Sprintf("%+.1f%%", f*100) },
+		"conf":   confText,
+		"commit": func(p store.Point) string { return shortCommit(p.Labels["commit"]) },
+		"bytes":  humanBytes,
+	}
+	layout := template.Must(template.New("").Funcs(funcs).ParseFS(assets, "templates/layout.html"))
+	for _, page := range []string{"index", "bench", "compare", "run", "error"} {
+		t := template.Must(template.Must(layout.Clone()).ParseFS(assets, "templates/"+page+".html"))
+		s.pages[page] = t
+	}
+	static, _ := fs.Sub(assets, "static")
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
+	})
+	s.mux.HandleFunc("GET /{$}", s.index)
+	s.mux.HandleFunc("GET /bench", s.bench)
+	s.mux.HandleFunc("GET /compare", s.compare)
+	s.mux.HandleFunc("GET /run/{id}", s.run)
+	return s
+}
+
+// ServeHTTP serves GET and HEAD only: the dashboard never writes.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "the dashboard is read-only", http.StatusMethodNotAllowed)
+		return
+	}
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; img-src 'self' data:")
+	s.mux.ServeHTTP(w, r)
+}
+
+type page struct {
+	Title string
+	Store string
+	Data  any
+}
+
+func (s *Server) render(w http.ResponseWriter, status int, name, title string, data any) {
+	var buf bytes.Buffer
+	if err := s.pages[name].ExecuteTemplate(&buf, "layout", page{Title: title, Store: s.st.String(), Data: data}); err != nil {
+		http.Error(w, "template: "+err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}
+
+func (s *Server) fail(w http.ResponseWriter, status int, err error) {
+	s.render(w, status, "error", http.StatusText(status), err.Error())
+}
+
+func (s *Server) index(w http.ResponseWriter, r *http.Request) {
+	devs, err := s.st.Devices(r.Context())
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	benches, err := s.st.Benchmarks(r.Context())
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	total := 0
+	for _, d := range devs {
+		total += d.Results
+	}
+	s.render(w, http.StatusOK, "index", "Results store", struct {
+		Devices    []store.Device
+		Benchmarks []store.BenchmarkSummary
+		Results    int
+	}{devs, benches, total})
+}
+
+type seriesView struct {
+	store.SeriesHistory
+	Chart template.HTML
+}
+
+type latestRow struct {
+	Device, Driver, Median, CI, When string
+	MedianNS                         int64
+	Ratio                            float64
+	ResultID                         int64
+}
+
+type latestGroup struct {
+	Params string
+	Rows   []latestRow
+	Chart  template.HTML
+}
+
+func (s *Server) bench(w http.ResponseWriter, r *http.Request) {
+	name := r.URL.Query().Get("name")
+	if name == "" {
+		s.fail(w, http.StatusBadRequest, errors.New("which benchmark? /bench?name=triad"))
+		return
+	}
+	since, err := store.ParseSince(r.URL.Query().Get("since"), time.Now())
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, err)
+		return
+	}
+	f := store.Filter{Pattern: name, Device: r.URL.Query().Get("device"), Since: since}
+	if strings.ContainsAny(name, "*?") {
+		f.Pattern = strings.NewReplacer("*", "", "?", "").Replace(name) // a name, never a glob here
+		name = f.Pattern
+	}
+	series, err := s.st.History(r.Context(), f)
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	hs := store.Analyze(series, store.HistoryOptions{Threshold: s.threshold})
+	views := make([]seriesView, len(hs))
+	for i, h := range hs {
+		views[i] = seriesView{SeriesHistory: h, Chart: s.seriesChart(h)}
+	}
+	s.render(w, http.StatusOK, "bench", name, struct {
+		Name, Device, Since, Threshold string
+		Series                         []seriesView
+		Latest                         []latestGroup
+	}{name, f.Device, r.URL.Query().Get("since"), fmt.Sprintf("%.0f%%", s.threshold*100), views, latest(hs)})
+}
+
+func (s *Server) seriesChart(h store.SeriesHistory) template.HTML {
+	pts := make([]chartPoint, len(h.Points))
+	for i, p := range h.Points {
+		title := fmt.Sprintf("#%d %s: %s [%s, %s]", p.ResultID, p.Created.Format("2006-01-02 15:04"), results.FormatDuration(p.Median),
+			results.FormatDuration(p.CILow), results.FormatDuration(p.CIHigh))
+		if c := p.Labels["commit"]; c != "" {
+			title += " " + shortCommit(c)
+		}
+		pts[i] = chartPoint{Y: float64(p.Median), Lo: float64(p.CILow), Hi: float64(p.CIHigh), Href: fmt.Sprintf("/run/%d", p.ResultID), Title: title}
+	}
+	marks := make([]chartMark, len(h.Changes))
+	for i, c := range h.Changes {
+		marks[i] = chartMark{At: c.Index, Label: fmt.Sprintf("%+.1f%%", c.Size*100), Class: c.Verdict}
+	}
+	return trendChart(pts, marks, func(i int) string { return h.Points[i].Created.Format("01-02") }, func(v float64) string {
+		return results.FormatDuration(time.Duration(v))
+	})
+}
+
+// latest groups the newest point of each series by parameters, fastest first.
+func latest(hs []store.SeriesHistory) []latestGroup {
+	byParams := map[string]*latestGroup{}
+	var order []string
+	for _, h := range hs {
+		g := byParams[h.Params]
+		if g == nil {
+			g = &latestGroup{Params: h.Params}
+			byParams[h.Params] = g
+			order = append(order, h.Params)
+		}
+		p := h.Points[len(h.Points)-1]
+		g.Rows = append(g.Rows, latestRow{Device: h.Device, Driver: h.Driver, Median: results.FormatDuration(p.Median), CI: store.CIText(p),
+			When: p.Created.Format("2006-01-02"), MedianNS: int64(p.Median), ResultID: p.ResultID})
+	}
+	out := make([]latestGroup, 0, len(order))
+	for _, k := range order {
+		g := byParams[k]
+		if len(g.Rows) < 2 {
+			continue // nothing to compare
+		}
+		sort.Slice(g.Rows, func(i, j int) bool { return g.Rows[i].MedianNS < g.Rows[j].MedianNS })
+		bars := make([]bar, len(g.Rows))
+		for i := range g.Rows {
+			g.Rows[i].Ratio = float64(g.Rows[i].MedianNS) / float64(max(g.Rows[0].MedianNS, 1))
+			bars[i] = bar{Label: g.Rows[i].Device + " · " + g.Rows[i].Driver, Ratio: g.Rows[i].Ratio, Href: fmt.Sprintf("/run/%d", g.Rows[i].ResultID)}
+		}
+		g.Chart = ratioChart(bars)
+		out = append(out, *g)
+	}
+	return out
+}
+
+func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
+	devs, err := s.st.Devices(r.Context())
+	if err != nil {
+		s.fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	a, _ := strconv.ParseInt(r.URL.Query().Get("a"), 10, 64)
+	b, _ := strconv.ParseInt(r.URL.Query().Get("b"), 10, 64)
+	if a == 0 && len(devs) > 0 {
+		a = devs[0].ID
+	}
+	if b == 0 {
+		for _, d := range devs {
+			if d.ID != a {
+				b = d.ID
+				break
+			}
+		}
+	}
+	data := struct {
+		Devices []store.Device
+		A, B    int64
+		Pairs   []store.Pair
+		Both    int
+		Geomean float64
+		Chart   template.HTML
+	}{Devices: devs, A: a, B: b}
+	if a != 0 && b != 0 {
+		if data.Pairs, err = s.st.Latest(r.Context(), a, b); err != nil {
+			s.fail(w, http.StatusInternalServerError, err)
+			return
+		}
+		var bars []bar
+		logSum := 0.0
+		for _, p := range data.Pairs {
+			if ratio := p.Ratio(); ratio > 0 {
+				data.Both++
+				logSum += math.Log(ratio)
+				label := p.Benchmark
+				if p.Params != "" {
+					label += " " + p.Params
+				}
+				bars = append(bars, bar{Label: label, Ratio: ratio, Href: "/bench?name=" + urlQuery(p.Benchmark)})
+			}
+		}
+		if data.Both > 0 {
+			data.Geomean = math.Exp(logSum / float64(data.Both))
+		}
+		if len(bars) > 200 {
+			bars = bars[:200]
+		}
+		data.Chart = ratioChart(bars)
+	}
+	s.render(w, http.StatusOK, "compare", "Compare", data)
+}
+
+func (s *Server) run(w http.ResponseWriter, r *http.Request) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil {
+		s.fail(w, http.StatusBadRequest, fmt.Errorf("run %q: want a number", r.PathValue("id")))
+		return
+	}
+	res, err := s.st.Result(r.Context(), id)
+	if err != nil {
+		s.fail(w, http.StatusNotFound, err)
+		return
+	}
+	data := struct {
+		R      *store.Result
+		Params string
+		Chart  template.HTML
+	}{R: res, Params: results.ParamString(&res.Benchmark)}
+	if m := res.Benchmark.Measurement; m != nil && len(m.Samples) > 0 {
+		outlier := map[int]bool{}
+		for _, i := range m.Summary.OutlierIndexes {
+			outlier[i] = true
+		}
+		pts := make([]chartPoint, len(m.Samples))
+		for i, sm := range m.Samples {
+			pts[i] = chartPoint{Y: float64(sm.PerLaunch), Lo: float64(m.Summary.CI95Low), Hi: float64(m.Summary.CI95High),
+				Href: fmt.Sprintf("#sample-%d", i), Title: fmt.Sprintf("sample %d: %s (%d launches)", i, results.FormatDuration(sm.PerLaunch), sm.Launches)}
+		}
+		data.Chart = trendChart(pts, nil, strconv.Itoa, func(v float64) string { return results.FormatDuration(time.Duration(v)) })
+	}
+	s.render(w, http.StatusOK, "run", res.Benchmark.Name, data)
+}
+
+func toDuration(v any) time.Duration {
+	switch x := v.(type) {
+	case time.Duration:
+		return x
+	case float64:
+		return time.Duration(x)
+	case int64:
+		return time.Duration(x)
+	case int:
+		return time.Duration(x)
+	}
+	return 0
+}
+
+func confText(p float64) string {
+	if p <= 0 {
+		return "> 99.9999%"
+	}
+	c := (1 - p) * 100
+	if c > 99.9999 {
+		return "> 99.9999%"
+	}
+	return strconv.FormatFloat(c, 'f', 4, 64) + "%"
+}
+
+func shortCommit(c string) string {
+	if len(c) > 10 {
+		return c[:10]
+	}
+	return c
+}
+
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB"}
+	v := float64(n) / unit
+	i := 0
+	for v >= unit && i < len(units)-1 {
+		v /= unit
+		i++
+	}
+	if v >= 100 || v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f %s", v, units[i])
+	}
+	return fmt.Sprintf("%.1f %s", v, units[i])
+}
+
+func urlQuery(s string) string { return url.QueryEscape(s) }

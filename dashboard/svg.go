@@ -1,0 +1,180 @@
+package dashboard
+
+import (
+	"fmt"
+	"html"
+	"html/template"
+	"math"
+	"strings"
+)
+
+// A chartPoint is one run on a trend chart: its median Y and interval
+// [Lo, Hi], linked to Href.
+type chartPoint struct {
+	Y, Lo, Hi   float64
+	Href, Title string
+}
+
+// A chartMark is a change point, drawn between points At-1 and At.
+type chartMark struct {
+	At    int
+	Label string
+	// Class is "regression", "improvement" or "change".
+	Class string
+}
+
+// trendChart draws points in run order with the CI band, the median line,
+// a dot per run linking to it, and change points as dashed lines.
+func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) string, yFormat func(float64) string) template.HTML {
+	const w, h, left, right, top, bottom = 760.0, 230.0, 78.0, 12.0, 14.0, 34.0
+	if len(points) == 0 {
+		return ""
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, p := range points {
+		lo = math.Min(lo, math.Min(p.Lo, p.Y))
+		hi = math.Max(hi, math.Max(p.Hi, p.Y))
+	}
+	ticks, lo, hi := niceTicks(lo, hi, 5)
+	n := len(points)
+	x := func(i float64) float64 {
+		if n == 1 {
+			return left + (w-left-right)/2
+		}
+		return left + i*(w-left-right)/float64(n-1)
+	}
+	y := func(v float64) float64 { return top + (hi-v)/(hi-lo)*(h-top-bottom) }
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart trend" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img">`, w, h, w, h)
+	for _, t := range ticks {
+		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, left, w-right, y(t), y(t))
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, y(t)+4, html.EscapeString(yFormat(t)))
+	}
+	// X labels: about six, at run positions.
+	step := max(1, (n+5)/6)
+	for i := 0; i < n; i += step {
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, x(float64(i)), h-bottom+18, html.EscapeString(xLabel(i)))
+	}
+	// The CI band: along the highs, back along the lows.
+	var band strings.Builder
+	for i, p := range points {
+		cmd := "L"
+		if i == 0 {
+			cmd = "M"
+		}
+		fmt.Fprintf(&band, "%s%.1f %.1f ", cmd, x(float64(i)), y(p.Hi))
+	}
+	for i := n - 1; i >= 0; i-- {
+		fmt.Fprintf(&band, "L%.1f %.1f ", x(float64(i)), y(points[i].Lo))
+	}
+	fmt.Fprintf(&b, `<path class="band" d="%sZ"/>`, band.String())
+	var line strings.Builder
+	for i, p := range points {
+		cmd := "L"
+		if i == 0 {
+			cmd = "M"
+		}
+		fmt.Fprintf(&line, "%s%.1f %.1f ", cmd, x(float64(i)), y(p.Y))
+	}
+	fmt.Fprintf(&b, `<path class="median" d="%s"/>`, strings.TrimSpace(line.String()))
+	for _, m := range marks {
+		mx := x(float64(m.At) - 0.5)
+		fmt.Fprintf(&b, `<line class="cp %s" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, m.Class, mx, mx, top, h-bottom)
+		fmt.Fprintf(&b, `<text class="cp-label %s" x="%.1f" y="%.1f">%s</text>`, m.Class, mx+3, top+10, html.EscapeString(m.Label))
+	}
+	r := 3.0
+	if n > 150 {
+		r = 1.6
+	}
+	for i, p := range points {
+		fmt.Fprintf(&b, `<a href="%s"><circle class="pt" cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle></a>`,
+			html.EscapeString(p.Href), x(float64(i)), y(p.Y), r, html.EscapeString(p.Title))
+	}
+	fmt.Fprintf(&b, `<line class="axis" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, left, w-right, h-bottom, h-bottom)
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+// A bar is one row of a ratio chart.
+type bar struct {
+	Label string
+	Ratio float64
+	Href  string
+}
+
+// ratioChart draws horizontal bars of ratios on a log scale around 1: left of
+// the centre line is faster (ratio < 1), right is slower.
+func ratioChart(bars []bar) template.HTML {
+	if len(bars) == 0 {
+		return ""
+	}
+	const w, labelW, rowH, top = 760.0, 300.0, 18.0, 22.0
+	h := top + rowH*float64(len(bars)) + 8
+	maxLog := 0.1
+	for _, br := range bars {
+		if br.Ratio > 0 {
+			maxLog = math.Max(maxLog, math.Abs(math.Log2(br.Ratio)))
+		}
+	}
+	maxLog = math.Ceil(maxLog*4) / 4
+	mid := labelW + (w-labelW-70)/2
+	half := (w - labelW - 70) / 2
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg class="chart ratio" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img">`, w, h, w, h)
+	fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="12" text-anchor="middle">1.0 (same)</text>`, mid)
+	fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="12" text-anchor="start">%.2gx faster</text>`, labelW, math.Exp2(maxLog))
+	fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="12" text-anchor="end">%.2gx slower</text>`, mid+half, math.Exp2(maxLog))
+	for i, br := range bars {
+		yy := top + rowH*float64(i)
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-6, yy+12, html.EscapeString(clip(br.Label, 42)))
+		if br.Ratio <= 0 {
+			continue
+		}
+		l := math.Log2(br.Ratio) / maxLog * half
+		x0, wd := mid, l
+		cls := "slower"
+		if l < 0 {
+			x0, wd, cls = mid+l, -l, "faster"
+		}
+		fmt.Fprintf(&b, `<a href="%s"><rect class="bar %s" x="%.1f" y="%.1f" width="%.1f" height="%.1f"><title>%s: %.3f</title></rect></a>`,
+			html.EscapeString(br.Href), cls, x0, yy+2, math.Max(wd, 1), rowH-5, html.EscapeString(br.Label), br.Ratio)
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f">%.3f</text>`, mid+half+6, yy+12, br.Ratio)
+	}
+	fmt.Fprintf(&b, `<path class="axis" d="M%.1f %.1f L%.1f %.1f"/>`, mid, top-4, mid, h-4)
+	b.WriteString(`</svg>`)
+	return template.HTML(b.String())
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// niceTicks returns about n round tick values covering [lo, hi], and the
+// range they span.
+func niceTicks(lo, hi float64, n int) ([]float64, float64, float64) {
+	if hi <= lo {
+		d := math.Max(math.Abs(lo)*0.05, 1)
+		lo, hi = lo-d, hi+d
+	}
+	pad := (hi - lo) * 0.05
+	lo, hi = lo-pad, hi+pad
+	raw := (hi - lo) / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	start := math.Ceil(lo/step) * step
+	var ticks []float64
+	for v := start; v <= hi+step*1e-9; v += step {
+		ticks = append(ticks, v)
+	}
+	return ticks, lo, hi
+}

@@ -1,0 +1,82 @@
+package measure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// DefaultGrace is how long a call into a Benchmark may go on after the context
+// was canceled before the engine abandons it (Settings.Grace): short enough
+// that Ctrl-C ends a run within 2 s even while the device is busy.
+const DefaultGrace = 1500 * time.Millisecond
+
+// ErrKernelTimeout is wrapped by the error of a call that was still running
+// after Settings.KernelTimeout.
+var ErrKernelTimeout = errors.New("the device did not finish in time")
+
+// ErrAbandoned is wrapped by the error of a call the engine stopped waiting for
+// (after Settings.KernelTimeout, or Settings.Grace after a cancellation). The
+// device may still be busy with it: it must not be used again in this process.
+var ErrAbandoned = errors.New("the wait for the device was abandoned")
+
+// call runs f, a call into the benchmark, on its own goroutine and waits for it,
+// for ctx's cancellation plus s.Grace, and for timeout (when positive). A call
+// that outlasts either is abandoned: the benchmark is told (Abandoner), its
+// Teardown is skipped, and the error wraps ErrAbandoned and ctx.Err() or
+// ErrKernelTimeout. The figures are timed inside f, so the hand-off costs them
+// nothing. f's results come back through a channel, so an abandoned call that
+// ends later touches nothing of the caller's.
+func call[T any](e *engine, ctx context.Context, timeout time.Duration, f func() (T, error)) (T, error) {
+	var zero T
+	if e.abandoned {
+		return zero, ErrAbandoned
+	}
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		v, err := f()
+		done <- result{v, err}
+	}()
+	var timeoutC, graceC <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		timeoutC = t.C
+	}
+	ctxDone := ctx.Done()
+	for {
+		select {
+		case r := <-done:
+			return r.v, r.err
+		case <-timeoutC:
+			e.abandon()
+			return zero, fmt.Errorf("%w: still running after --kernel-timeout %s (%w)", ErrKernelTimeout, timeout, ErrAbandoned)
+		case <-ctxDone:
+			ctxDone = nil
+			t := time.NewTimer(e.s.Grace)
+			defer t.Stop()
+			graceC = t.C
+		case <-graceC:
+			e.abandon()
+			return zero, fmt.Errorf("%w: the device was still busy %s after it; its work was abandoned (%w)", ctx.Err(), e.s.Grace, ErrAbandoned)
+		}
+	}
+}
+
+// abandon marks the engine as having given up on a call and tells the
+// benchmark.
+func (e *engine) abandon() {
+	if e.abandoned {
+		return
+	}
+	e.abandoned = true
+	e.r.Abandoned = true
+	if a, ok := e.b.(Abandoner); ok {
+		a.Abandon()
+	}
+}

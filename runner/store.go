@@ -1,0 +1,30 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/store"
+)
+
+// saveToStore adds what a run, suite or compare measured to the store at loc
+// (nothing when loc is empty or nothing finished) and says where on stderr.
+// It runs even when ctx was interrupted, so that what finished is kept.
+func saveToStore(ctx context.Context, loc string, labels map[string]string, output string, file results.File, stderr io.Writer) error {
+	if loc == "" || len(file.Benchmarks) == 0 {
+		return nil
+	}
+	source := output
+	if source == "" {
+		source = strings.Join(file.CommandLine, " ")
+	}
+	a, err := store.AddResultFile(context.WithoutCancel(ctx), loc, &file, source, labels)
+	if err != nil {
+		return fmt.Errorf("storing the results: %w", err)
+	}
+	fmt.Fprintf(stderr, "clmeter: stored %d benchmark(s) as upload %d (%s)\n", a.Benchmarks, a.UploadID, store.LabelText(a.Labels))
+	return nil
+}

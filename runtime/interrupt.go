@@ -1,0 +1,37 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// DefaultExitGrace is how long after an interrupt ExitWhenStuck lets the
+// process end by itself: past measure.DefaultGrace (when a stuck wait inside a
+// benchmark is abandoned) and the writing of what finished.
+const DefaultExitGrace = 2500 * time.Millisecond
+
+// ExitWhenStuck is the backstop for Ctrl-C and SIGTERM: once ctx is done, the
+// process has grace to end by itself (measure abandons a stuck wait for the
+// device after its own grace period, and the command writes what finished);
+// if it has not, a wait outside any benchmark is stuck in the driver (a build,
+// an in-process experiment), and ExitWhenStuck says so on stderr and exits
+// with code. Result files are written benchmark by benchmark, atomically, so
+// what finished is kept. It returns when stop is closed first.
+func ExitWhenStuck(ctx context.Context, stop <-chan struct{}, grace time.Duration, stderr io.Writer, code int) {
+	select {
+	case <-stop:
+		return
+	case <-ctx.Done():
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-stop:
+	case <-t.C:
+		fmt.Fprintf(stderr, "clmeter: interrupted: the device was still busy %s later; its work was abandoned (finished results are kept)\n", grace)
+		os.Exit(code)
+	}
+}

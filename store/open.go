@@ -1,0 +1,207 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL, database/sql driver "pgx"
+	_ "modernc.org/sqlite"             // SQLite in pure Go, database/sql driver "sqlite"
+)
+
+// Env is the environment variable that names the store when --store is not
+// given.
+const Env = "CLMETER_STORE"
+
+// A Dialect is the kind of database behind a Store.
+type Dialect int
+
+const (
+	// SQLite is an embedded SQLite file.
+	SQLite Dialect = iota
+	// Postgres is a PostgreSQL server.
+	Postgres
+)
+
+// String names the dialect.
+func (d Dialect) String() string {
+	if d == Postgres {
+		return "postgresql"
+	}
+	return "sqlite"
+}
+
+// ErrNoStore is returned by Open when the SQLite file does not exist and
+// Options.Create is false.
+var ErrNoStore = errors.New("no store")
+
+// Options control Open.
+type Options struct {
+	// Create makes a missing SQLite file (and its folder); without it a
+	// missing file is ErrNoStore.
+	Create bool
+	// ReadOnly opens the store for queries only: SQLite in read-only mode,
+	// PostgreSQL with read-only transactions. The schema must be current.
+	ReadOnly bool
+}
+
+// A Store is an open results database. It is safe for concurrent use.
+type Store struct {
+	db      *sql.DB
+	dialect Dialect
+	// where is the file path or the URL without its password, for messages.
+	where    string
+	readOnly bool
+}
+
+// DefaultPath is the SQLite file used when no store is named:
+// $XDG_DATA_HOME/clmeter/results.db, else ~/.local/share/clmeter/results.db;
+// on macOS and Windows, clmeter/results.db in os.UserConfigDir.
+func DefaultPath() (string, error) {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		d, err := os.UserConfigDir()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(d, "clmeter", "results.db"), nil
+	}
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "clmeter", "results.db"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("no home folder for the default store (%v): name one with --store or %s", err, Env)
+	}
+	return filepath.Join(home, ".local", "share", "clmeter", "results.db"), nil
+}
+
+// Resolve turns what the user gave (--store, else $CLMETER_STORE, else
+// nothing) into a store location: a postgres:// or postgresql:// URL, or a
+// SQLite file path ("sqlite:PATH" and "file:PATH" name one too). Empty or
+// "default" is DefaultPath.
+func Resolve(spec string) (string, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" || spec == "default" {
+		return DefaultPath()
+	}
+	return spec, nil
+}
+
+// Open opens (and, unless read-only, migrates) the store at location, as
+// Resolve returns it.
+func Open(ctx context.Context, location string, opts Options) (*Store, error) {
+	location, err := Resolve(location)
+	if err != nil {
+		return nil, err
+	}
+	var s *Store
+	if strings.HasPrefix(location, "postgres://") || strings.HasPrefix(location, "postgresql://") {
+		s, err = openPostgres(location, opts)
+	} else {
+		s, err = openSQLite(location, opts)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.db.PingContext(ctx); err != nil {
+		s.db.Close()
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	if err := s.migrate(ctx); err != nil {
+		s.db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func openSQLite(location string, opts Options) (*Store, error) {
+	path := strings.TrimPrefix(strings.TrimPrefix(location, "sqlite:"), "file:")
+	if strings.Contains(path, "?") {
+		return nil, fmt.Errorf("store %q: a SQLite store is a file path, without '?' options", location)
+	}
+	if _, err := os.Stat(path); err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("store %s: %w", path, err)
+		}
+		if !opts.Create || opts.ReadOnly {
+			return nil, fmt.Errorf("%w at %s: add results first with 'clmeter store add FILE' or 'clmeter run --store ...'", ErrNoStore, path)
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("store %s: %w", path, err)
+		}
+	}
+	// WAL lets readers work beside one writer; busy_timeout makes writers
+	// wait for each other (many clmeter processes may add at once); every
+	// write transaction starts IMMEDIATE, taking the write lock at BEGIN so
+	// that two writers never deadlock upgrading a read lock.
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(30000)")
+	q.Add("_pragma", "foreign_keys(1)")
+	q.Add("_pragma", "cache_size(-32768)") // 32 MiB of pages per connection
+	q.Add("_pragma", "mmap_size(1073741824)")
+	if opts.ReadOnly {
+		q.Set("mode", "ro")
+		q.Add("_pragma", "query_only(1)")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(NORMAL)")
+		q.Set("_txlock", "immediate")
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	return &Store{db: db, dialect: SQLite, where: path, readOnly: opts.ReadOnly}, nil
+}
+
+func openPostgres(location string, opts Options) (*Store, error) {
+	u, err := url.Parse(location)
+	if err != nil {
+		return nil, fmt.Errorf("store: bad PostgreSQL URL (want postgres://user:password@host:port/db): %v", err)
+	}
+	if opts.ReadOnly {
+		q := u.Query()
+		q.Set("default_transaction_read_only", "on")
+		u.RawQuery = q.Encode()
+	}
+	db, err := sql.Open("pgx", u.String())
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", u.Redacted(), err)
+	}
+	db.SetMaxOpenConns(8)
+	return &Store{db: db, dialect: Postgres, where: u.Redacted(), readOnly: opts.ReadOnly}, nil
+}
+
+// Close closes the store.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Dialect says which database the store is.
+func (s *Store) Dialect() Dialect { return s.dialect }
+
+// String names the store: its file or its URL without the password.
+func (s *Store) String() string { return s.where }
+
+// q rewrites a query written with ? placeholders for the store's dialect
+// (PostgreSQL numbers them: $1, $2 ...).
+func (s *Store) q(query string) string {
+	if s.dialect != Postgres {
+		return query
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
