@@ -56,7 +56,7 @@ func TestHelpAndVersion(t *testing.T) {
 		t.Errorf("bad flag: %d %q", code, errs)
 	}
 	code, _, errs = clm(t, "nosuch")
-	if code != exitUsage || !strings.Contains(errs, `"nosuch" is not a clmeter command`) || !strings.Contains(errs, "run, suite") {
+	if code != exitUsage || !strings.Contains(errs, `"nosuch" is not a clmeter command`) || !strings.Contains(errs, "run, serve") {
 		t.Errorf("unknown command: %d %q, want exit %d naming the commands", code, errs, exitUsage)
 	}
 }
