@@ -16,7 +16,29 @@ const (
 	PatternStride = "stride"
 	// PatternChunk: each work-item reads one contiguous chunk.
 	PatternChunk = "chunk"
+	// PatternCopy: a grid-stride copy from one buffer to another.
+	PatternCopy = "copy"
+	// PatternRMW: a grid-stride read-modify-write of one buffer in place.
+	PatternRMW = "rmw"
 )
+
+// BandwidthPatterns are the global-memory patterns of the peaks suite: two
+// read-only ones, a copy and a read-modify-write. Each can be the fastest on
+// some device (on a CPU a write also reads the line first), so the bandwidth
+// peak is the best of them.
+var BandwidthPatterns = []string{PatternStride, PatternChunk, PatternCopy, PatternRMW}
+
+// PatternTraffic names the kind of memory traffic of a bandwidth pattern:
+// "read-only", "copy" or "read-modify-write".
+func PatternTraffic(pattern string) string {
+	switch pattern {
+	case PatternCopy:
+		return "copy"
+	case PatternRMW:
+		return "read-modify-write"
+	}
+	return "read-only"
+}
 
 // VectorWidths are the vector widths the peaks suite sweeps.
 var VectorWidths = []int{1, 2, 4, 8, 16}
@@ -51,13 +73,20 @@ func BandwidthSize(dev *runtime.Device) int64 {
 	return capElems(dev, n/4, 4, 2) * 4
 }
 
-// BandwidthBenchmark reads bytes of random floats in vectors of width lanes
-// (float, float2 ... float16) with the given pattern; each work-item writes one
-// float (its sum), and both the reads and those writes count as bytes moved.
-// The check compares a spread of work-items' sums with the CPU's.
+// BandwidthBenchmark moves a buffer of bytes of random floats in vectors of
+// width lanes (float, float2 ... float16) with the given pattern. The read-only
+// patterns (stride, chunk) have each work-item write one float (its sum), and
+// both the reads and those writes count as bytes moved; the check compares a
+// spread of work-items' sums with the CPU's. Copy reads the buffer and writes
+// another as large; read-modify-write rewrites it in place; both count 2*bytes
+// and check a spread of elements.
 func BandwidthBenchmark(dev *runtime.Device, pattern string, width int, bytes int64) (*runtime.KernelBenchmark, error) {
-	if pattern != PatternStride && pattern != PatternChunk {
-		return nil, fmt.Errorf("bandwidth pattern %q: want stride or chunk", pattern)
+	switch pattern {
+	case PatternStride, PatternChunk:
+	case PatternCopy, PatternRMW:
+		return streamingBenchmark(dev, pattern, width, bytes)
+	default:
+		return nil, fmt.Errorf("bandwidth pattern %q: want stride, chunk, copy or rmw", pattern)
 	}
 	if width < 1 || width > 16 || width&(width-1) != 0 {
 		return nil, fmt.Errorf("vector width %d: want 1, 2, 4, 8 or 16", width)
@@ -117,6 +146,132 @@ func BandwidthBenchmark(dev *runtime.Device, pattern string, width int, bytes in
 			got := t.get(out[1], item)
 			if math.Abs(got-want) > 1e-4*math.Abs(want)+1e-3 {
 				return fmt.Errorf("bandwidth %s float%d: work-item %d summed %g, CPU %g", pattern, width, item, got, want)
+			}
+		}
+		return nil
+	}
+	return kb, nil
+}
+
+// streamingBenchmark is the copy or read-modify-write bandwidth benchmark: one
+// vector a work-item.
+func streamingBenchmark(dev *runtime.Device, pattern string, width int, bytes int64) (*runtime.KernelBenchmark, error) {
+	if width < 1 || width > 16 || width&(width-1) != 0 {
+		return nil, fmt.Errorf("vector width %d: want 1, 2, 4, 8 or 16", width)
+	}
+	vb := int64(4 * width)
+	bytes -= bytes % vb
+	if bytes <= 0 {
+		return nil, fmt.Errorf("bandwidth buffer of %d bytes is smaller than one float%d", bytes, width)
+	}
+	buffers := 1
+	if pattern == PatternCopy {
+		buffers = 2
+	}
+	if err := fits(dev, bytes, buffers); err != nil {
+		return nil, err
+	}
+	// One vector a work-item: the buffer is cut to a whole number of
+	// work-groups of 256 (or the device's largest) vectors.
+	_, local := workItems(dev)
+	nvec := bytes / vb
+	nvec -= nvec % int64(local)
+	if nvec <= 0 {
+		return nil, fmt.Errorf("bandwidth buffer of %d bytes is smaller than one work-group of float%d", bytes, width)
+	}
+	bytes = nvec * vb
+	t := tFloat
+	kb := &runtime.KernelBenchmark{
+		Device: dev, Source: source("peaks.cl"), Options: fmt.Sprintf("-DT=float -DW=%d", width),
+		Kernel: "bandwidth_" + pattern, Global: []int{int(nvec)}, Local: []int{local},
+		BytesPerLaunch: 2 * bytes,
+	}
+	elems := bytes / 4
+	if pattern == PatternCopy {
+		kb.Args = []runtime.Arg{
+			{Kind: runtime.ArgBuffer, Name: "in", Bytes: bytes, Init: fillUniform(t, 11, 0, 1)},
+			{Kind: runtime.ArgBuffer, Name: "out", Bytes: bytes, Output: true},
+		}
+		kb.Check = func(in, out map[int][]byte) error {
+			for _, i := range spread(elems, 65) {
+				if got, want := t.get(out[1], i), t.get(in[0], i); got != want {
+					return fmt.Errorf("bandwidth copy float%d: element %d is %g, the input %g", width, i, got, want)
+				}
+			}
+			return nil
+		}
+		return kb, nil
+	}
+	kb.Args = []runtime.Arg{
+		{Kind: runtime.ArgBuffer, Name: "data", Bytes: bytes, Output: true, Init: fillUniform(t, 13, 0, 1)},
+		{Kind: runtime.ArgScalar, Name: "a", Value: float32(computeA)},
+		{Kind: runtime.ArgScalar, Name: "b", Value: float32(computeB)},
+	}
+	kb.Check = func(in, out map[int][]byte) error {
+		for _, i := range spread(elems, 65) {
+			want := t.get(in[0], i)*computeA + computeB
+			if got := t.get(out[0], i); math.Abs(got-want) > 1e-6*math.Abs(want)+1e-6 {
+				return fmt.Errorf("bandwidth rmw float%d: element %d is %g, CPU %g", width, i, got, want)
+			}
+		}
+		return nil
+	}
+	return kb, nil
+}
+
+// LocalBandwidthWidths are the vector widths of the local memory bandwidth test.
+var LocalBandwidthWidths = []int{1, 4, 16}
+
+// LocalIters is the number of local-memory vectors each work-item of the local
+// bandwidth kernel reads: 64 KiB a work-item on a GPU (a launch of about 0.5 ms
+// on an H100), 16 KiB on a CPU.
+func LocalIters(dev *runtime.Device, width int) int {
+	per := 64 << 10
+	if isCPU(dev) {
+		per = 16 << 10
+	}
+	return max(per/(4*width), 4)
+}
+
+// LocalBandwidthBenchmark measures local (__local, shared) memory bandwidth:
+// every work-item reads LocalIters vectors of width floats from a work-group's
+// tile (iters <= 0 takes LocalIters). Bytes count the local reads only. The
+// check recomputes a spread of work-items' sums.
+func LocalBandwidthBenchmark(dev *runtime.Device, width, iters int) (*runtime.KernelBenchmark, error) {
+	if width < 1 || width > 16 || width&(width-1) != 0 {
+		return nil, fmt.Errorf("vector width %d: want 1, 2, 4, 8 or 16", width)
+	}
+	if iters <= 0 {
+		iters = LocalIters(dev, width)
+	}
+	iters -= iters % 4
+	iters = max(iters, 4)
+	global, local := workItems(dev)
+	tile := int64(local) * int64(width) * 4
+	if lm := dev.Info.LocalMemBytes; lm > 0 && tile > lm {
+		return nil, fmt.Errorf("local bandwidth float%d: a tile of %d bytes is over the device's %d bytes of local memory", width, tile, lm)
+	}
+	t := tFloat
+	kb := &runtime.KernelBenchmark{
+		Device: dev, Source: source("peaks.cl"), Options: fmt.Sprintf("-DT=float -DW=%d -DITERS=%d", width, iters),
+		Kernel: "local_bandwidth", Global: []int{global}, Local: []int{local},
+		Args: []runtime.Arg{
+			{Kind: runtime.ArgBuffer, Name: "out", Bytes: int64(global) * 4, Output: true},
+			{Kind: runtime.ArgLocal, Name: "tile", Bytes: tile},
+		},
+		BytesPerLaunch: int64(global) * int64(iters) * int64(width) * 4,
+	}
+	m := int64(local - 1)
+	kb.Check = func(_, out map[int][]byte) error {
+		for _, item := range spread(int64(global), 33) {
+			l := item % int64(local)
+			var want float64
+			for i := int64(0); i < int64(iters); i++ {
+				want += float64((l + i) & m)
+			}
+			want *= float64(width)
+			if got := t.get(out[0], item); math.Abs(got-want) > 1e-5*want+1e-3 {
+				return fmt.Errorf("local bandwidth float%d: work-item %d summed %g, CPU %g", width, item, got, want)
 			}
 		}
 		return nil

@@ -7,7 +7,7 @@ import (
 
 func TestBandwidthValidates(t *testing.T) {
 	dev := device(t)
-	for _, p := range []string{PatternStride, PatternChunk} {
+	for _, p := range BandwidthPatterns {
 		for _, w := range []int{1, 4, 16} {
 			kb, err := BandwidthBenchmark(dev, p, w, 1<<20)
 			if err != nil {
@@ -21,6 +21,26 @@ func TestBandwidthValidates(t *testing.T) {
 	}
 	if _, err := BandwidthBenchmark(dev, PatternStride, 3, 1<<20); err == nil {
 		t.Error("width 3 accepted")
+	}
+}
+
+func TestLocalBandwidthValidates(t *testing.T) {
+	dev := device(t)
+	for _, w := range LocalBandwidthWidths {
+		kb, err := LocalBandwidthBenchmark(dev, w, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runValid(t, kb)
+	}
+}
+
+func TestPatternTraffic(t *testing.T) {
+	want := map[string]string{PatternStride: "read-only", PatternChunk: "read-only", PatternCopy: "copy", PatternRMW: "read-modify-write"}
+	for p, w := range want {
+		if got := PatternTraffic(p); got != w {
+			t.Errorf("PatternTraffic(%s) = %s, want %s", p, got, w)
+		}
 	}
 }
 

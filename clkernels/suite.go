@@ -222,7 +222,10 @@ const (
 )
 
 func runPeaks(r *runner) error {
-	if err := r.peakBandwidth(VectorWidths, []string{PatternStride, PatternChunk}, BandwidthSize(r.dev)); err != nil {
+	if err := r.peakBandwidth(map[string][]int{PatternStride: VectorWidths, PatternChunk: VectorWidths, PatternCopy: {1, 4, 16}, PatternRMW: {1, 4, 16}}, BandwidthSize(r.dev)); err != nil {
+		return err
+	}
+	if err := r.peakLocal(LocalBandwidthWidths); err != nil {
 		return err
 	}
 	return r.peakCompute(ComputeTypes, VectorWidths)
@@ -235,11 +238,14 @@ func (r *runner) bandwidthBytes(full int64) int64 {
 	return full
 }
 
-func (r *runner) peakBandwidth(widths []int, patterns []string, size int64) error {
+// peakBandwidth measures each pattern of BandwidthPatterns found in widths at
+// the widths given, then emits the best as the bandwidth peak, naming the
+// pattern that set it.
+func (r *runner) peakBandwidth(widths map[string][]int, size int64) error {
 	size = r.bandwidthBytes(size)
-	best, bestName := 0.0, ""
-	for _, p := range patterns {
-		for _, w := range widths {
+	best, bestName, bestPattern := 0.0, "", ""
+	for _, p := range BandwidthPatterns {
+		for _, w := range widths[p] {
 			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", p, w)
 			res, err := r.kernel(name, []param{{"pattern", p}, {"width", fmt.Sprint(w)}, {"size", sizeLabel(size)}}, func() (*runtime.KernelBenchmark, error) {
 				return BandwidthBenchmark(r.dev, p, w, size)
@@ -248,15 +254,42 @@ func (r *runner) peakBandwidth(widths []int, patterns []string, size int64) erro
 				return err
 			}
 			if v := throughput(res, false); v > best && validOK(res) {
-				best, bestName = v, name
+				best, bestName, bestPattern = v, name, p
 			}
 		}
 	}
 	if best == 0 {
 		return nil
 	}
-	return r.figures("peaks/bandwidth-best", nil, []results.Figure{{Name: "peak global memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
-		map[string]any{ExtraPeak: "bandwidth", "from": bestName})
+	traffic := PatternTraffic(bestPattern)
+	return r.figures("peaks/bandwidth-best", nil, []results.Figure{{Name: "peak global memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName + " (" + traffic + ")"}},
+		map[string]any{ExtraPeak: "bandwidth", "from": bestName, "pattern": traffic})
+}
+
+// peakLocal measures local memory bandwidth at each width and emits the best.
+func (r *runner) peakLocal(widths []int) error {
+	best, bestName := 0.0, ""
+	for _, w := range widths {
+		name := fmt.Sprintf("peaks/local-bandwidth/float%d", w)
+		iters := 0
+		if r.o.Small {
+			iters = 64
+		}
+		res, err := r.kernel(name, []param{{"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+			return LocalBandwidthBenchmark(r.dev, w, iters)
+		})
+		if err != nil {
+			return err
+		}
+		if v := throughput(res, false); v > best && validOK(res) {
+			best, bestName = v, name
+		}
+	}
+	if best == 0 {
+		return nil
+	}
+	return r.figures("peaks/local-bandwidth-best", nil, []results.Figure{{Name: "peak local memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
+		map[string]any{ExtraPeak: "local-bandwidth", "from": bestName})
 }
 
 func validOK(res *measure.Result) bool {
@@ -383,7 +416,7 @@ const QuickSummaryName = "quick/summary"
 func runQuick(r *runner) error {
 	cpu := isCPU(r.dev)
 	bw := BandwidthSize(r.dev)
-	if err := r.peakBandwidth([]int{4, 16}, []string{PatternStride, PatternChunk}, bw); err != nil {
+	if err := r.peakBandwidth(map[string][]int{PatternStride: {4, 16}, PatternChunk: {4, 16}}, bw); err != nil {
 		return err
 	}
 	var builds []results.Figure

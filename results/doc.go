@@ -2,13 +2,13 @@
 // everything clmeter measures (a single run, a suite, a cache benchmark), and
 // its reader and writer.
 //
-// # Schema, version 1
+// # Schema, version 2
 //
 // A result file is one JSON object, a File:
 //
 //	{
 //	  "schema": "clmeter-result",        // always this string
-//	  "version": 1,                      // SchemaVersion; readers reject others
+//	  "version": 2,                      // SchemaVersion; readers take 1 and 2
 //	  "tool": {"name": "clmeter", "version": "0.1.0"},
 //	  "command_line": ["clmeter", "run", "--kernel", "triad"],
 //	  "created": "2024-05-01T12:00:00Z", // RFC 3339
@@ -30,7 +30,10 @@
 //	  "measurement": { ... },            // a measure.Result, or absent
 //	  "figures": [{"name": "platform enumeration", "value": 83.2, "unit": "ms"}],
 //	  "extra": { ... },                  // free-form, optional
-//	  "error": "..."                     // present when the benchmark failed
+//	  "error": "...",                    // present when the benchmark failed
+//	  "roofline": { ... },               // version 2, optional: a Roofline
+//	  "resources": { ... },              // version 2, optional: kernel Resources
+//	  "clocks": { ... }                  // version 2, optional: Clocks around it
 //	}
 //
 // Units: every duration is an integer number of nanoseconds in a field whose
@@ -39,10 +42,12 @@
 // value. Lists are never null: an empty list is written as []. Fields that do
 // not apply are left out.
 //
-// A reader of version 1 rejects a file with another schema name or version,
-// and a file with fields it does not know (a typo in a hand-edited file must not
-// pass silently); only "extra" holds free-form data. A later version that adds
-// fields will raise Version.
+// A reader rejects a file with another schema name or a version it does not
+// know, and a file with fields it does not know (a typo in a hand-edited file
+// must not pass silently); only "extra" holds free-form data. A later version
+// that adds fields raises Version. Version 2 added the optional "roofline",
+// "resources" and "clocks" of a Benchmark; version 1 files read unchanged, and
+// a version 1 file that holds one of them is rejected.
 //
 // Writing is atomic: Writer writes the whole file to a temporary file in the
 // same directory, syncs it and renames it over the old one, after every

@@ -17,6 +17,7 @@ type htmlData struct {
 	Sweeps   []htmlPlot
 	Dists    []htmlPlot
 	Peaks    []htmlPlot
+	Roofs    []htmlPlot
 	Figures  [][]string
 	Failed   []string
 	Warnings []string
@@ -70,6 +71,10 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		s := row.M().Summary
 		note := fmt.Sprintf("n=%d, median %s, %s, CV %.1f%%, stop: %s", s.N, FormatDuration(s.Median), ciText(s), 100*s.CV, row.M().StopReason)
 		d.Dists = append(d.Dists, plotOrErr(benchLabel(row.Key)+" ["+r.deviceText(row.Key.Device, row.Where)+"]", svg, err, note))
+	}
+	for _, rc := range RooflineCharts(r.Rows, r.MultiHost) {
+		svg, err := RooflinePlot(rc)
+		d.Roofs = append(d.Roofs, plotOrErr(rc.Device+": roofline", svg, err, rooflineNote(rc)))
 	}
 	for _, fc := range FigureCharts(r.Figures, r.MultiHost) {
 		svg, err := FigurePlot(fc)
@@ -127,6 +132,10 @@ figcaption { font-size: 85%; color: #555; max-width: 520px; }
 {{end}}
 {{if .Sweeps}}<h2>Throughput against a swept parameter</h2>
 <div class="plots">{{range .Sweeps}}<figure class="sweep">{{.SVG}}<figcaption>{{.Title}}{{if .Note}}: {{.Note}}{{end}}</figcaption></figure>
+{{end}}</div>{{end}}
+{{if .Roofs}}<h2>Roofline</h2>
+<p>Each benchmark at its arithmetic intensity and achieved rate, under the device's measured ceilings (the profile clmeter keeps per device and driver): the bandwidth roof rises to the ridge point, the compute roof is flat after it. The table's bound column gives each verdict.</p>
+<div class="plots">{{range .Roofs}}<figure class="roofline">{{.SVG}}<figcaption>{{.Title}}{{if .Note}}: {{.Note}}{{end}}</figcaption></figure>
 {{end}}</div>{{end}}
 {{if .Peaks}}<h2>Device peaks</h2>
 <div class="plots">{{range .Peaks}}<figure class="peaks">{{.SVG}}<figcaption>{{.Title}}{{if .Note}}: {{.Note}}{{end}}</figcaption></figure>

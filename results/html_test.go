@@ -28,8 +28,9 @@ func writeFixtureHTML(t *testing.T) (string, []byte) {
 }
 
 // The fixtures make one sweep (triad against size, two devices), seven
-// distributions and two peak charts (GB/s and GFLOP/s).
-const fixtureSVGs = 1 + 7 + 2
+// distributions, two peak charts (GB/s and GFLOP/s) and two rooflines (one a
+// device).
+const fixtureSVGs = 1 + 7 + 2 + 2
 
 func TestHTMLSelfContained(t *testing.T) {
 	_, html := writeFixtureHTML(t)
@@ -50,7 +51,8 @@ func TestHTMLSelfContained(t *testing.T) {
 			t.Errorf("HTML holds %q", bad)
 		}
 	}
-	for _, want := range []string{`class="sweep"`, `class="dist"`, `class="peaks"`, "median 25.25 ms", "CL_BUILD_PROGRAM_FAILURE",
+	for _, want := range []string{`class="sweep"`, `class="dist"`, `class="peaks"`, `class="roofline"`, "NVIDIA H200 @gpu-7: roofline",
+		"bandwidth 4.20 TB/s (copy)", "float compute 60.0 TFLOP/s", "memory-bound", "launch-bound", "compute-bound", "float ridge at 14.3 FLOP/byte", "median 25.25 ms", "CL_BUILD_PROGRAM_FAILURE",
 		"size (log)", "min 1.544 ms", ">median 1.564 ms<", "use of undeclared identifier &#39;x&#39;"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("HTML lacks %q", want)
@@ -106,6 +108,16 @@ func TestHTMLInChromium(t *testing.T) {
 	}
 	if !strings.Contains(dom, `<table id="results">`) {
 		t.Error("the DOM lacks the results table")
+	}
+	// The roofline charts: drawn in the DOM with their ceilings and points.
+	roofs := regexp.MustCompile(`(?s)<figure class="roofline">(.*?)</figure>`).FindAllStringSubmatch(dom, -1)
+	if len(roofs) != 2 {
+		t.Errorf("the DOM holds %d roofline figures, want 2", len(roofs))
+	}
+	for _, r := range roofs {
+		if !strings.Contains(r[1], "<path") || !strings.Contains(r[1], "roofline") || !strings.Contains(r[1], "arithmetic intensity") {
+			t.Errorf("a roofline figure without paths or axis text: %.300s", r[1])
+		}
 	}
 	run("--screenshot=" + shot)
 	f, err := os.Open(shot)

@@ -33,7 +33,10 @@ func (e *VersionError) Error() string {
 	if e.Schema != SchemaName {
 		return fmt.Sprintf("%s: not a clmeter result file (schema %q, want %q)", e.File, e.Schema, SchemaName)
 	}
-	return fmt.Sprintf("%s: unsupported result schema version %d (this clmeter reads %d)", e.File, e.Version, SchemaVersion)
+	if MinSchemaVersion == SchemaVersion {
+		return fmt.Sprintf("%s: unsupported result schema version %d (this clmeter reads %d)", e.File, e.Version, SchemaVersion)
+	}
+	return fmt.Sprintf("%s: unsupported result schema version %d (this clmeter reads %d to %d)", e.File, e.Version, MinSchemaVersion, SchemaVersion)
 }
 
 // Read reads the result file at path.
@@ -63,7 +66,7 @@ func Decode(r io.Reader, name string) (*File, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, decodeError(name, data, err)
 	}
-	if head.Schema != SchemaName || head.Version != SchemaVersion {
+	if head.Schema != SchemaName || head.Version < MinSchemaVersion || head.Version > SchemaVersion {
 		return nil, &VersionError{File: name, Schema: head.Schema, Version: head.Version}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -75,6 +78,15 @@ func Decode(r io.Reader, name string) (*File, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		line, col := position(data, int(dec.InputOffset())+1)
 		return nil, &SyntaxError{File: name, Line: line, Column: col, Msg: "unexpected data after the result object"}
+	}
+	if f.Version < 2 {
+		for i, b := range f.Benchmarks {
+			for field, set := range map[string]bool{"roofline": b.Roofline != nil, "resources": b.Resources != nil, "clocks": b.Clocks != nil} {
+				if set {
+					return nil, fmt.Errorf("%s: benchmark %d (%s): field %q is not in schema version %d (it came in version 2)", name, i, b.Name, field, f.Version)
+				}
+			}
+		}
 	}
 	return &f, nil
 }

@@ -70,7 +70,11 @@ func fixtures() map[string]File {
 		a.Benchmarks = append(a.Benchmarks, fixtureBench("triad", [][2]string{{"size", sz.s}, {"type", "float"}}, poclDev,
 			time.Duration(bytes/8), 0.02, 12, bytes, uint64(i+1)))
 	}
-	a.Benchmarks = append(a.Benchmarks, fixtureBench("fma", [][2]string{{"size", "1Mi"}}, poclDev, 850*time.Microsecond, 0.3, 10, 64<<20, 7))
+	fma := fixtureBench("fma", [][2]string{{"size", "1Mi"}}, poclDev, 850*time.Microsecond, 0.3, 10, 64<<20, 7)
+	fma.Roofline = &Roofline{GOpsPerSecond: 79, IntensityFLOPPerByte: 16, OpsUnit: "FLOP", BandwidthGBPerSecond: 11.8, BandwidthPattern: "read-only",
+		ComputeGOpsPerSecond: 90, Precision: "float", RidgeOpsPerByte: 90 / 11.8, Roof: 90, RoofUnit: "GFLOP/s", PercentOfRoof: 88,
+		Verdict: "compute-bound", Evidence: []string{"intensity 16 FLOP/byte is above the ridge point 7.63"}, Profile: "clmeter suite peaks"}
+	a.Benchmarks = append(a.Benchmarks, fma)
 	peaks := Benchmark{Name: "peaks", Kind: "suite:peaks", Device: poclDev, Figures: []Figure{
 		{Name: "bandwidth", Value: 11.8, Unit: "GB/s", Note: "triad, 64 MiB"},
 		{Name: "copy", Value: 9.4, Unit: "GB/s"},
@@ -85,8 +89,16 @@ func fixtures() map[string]File {
 		n int64
 	}{{"1Mi", 1 << 20}, {"4Mi", 4 << 20}, {"16Mi", 16 << 20}} {
 		bytes := 3 * 4 * sz.n
-		b.Benchmarks = append(b.Benchmarks, fixtureBench("triad", [][2]string{{"size", sz.s}, {"type", "float"}}, gpuDev,
-			time.Duration(bytes/3000)+8*time.Microsecond, 0.01, 10, bytes, uint64(i+20)))
+		tb := fixtureBench("triad", [][2]string{{"size", sz.s}, {"type", "float"}}, gpuDev,
+			time.Duration(bytes/3000)+8*time.Microsecond, 0.01, 10, bytes, uint64(i+20))
+		gbps := tb.Measurement.Throughput.GBPerSecond
+		tb.Roofline = &Roofline{GBPerSecond: gbps, GOpsPerSecond: gbps / 6, IntensityFLOPPerByte: 1.0 / 6, OpsUnit: "FLOP",
+			BandwidthGBPerSecond: 4200, BandwidthPattern: "copy", ComputeGOpsPerSecond: 60000, Precision: "float", RidgeOpsPerByte: 60000.0 / 4200,
+			Roof: 700, RoofUnit: "GFLOP/s", PercentOfRoof: 100 * gbps / 4200, Verdict: "memory-bound", Evidence: []string{"below the ridge point"}, Profile: "short profile"}
+		if i == 0 {
+			tb.Roofline.Verdict = "launch-bound"
+		}
+		b.Benchmarks = append(b.Benchmarks, tb)
 	}
 	return map[string]File{"pocl.json": a, "h200.json": b}
 }
@@ -186,7 +198,7 @@ func TestReadFilesKeepsGoodOnes(t *testing.T) {
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte("{\"schema\": \"clmeter-result\", \"version\": 1,\n  \"benchmarks\": [}\n"), 0o644)
 	future := filepath.Join(dir, "future.json")
-	os.WriteFile(future, []byte(`{"schema":"clmeter-result","version":2}`), 0o644)
+	os.WriteFile(future, []byte(`{"schema":"clmeter-result","version":99}`), 0o644)
 	missing := filepath.Join(dir, "missing.json")
 	srcs, errs := ReadFiles([]string{"testdata/pocl.json", bad, future, missing, "testdata/h200.json"})
 	if len(srcs) != 2 || srcs[0].Path != "testdata/pocl.json" || srcs[1].Path != "testdata/h200.json" {
@@ -200,7 +212,7 @@ func TestReadFilesKeepsGoodOnes(t *testing.T) {
 	if !errors.As(errs[0], &se) || se.Line != 2 || !strings.HasPrefix(errs[0].Error(), bad+":2:") {
 		t.Errorf("bad file: %v", errs[0])
 	}
-	if !errors.As(errs[1], &ve) || !strings.Contains(errs[1].Error(), "future.json: unsupported result schema version 2") {
+	if !errors.As(errs[1], &ve) || !strings.Contains(errs[1].Error(), "future.json: unsupported result schema version 99") {
 		t.Errorf("future file: %v", errs[1])
 	}
 	if !errors.Is(errs[2], os.ErrNotExist) || !strings.Contains(errs[2].Error(), missing) {

@@ -33,7 +33,7 @@ func WriteReport(w io.Writer, r *Report, format string) error {
 }
 
 // tableColumns are the columns of the table, markdown and CSV renderings.
-var tableColumns = []string{"benchmark", "params", "device", "n", "median", "95% CI", "min", "mean", "CV", "bandwidth", "compute", "warnings"}
+var tableColumns = []string{"benchmark", "params", "device", "n", "median", "95% CI", "min", "mean", "CV", "bandwidth", "compute", "bound", "warnings"}
 
 func (r *Report) cells(row Row) []string {
 	m := row.M()
@@ -45,7 +45,7 @@ func (r *Report) cells(row Row) []string {
 	return []string{
 		row.Key.Name, row.Key.Params, r.deviceText(row.Key.Device, row.Where),
 		strconv.Itoa(s.N), FormatDuration(s.Median), ciText(s), FormatDuration(s.Min), FormatDuration(s.Mean),
-		fmt.Sprintf("%.1f%%", 100*s.CV), bandwidth(m), compute(m), warn,
+		fmt.Sprintf("%.1f%%", 100*s.CV), bandwidth(m), compute(m), orDash(boundText(row.Bench)), warn,
 	}
 }
 
@@ -224,7 +224,8 @@ func mdRow(w io.Writer, cells []string) {
 // benchmark. Times are integer nanoseconds, rates in GB/s and G<ops_unit>/s.
 var csvColumns = []string{"record", "file", "host", "name", "params", "device", "kind", "timer", "n",
 	"median_ns", "min_ns", "max_ns", "mean_ns", "geomean_ns", "stddev_ns", "cv", "ci_low_ns", "ci_high_ns",
-	"outliers", "gb_per_s", "gops_per_s", "ops_unit", "stop_reason", "figure", "value", "unit", "warnings", "error"}
+	"outliers", "gb_per_s", "gops_per_s", "ops_unit", "stop_reason", "verdict", "percent_of_roof", "intensity",
+	"figure", "value", "unit", "warnings", "error"}
 
 // WriteCSV writes one record per benchmark, geomean, figure and failure.
 func (r *Report) WriteCSV(w io.Writer) error {
@@ -255,6 +256,9 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			"warnings": strings.Join(m.AllWarnings(), "; ")}
 		if t := m.Throughput; t != nil {
 			kv["gb_per_s"], kv["gops_per_s"], kv["ops_unit"] = f(t.GBPerSecond), f(t.GOpsPerSecond), t.OpsUnit
+		}
+		if rl := row.Bench.Roofline; rl != nil {
+			kv["verdict"], kv["percent_of_roof"], kv["intensity"] = rl.Verdict, f(rl.PercentOfRoof), f(rl.IntensityFLOPPerByte)
 		}
 		rec(kv)
 	}
@@ -306,6 +310,8 @@ type ReportRowJSON struct {
 	Throughput *measure.Throughput `json:"throughput,omitempty"`
 	StopReason measure.StopReason  `json:"stop_reason"`
 	Warnings   []string            `json:"warnings"`
+	// Roofline is the benchmark's roofline placement, when it has one.
+	Roofline *Roofline `json:"roofline,omitempty"`
 }
 
 // GeomeanJSON is one Geomean of a ReportJSON.
@@ -354,7 +360,7 @@ func (r *Report) JSON() ReportJSON {
 		}
 		out.Benchmarks = append(out.Benchmarks, ReportRowJSON{File: row.Source, Host: row.Host, Name: b.Name, Kind: b.Kind,
 			Params: params, ParamOrder: order, Device: row.Key.Device, Timer: m.Timer, Summary: m.Summary,
-			Throughput: m.Throughput, StopReason: m.StopReason, Warnings: m.AllWarnings()})
+			Throughput: m.Throughput, StopReason: m.StopReason, Warnings: m.AllWarnings(), Roofline: b.Roofline})
 	}
 	for _, g := range r.Geomeans {
 		out.Geomeans = append(out.Geomeans, GeomeanJSON{Device: g.Device, Host: g.Host, N: g.N, MedianNS: int64(g.Median), GBPerSecond: g.GBPerSecond})

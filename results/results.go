@@ -15,8 +15,13 @@ import (
 // SchemaName is the value of File.Schema.
 const SchemaName = "clmeter-result"
 
-// SchemaVersion is the version of the schema this package reads and writes.
-const SchemaVersion = 1
+// SchemaVersion is the version of the schema this package writes. It reads
+// MinSchemaVersion to SchemaVersion.
+const SchemaVersion = 2
+
+// MinSchemaVersion is the oldest version this package reads: version 1 is
+// version 2 without the roofline, resources and clocks of a Benchmark.
+const MinSchemaVersion = 1
 
 // A File is a whole result file.
 type File struct {
@@ -78,6 +83,15 @@ type Benchmark struct {
 	Extra map[string]any `json:"extra,omitempty"`
 	// Error is why the benchmark failed; empty when it did not.
 	Error string `json:"error,omitempty"`
+	// Roofline places the benchmark against its device's ceilings (version 2;
+	// nil when there was no profile or nothing to place).
+	Roofline *Roofline `json:"roofline,omitempty"`
+	// Resources are what the kernel takes of the device (version 2; nil when
+	// not asked for).
+	Resources *Resources `json:"resources,omitempty"`
+	// Clocks are the device's clocks around the benchmark (version 2; nil when
+	// not watched).
+	Clocks *Clocks `json:"clocks,omitempty"`
 }
 
 // DeviceInfo describes an OpenCL device as the runtime reported it.

@@ -197,8 +197,8 @@ func TestWriterAppendAtomic(t *testing.T) {
 
 func TestVersionRejected(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{`{"schema":"clmeter-result","version":7,"new_field":1}`, "old.json: unsupported result schema version 7 (this clmeter reads 1)"},
-		{`{"schema":"clmeter-result"}`, "old.json: unsupported result schema version 0 (this clmeter reads 1)"},
+		{`{"schema":"clmeter-result","version":7,"new_field":1}`, "old.json: unsupported result schema version 7 (this clmeter reads 1 to 2)"},
+		{`{"schema":"clmeter-result"}`, "old.json: unsupported result schema version 0 (this clmeter reads 1 to 2)"},
 		{`{"schema":"benchstat","version":1}`, `old.json: not a clmeter result file (schema "benchstat", want "clmeter-result")`},
 	}
 	for _, tt := range tests {
@@ -290,5 +290,22 @@ func TestHost(t *testing.T) {
 	b, _ := json.Marshal(f.Created)
 	if !strings.Contains(string(b), "Z") {
 		t.Errorf("created %s not UTC", b)
+	}
+}
+
+func TestVersion1ReadsAndRejectsVersion2Fields(t *testing.T) {
+	v1 := `{"schema":"clmeter-result","version":1,"benchmarks":[{"name":"a"}]}`
+	f, err := Decode(strings.NewReader(v1), "v1.json")
+	if err != nil || f.Version != 1 || len(f.Benchmarks) != 1 {
+		t.Fatalf("Decode(v1) = %+v, %v", f, err)
+	}
+	bad := `{"schema":"clmeter-result","version":1,"benchmarks":[{"name":"a","roofline":{"verdict":"memory-bound","roof":1,"roof_unit":"GB/s","percent_of_roof":50,"evidence":[],"profile":"p"}}]}`
+	if _, err := Decode(strings.NewReader(bad), "v1.json"); err == nil || !strings.Contains(err.Error(), `"roofline" is not in schema version 1`) {
+		t.Errorf("Decode(v1 with roofline) = %v, want a version error", err)
+	}
+	good := strings.Replace(bad, `"version":1`, `"version":2`, 1)
+	f, err = Decode(strings.NewReader(good), "v2.json")
+	if err != nil || f.Benchmarks[0].Roofline == nil || f.Benchmarks[0].Roofline.Verdict != "memory-bound" {
+		t.Errorf("Decode(v2) = %+v, %v", f, err)
 	}
 }

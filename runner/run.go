@@ -64,6 +64,9 @@ type RunOptions struct {
 	NoDataWarmup, SyncEach bool
 	// Cache chooses the binary cache.
 	Cache CacheOptions
+	// NoProfile never measures a device profile: without a stored one there
+	// is no roofline. Verbose adds kernel resources and clocks to the notes.
+	NoProfile, Verbose bool
 	// Store, when set, also puts the results into this results database (see
 	// store.Open), with Labels.
 	Store  string
@@ -120,6 +123,9 @@ type runPlan struct {
 
 	noDataWarmup bool
 	syncEach     bool
+	noProfile    bool
+	verbose      bool
+	analysis     *analysis
 }
 
 // A runItem is one benchmark on one device, made only when it runs.
@@ -129,6 +135,8 @@ type runItem struct {
 	params []results.Param
 	device *runtime.Device
 	make   func() (*runtime.KernelBenchmark, error)
+	// precision is the arithmetic's type for the roofline ("" is float).
+	precision string
 }
 
 // planRun checks everything in opts that can be checked before a device is
@@ -147,7 +155,8 @@ func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 	var err error
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
 		store: opts.Store, labels: opts.Labels,
-		noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach}
+		noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach,
+		noProfile: opts.NoProfile, verbose: opts.Verbose}
 	if plan.output != "" {
 		if err := results.CheckWritable(plan.output); err != nil {
 			return nil, err
@@ -222,7 +231,7 @@ func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 			for _, n := range ns {
 				n := n
 				plan.items = append(plan.items, runItem{
-					name: builtin.Name, kind: "run", device: dev,
+					name: builtin.Name, kind: "run", device: dev, precision: builtin.Type,
 					params: []results.Param{{Name: "type", Value: builtin.Type}, {Name: "n", Value: fmt.Sprint(n)}},
 					make:   func() (*runtime.KernelBenchmark, error) { return builtin.Make(dev, n) },
 				})
@@ -282,6 +291,8 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 	invalid := 0
 	var abandoned error // the error of the benchmark an interrupt stopped
 	progress := progressWriter(stderr)
+	plan.analysis = newAnalysis(plan.noProfile, plan.verbose, stderr)
+	defer plan.analysis.close()
 	for _, it := range plan.items {
 		if ctx.Err() != nil {
 			break
@@ -313,11 +324,11 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 		}
 		if err != nil {
 			// The benchmark failed after setup: keep what finished, report it.
-			writeRunReport(stdout, plan.format, file, done)
+			writeRunReport(stdout, plan.format, file, done, plan.verbose)
 			return err
 		}
 	}
-	if err := writeRunReport(stdout, plan.format, file, done); err != nil {
+	if err := writeRunReport(stdout, plan.format, file, done, plan.verbose); err != nil {
 		return err
 	}
 	file.Benchmarks = done
@@ -355,7 +366,12 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 	if progress != nil {
 		s.Progress = func(p measure.Progress) { progress(label, p) }
 	}
+	if plan.analysis == nil {
+		plan.analysis = newAnalysis(plan.noProfile, plan.verbose, io.Discard)
+	}
+	watch := plan.analysis.watch(it.device)
 	res, err := measure.Run(ctx, kb.Measurable(), s)
+	clk := watch.Stop()
 	if progress != nil {
 		progress("", measure.Progress{})
 	}
@@ -374,6 +390,8 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 		rb.SetParam("local", joinInts(kb.Local))
 	}
 	rb.SetParam("global", joinInts(kb.Global))
+	rb.Clocks = clk
+	plan.analysis.annotate(ctx, it.device, kb, it.precision, rb)
 	if err != nil {
 		rb.Error = err.Error()
 	}
@@ -409,7 +427,7 @@ func progressWriter(stderr io.Writer) func(string, measure.Progress) {
 }
 
 // writeRunReport prints the finished benchmarks as a table or JSON.
-func writeRunReport(w io.Writer, format string, file results.File, done []results.Benchmark) error {
+func writeRunReport(w io.Writer, format string, file results.File, done []results.Benchmark, verbose bool) error {
 	if format == "json" {
 		file.Benchmarks = done
 		_, err := file.WriteTo(w)
@@ -419,7 +437,7 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "KERNEL\tPARAMS\tDEVICE\tLAUNCHES/SAMPLE\tSAMPLES\tMIN\tMEDIAN\tMEAN\tGEOMEAN\tCV\tTHROUGHPUT\tSTOP")
+	fmt.Fprintln(tw, "KERNEL\tPARAMS\tDEVICE\tLAUNCHES/SAMPLE\tSAMPLES\tMIN\tMEDIAN\tMEAN\tGEOMEAN\tCV\tTHROUGHPUT\tBOUND\tSTOP")
 	var notes []string
 	for _, b := range done {
 		m := b.Measurement
@@ -432,8 +450,8 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 			name += " INVALID"
 		}
 		s := m.Summary
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.2f%%\t%s\t%s\n", name, strings.Join(params, " "), b.Device.Name,
-			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), 100*s.CV, throughput(m), m.StopReason)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.2f%%\t%s\t%s\t%s\n", name, strings.Join(params, " "), b.Device.Name,
+			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), 100*s.CV, throughput(m), boundCell(b), m.StopReason)
 		prefix := b.Name + " " + strings.Join(params, " ") + ": "
 		notes = append(notes, fmt.Sprintf("%scold first launch %s; first touch %s; timer %s; build %s%s",
 			prefix, fmtDur(firstLaunch(m)), fmtDur(m.FirstTouch), timerText(m), fmtDur(b.Program.BuildTime), fromCache(b.Program)))
@@ -449,6 +467,7 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 				notes = append(notes, prefix+"warning: "+warn)
 			}
 		}
+		notes = append(notes, analysisNotes(b, prefix, verbose)...)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

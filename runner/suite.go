@@ -30,7 +30,10 @@ type SuiteOptions struct {
 	Small bool
 	// MaxSize is the largest transfer size in bytes.
 	MaxSize int64
-	Cache   CacheOptions
+	// NoProfile leaves the stored device profile alone (peaks, streams,
+	// launch, transfers, quick and all update it otherwise).
+	NoProfile bool
+	Cache     CacheOptions
 	// Store, when set, also puts the results into this results database, with Labels.
 	Store   string
 	Labels  map[string]string
@@ -108,11 +111,16 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, stdout, s
 		},
 	}
 	var runErr error
+	var profiled []func()
 	for _, d := range devs {
 		fmt.Fprintf(stderr, "suite %s on %s\n", o.Suite, d.Label())
+		first := len(done)
 		if runErr = suite.Run(ctx, d, copts); runErr != nil {
 			break
 		}
+		var profText strings.Builder
+		updateProfile(ctx, o, d, done[first:], &profText, stderr)
+		profiled = append(profiled, func() { fmt.Fprint(stdout, profText.String()) })
 	}
 	file.Benchmarks = done
 	if o.Format == "json" {
@@ -123,6 +131,9 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, stdout, s
 		}
 	} else {
 		writeSuiteReport(stdout, done)
+		for _, p := range profiled {
+			p()
+		}
 		if o.Output != "" {
 			fmt.Fprintf(stdout, "\nresults: %s (%d benchmarks)\n", o.Output, len(done))
 		}

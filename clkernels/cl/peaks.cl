@@ -66,6 +66,39 @@ __kernel void bandwidth_chunk(__global const VT *restrict in, __global T *restri
 	out[gid] = HSUM(acc);
 }
 
+// bandwidth_copy: out = in, one vector a work-item (BabelStream's shape: the
+// fastest on GPUs and the one CPU compilers vectorize across work-items).
+__kernel void bandwidth_copy(__global const VT *restrict in, __global VT *restrict out) {
+	const size_t i = get_global_id(0);
+	out[i] = in[i];
+}
+
+// bandwidth_rmw: data = data*a + b in place, one vector a work-item.
+__kernel void bandwidth_rmw(__global VT *data, const T a, const T b) {
+	const size_t i = get_global_id(0);
+	data[i] = data[i] * a + b;
+}
+
+// local_bandwidth: each work-group fills a tile of local memory with its
+// indexes, then every work-item reads ITERS vectors of it at rotating offsets
+// (four independent sums, so loads do not wait on adds) and writes the sum of
+// what it read. The local size must be a power of two.
+__kernel void local_bandwidth(__global T *restrict out, __local VT *tile) {
+	const size_t lid = get_local_id(0), lsz = get_local_size(0);
+	const uint m = (uint)lsz - 1;
+	tile[lid] = (VT)((T)lid);
+	barrier(CLK_LOCAL_MEM_FENCE);
+	VT a0 = (VT)(0), a1 = (VT)(0), a2 = (VT)(0), a3 = (VT)(0);
+	const uint l = (uint)lid;
+	for (uint i = 0; i < ITERS; i += 4) {
+		a0 += tile[(l + i) & m];
+		a1 += tile[(l + i + 1) & m];
+		a2 += tile[(l + i + 2) & m];
+		a3 += tile[(l + i + 3) & m];
+	}
+	out[get_global_id(0)] = HSUM((a0 + a1) + (a2 + a3));
+}
+
 // Compute: two independent dependent chains per lane, x = x*a + b, in vectors
 // of W lanes whose starting values come from data (so no lane is a constant the
 // compiler could fold). With |a| < 1 the chains converge (to b/(1-a)), so the

@@ -174,6 +174,7 @@ func TestMain(m *testing.M) {
 		panic(err)
 	}
 	os.Setenv("CLMETER_CACHE_DIR", dir)
+	os.Setenv("CLMETER_PROFILE_DIR", filepath.Join(dir, "profiles")) // and a private device profile
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -82,6 +82,8 @@ var runFlags = append([]cli.Flag{
 	&cli.StringFlag{Name: "flops", Usage: "floating-point operations per launch, an expression (2*N), for GFLOP/s"},
 	formatFlag("table", "json"),
 	&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the full result file (JSON) here, benchmark by benchmark"},
+	&cli.BoolFlag{Name: "no-profile", Usage: "do not measure a short device profile when none is stored (no roofline then)"},
+	&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "also print each kernel's resources (work-group limits, local and private memory, registers) and clocks"},
 	&cli.BoolFlag{Name: "check", Usage: "first run 'clmeter check' on the target (Oclgrind, check's own size); measure only when it finds nothing"},
 }, append(append(measureFlags, cacheFlags...), storeFlags...)...)
 
@@ -146,5 +148,6 @@ func runOptions(c *cli.Context, target string) (runner.RunOptions, error) {
 		Output: c.String("output"), Settings: settings,
 		NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 		Cache: cacheOptions(c), Tool: toolInfo(), Command: os.Args,
+		NoProfile: c.Bool("no-profile"), Verbose: c.Bool("verbose"),
 	}, nil
 }

@@ -6,6 +6,7 @@ package cl
 import "C"
 
 import (
+	"fmt"
 	"strings"
 	"time"
 	"unsafe"
@@ -82,6 +83,15 @@ type DeviceInfo struct {
 	TimerResolution     time.Duration `json:"timer_resolution_ns"`
 	HostUnifiedMemory   bool          `json:"host_unified_memory"`
 	ProfilingQueue      bool          `json:"profiling_queue"`
+	// NativeVectorWidth{Float,Double,Half} are CL_DEVICE_NATIVE_VECTOR_WIDTH_*:
+	// the lanes of the device's vector unit (a CPU's SIMD width; 1 on GPUs).
+	NativeVectorWidthFloat  int `json:"native_vector_width_float"`
+	NativeVectorWidthDouble int `json:"native_vector_width_double"`
+	NativeVectorWidthHalf   int `json:"native_vector_width_half"`
+	// NVComputeCapability is "9.0" on NVIDIA devices (cl_nv_device_attribute_query),
+	// empty elsewhere; NVPCIBusID is the device's PCI bus there, -1 elsewhere.
+	NVComputeCapability string `json:"nv_compute_capability,omitempty"`
+	NVPCIBusID          int    `json:"nv_pci_bus_id"`
 }
 
 func (d *Device) raw(param C.cl_device_info) ([]byte, error) {
@@ -180,6 +190,23 @@ func (d *Device) Info() (DeviceInfo, error) {
 	in.TimerResolution = time.Duration(d.u64(C.CL_DEVICE_PROFILING_TIMER_RESOLUTION))
 	in.HostUnifiedMemory = d.u64(C.CL_DEVICE_HOST_UNIFIED_MEMORY) != 0
 	in.ProfilingQueue = d.u64(C.CL_DEVICE_QUEUE_PROPERTIES)&C.CL_QUEUE_PROFILING_ENABLE != 0
+	in.NativeVectorWidthFloat = int(d.u64(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT))
+	in.NativeVectorWidthDouble = int(d.u64(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE))
+	in.NativeVectorWidthHalf = int(d.u64(C.CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF))
+	in.NVPCIBusID = -1
+	for _, e := range in.Extensions {
+		if e != "cl_nv_device_attribute_query" {
+			continue
+		}
+		// CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, _MINOR_NV, CL_DEVICE_PCI_BUS_ID_NV.
+		if b, err := d.raw(0x4000); err == nil && len(b) >= 4 {
+			minor, _ := d.raw(0x4001)
+			in.NVComputeCapability = fmt.Sprintf("%d.%d", leUint(b[:4]), leUint(minor))
+		}
+		if b, err := d.raw(0x4008); err == nil && len(b) >= 4 {
+			in.NVPCIBusID = int(leUint(b[:4]))
+		}
+	}
 	if in.Extensions == nil {
 		in.Extensions = []string{}
 	}

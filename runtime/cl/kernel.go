@@ -144,6 +144,9 @@ type WorkGroupInfo struct {
 	PreferredMultiple int   // CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE
 	LocalMemBytes     int64 // CL_KERNEL_LOCAL_MEM_SIZE
 	PrivateMemBytes   int64 // CL_KERNEL_PRIVATE_MEM_SIZE
+	// CompileSize is CL_KERNEL_COMPILE_WORK_GROUP_SIZE, the kernel's
+	// reqd_work_group_size; nil when it sets none (all zeros).
+	CompileSize []int
 }
 
 // WorkGroupInfo reads the kernel's work-group limits on device d.
@@ -165,6 +168,15 @@ func (k *Kernel) WorkGroupInfo(d *Device) (WorkGroupInfo, error) {
 	w.LocalMemBytes = int64(ul)
 	if C.clm_clGetKernelWorkGroupInfo(k.h, d.id, C.CL_KERNEL_PRIVATE_MEM_SIZE, C.size_t(unsafe.Sizeof(ul)), unsafe.Pointer(&ul), nil) == 0 {
 		w.PrivateMemBytes = int64(ul)
+	}
+	var cs [3]C.size_t
+	if C.clm_clGetKernelWorkGroupInfo(k.h, d.id, C.CL_KERNEL_COMPILE_WORK_GROUP_SIZE, C.size_t(unsafe.Sizeof(cs)), unsafe.Pointer(&cs[0]), nil) == 0 && cs[0] != 0 {
+		for _, v := range cs {
+			if v == 0 {
+				break
+			}
+			w.CompileSize = append(w.CompileSize, int(v))
+		}
 	}
 	return w, nil
 }

@@ -18,7 +18,7 @@ const FileSyntax = `A spec file (YAML) describes a repeatable run:
 
   source: blur.cl            # path, relative to the spec file
   kernel: blur
-  defines: [TILE=16]         # -D options
+  defines: [TILE=16]         # -D options; $NAME is an axis's value (TILE=$T)
   include: [include]         # -I folders, relative to the spec file
   options: -cl-fast-relaxed-math
   global: N,N                # expressions over the axes

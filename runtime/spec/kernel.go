@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -130,6 +131,32 @@ type resolved struct {
 	global, local []int
 	args          []runtime.Arg
 	bytes, flops  int64
+	options       string
+}
+
+var axisRef = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
+
+// ExpandOptions replaces $NAME and ${NAME} in build options by the axis values
+// of vars (-DTILE=$T with T=16 gives -DTILE=16), so that a sweep or a tuning
+// search can vary -D values. A name that is not an axis is an error.
+func ExpandOptions(options string, vars Vars) (string, error) {
+	var bad string
+	out := axisRef.ReplaceAllStringFunc(options, func(m string) string {
+		sub := axisRef.FindStringSubmatch(m)
+		name := sub[1] + sub[2]
+		v, ok := vars[name]
+		if !ok {
+			if bad == "" {
+				bad = name
+			}
+			return m
+		}
+		return strconv.FormatInt(v, 10)
+	})
+	if bad != "" {
+		return "", fmt.Errorf("build options %q name $%s, which is not an axis", options, bad)
+	}
+	return out, nil
 }
 
 func (k *Kernel) resolve(in Instance) (*resolved, error) {
@@ -138,6 +165,9 @@ func (k *Kernel) resolve(in Instance) (*resolved, error) {
 	where := ""
 	if len(in.Names) > 0 {
 		where = " (" + in.Label() + ")"
+	}
+	if r.options, err = ExpandOptions(k.Options, in.Vars); err != nil {
+		return nil, fmt.Errorf("%w%s", err, where)
 	}
 	if r.global, err = sizes(k.Global, in.Vars, "global"); err != nil {
 		return nil, fmt.Errorf("%w%s", err, where)
@@ -201,7 +231,7 @@ func (k *Kernel) Benchmark(dev *runtime.Device, in Instance) (*runtime.KernelBen
 	}
 	// OpenCL compilers look up #include "x.h" from the working folder, not the
 	// source's: the source's folder is added as the last -I.
-	opts := k.Options
+	opts := r.options
 	if dir, err := filepath.Abs(filepath.Dir(k.SourcePath)); err == nil && k.SourcePath != "" {
 		opts = strings.TrimSpace(opts + " -I" + dir)
 	}

@@ -243,3 +243,22 @@ func FuzzParseFile(f *testing.F) {
 		ParseFile(filepath.Join(dir, "s.yaml"), data)
 	})
 }
+
+func TestExpandOptions(t *testing.T) {
+	got, err := ExpandOptions("-DTILE=$T -DW=${W} -cl-fast-relaxed-math", Vars{"T": 16, "W": 4})
+	if err != nil || got != "-DTILE=16 -DW=4 -cl-fast-relaxed-math" {
+		t.Errorf("ExpandOptions = %q, %v", got, err)
+	}
+	if _, err := ExpandOptions("-DTILE=$NOPE", Vars{"T": 16}); err == nil || !strings.Contains(err.Error(), "$NOPE, which is not an axis") {
+		t.Errorf("unknown axis: %v", err)
+	}
+	k := &Kernel{SourcePath: "k.cl", Kernel: "k", Global: "N", Local: "T", Options: "-DTILE=$T",
+		Axes: []Axis{{Name: "N", Values: []int64{64}}, {Name: "T", Values: []int64{4, 8}}}}
+	if err := k.Check(); err != nil {
+		t.Fatal(err)
+	}
+	k.Options = "-DTILE=$X"
+	if err := k.Check(); err == nil {
+		t.Error("Check passed an option naming no axis")
+	}
+}

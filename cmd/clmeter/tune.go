@@ -1,0 +1,78 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/clmeter/clmeter/tune"
+)
+
+func init() {
+	flags := []cli.Flag{
+		deviceFlag,
+		&cli.StringFlag{Name: "kernel", Aliases: []string{"k"}, Usage: "the kernel function to tune (FILE.cl)"},
+		&cli.StringFlag{Name: "size", Aliases: []string{"n"}, Usage: "problem size N (FILE.cl); a comma list is an axis"},
+		&cli.StringFlag{Name: "global", Aliases: []string{"g"}, Usage: "global work size, expressions over the axes (FILE.cl)"},
+		&cli.StringFlag{Name: "local", Aliases: []string{"l"}, Usage: "local work size, expressions over the axes (FILE.cl): --local LX,LY"},
+		&cli.StringSliceFlag{Name: "arg", Aliases: []string{"a"}, Usage: "a kernel argument, once per argument in order (FILE.cl; see 'clmeter run --help')"},
+		&cli.StringSliceFlag{Name: "D", Usage: "a preprocessor definition; $NAME is an axis's value: -D TILE=$T"},
+		&cli.StringSliceFlag{Name: "I", Usage: "an include folder for the build"},
+		&cli.StringFlag{Name: "options", Usage: "more build options"},
+		&cli.StringFlag{Name: "bytes", Usage: "bytes moved per launch, an expression"},
+		&cli.StringFlag{Name: "flops", Usage: "floating-point operations per launch, an expression"},
+		&cli.StringSliceFlag{Name: "axis", Usage: "an axis to search (FILE.cl): --axis T=4,8,16"},
+		&cli.StringSliceFlag{Name: "set", Usage: "fix or narrow an axis of the spec: --set N=1024 or --set T=8,16"},
+		&cli.DurationFlag{Name: "budget", Value: tune.DefaultBudget, Usage: "wall time for the search; configurations that started finish"},
+		&cli.StringFlag{Name: "strategy", Value: tune.StrategyAuto, Usage: "auto (brute-force up to 64 configurations, else annealing), brute-force, random or annealing"},
+		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of random sampling and annealing"},
+		&cli.Float64Flag{Name: "tolerance", Value: tune.DefaultTolerance, Usage: "largest relative difference of an output element from the first configuration's"},
+		formatFlag("table", "json"),
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result file (JSON) here, configuration by configuration"},
+	}
+	register(&cli.Command{
+		Name:      "tune",
+		Usage:     "search a kernel's configurations (local sizes, -D values, any axis) for the fastest",
+		ArgsUsage: "FILE.yaml | FILE.cl",
+		Description: "Measures the configurations of a spec's axes (all of them when there are at most 64,\n" +
+			"   else simulated annealing within --budget), checks each one's outputs against the first\n" +
+			"   valid one's, skips invalid ones with the reason, and reports the best with its 95% CI and\n" +
+			"   its speedup over the driver-chosen local size (Mann-Whitney test). Each configuration is\n" +
+			"   measured with --max-time 2s unless set.\n\n" +
+			"   Examples:\n" +
+			"     clmeter tune examples/matmul/tune.yaml\n" +
+			"     clmeter tune k.cl --kernel k --global N --local L --axis L=32,64,128,256 --size 1Mi \\\n" +
+			"       --arg buf:float:N --budget 1m",
+		Flags: append(flags, append(measureFlags, cacheFlags...)...),
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageErr("'clmeter tune' takes one FILE.yaml or FILE.cl, got %d arguments", c.NArg())
+			}
+			s, err := measureSettings(c)
+			if err != nil {
+				return err
+			}
+			if !c.IsSet("max-time") {
+				s.MaxTime = 2 * time.Second
+			}
+			format, err := checkFormat(c, "table", "json")
+			if err != nil {
+				return err
+			}
+			cache := cacheOptions(c)
+			return tune.Run(c.Context, tune.Options{
+				Target: c.Args().First(), Device: c.String("device"),
+				Kernel: c.String("kernel"), Global: c.String("global"), Local: c.String("local"),
+				Args: c.StringSlice("arg"), Defines: c.StringSlice("D"), Includes: c.StringSlice("I"),
+				BuildOptions: c.String("options"), Bytes: c.String("bytes"), Flops: c.String("flops"), Sizes: c.String("size"),
+				Axes: c.StringSlice("axis"), Set: c.StringSlice("set"), Budget: c.Duration("budget"),
+				Strategy: strings.ToLower(c.String("strategy")), Seed: c.Uint64("seed"), Tolerance: c.Float64("tolerance"),
+				Settings: s, Output: c.String("output"), Format: format,
+				CacheDir: cache.Dir, CacheMaxSize: cache.MaxSize, NoCache: cache.Off,
+				Tool: toolInfo(), Command: os.Args,
+			}, c.App.Writer, c.App.ErrWriter)
+		},
+	})
+}

@@ -1,0 +1,135 @@
+package profile
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cl"
+)
+
+var (
+	mgrOnce sync.Once
+	testDev *runtime.Device
+	devErr  error
+)
+
+// device is the test device (CLMETER_DEVICE, else the default); the manager has
+// no binary cache, so nothing outside the test is touched.
+func device(t *testing.T) *runtime.Device {
+	t.Helper()
+	mgrOnce.Do(func() {
+		devs, err := runtime.NewManager().Select(os.Getenv(runtime.DeviceEnv))
+		if err != nil {
+			devErr = err
+			return
+		}
+		testDev = devs[0]
+	})
+	if devErr != nil {
+		if errors.Is(devErr, cl.ErrNoLibrary) {
+			t.Skipf("no OpenCL library: %v", devErr)
+		}
+		t.Skipf("no OpenCL device: %v", devErr)
+	}
+	return testDev
+}
+
+var tiny = measure.Settings{Samples: 3, MinSampleTime: time.Millisecond, Warmup: measure.WarmupCount(1), MaxTime: time.Second}
+
+// The short profile measures every part on a real device, and LoadOrMeasure
+// stores it once and loads it after.
+func TestShortProfileOnDevice(t *testing.T) {
+	dev := device(t)
+	st := Store{Dir: t.TempDir()}
+	var names []string
+	o := MeasureOptions{Settings: tiny, Small: true, Progress: func(n string) { names = append(names, n) }}
+	p, note, err := LoadOrMeasure(context.Background(), st, dev, true, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(note, "measured a short one") {
+		t.Errorf("note %q", note)
+	}
+	if !p.Complete() || p.LocalBandwidth == nil || p.PinnedToDevice == nil || p.PinnedToHost == nil || !p.Short {
+		t.Fatalf("short profile incomplete: %+v (ran %v)", p, names)
+	}
+	if p.Bandwidth.Pattern == "" || p.Bandwidth.Value <= 0 || p.Compute["float"].Value <= 0 {
+		t.Errorf("bandwidth %+v compute %+v", p.Bandwidth, p.Compute["float"])
+	}
+	q, note, err := LoadOrMeasure(context.Background(), st, dev, true, o)
+	if err != nil || !strings.HasPrefix(note, "device profile: short profile") || q.Bandwidth.Value != p.Bandwidth.Value {
+		t.Errorf("second load: %q, %v", note, err)
+	}
+	// --no-profile on a device without one.
+	p, note, err = LoadOrMeasure(context.Background(), Store{Dir: t.TempDir()}, dev, false, o)
+	if p != nil || err != nil || !strings.Contains(note, "--no-profile") {
+		t.Errorf("no profile: %v %q %v", p, note, err)
+	}
+}
+
+// Update merges a suite's benchmarks into the stored profile and measures what
+// is still missing.
+func TestUpdateFromSuite(t *testing.T) {
+	dev := device(t)
+	st := Store{Dir: t.TempDir()}
+	s, _ := clkernels.LookupSuite("streams")
+	var got []string
+	var benches = collect(t, s, dev)
+	for _, b := range benches {
+		got = append(got, b.Name)
+	}
+	p, path, err := Update(context.Background(), st, dev, benches, "clmeter suite streams", true, MeasureOptions{Settings: tiny, Small: true})
+	if err != nil || p == nil || path == "" {
+		t.Fatalf("Update: %v %v", p, err)
+	}
+	if !strings.HasPrefix(p.Bandwidth.From, "streams/") && !strings.HasPrefix(p.Bandwidth.From, "peaks/") {
+		t.Errorf("bandwidth from %s", p.Bandwidth.From)
+	}
+	if !p.Complete() || !strings.Contains(strings.Join(p.Sources, ","), "clmeter suite streams") {
+		t.Errorf("profile after streams: %+v (ran %v)", p, got)
+	}
+}
+
+func TestKernelResourcesOnDevice(t *testing.T) {
+	dev := device(t)
+	src, _ := clkernels.Source("matmul.cl")
+	r, err := KernelResources(dev, src, "-DTILE=8", "matmul_tiled")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.WorkGroupSizeLimit <= 0 || r.PreferredMultiple <= 0 {
+		t.Errorf("work-group info %+v", r)
+	}
+	if r.LocalMemBytes < 2*8*8*4 {
+		t.Errorf("local memory %d, want at least the two 8x8 float tiles (512 B)", r.LocalMemBytes)
+	}
+	if !IsNVIDIA(dev) && (r.Registers != nil || r.Note == "") {
+		t.Errorf("registers on a non-NVIDIA device: %+v", r)
+	}
+	if _, err := KernelResources(dev, src, "", "nope"); err == nil {
+		t.Error("a missing kernel gave resources")
+	}
+}
+
+// collect runs a suite with tiny settings and small sizes and returns its benchmarks.
+func collect(t *testing.T, s clkernels.Suite, dev *runtime.Device) []results.Benchmark {
+	t.Helper()
+	var out []results.Benchmark
+	err := s.Run(context.Background(), dev, clkernels.Options{Settings: tiny, Small: true, Emit: func(b results.Benchmark) error {
+		out = append(out, b)
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}

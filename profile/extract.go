@@ -1,0 +1,109 @@
+package profile
+
+import (
+	"strings"
+	"time"
+
+	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/results"
+)
+
+// FromBenchmarks builds a profile of device dev from the benchmarks of the
+// built-in suites that ran on it (peaks, streams, launch, transfers, quick, or
+// the short profile): the bandwidth ceiling is the best median of every
+// bandwidth pattern and every stream, the compute ceiling of each precision the
+// best of its widths, the launch latency the back-to-back empty kernel, the
+// pinned rates the best pinned transfer of each direction. Benchmarks of other
+// devices, failed or invalid ones are left out. It returns nil when nothing in
+// bs gives a figure. source says what measured them.
+func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source string, updated time.Time) *Profile {
+	p := &Profile{Format: FormatVersion, Key: KeyOf(dev), Device: dev, Updated: updated, Compute: map[string]*Ceiling{}, Patterns: map[string]*Ceiling{}}
+	found := false
+	better := func(c **Ceiling, v float64, unit, from, pattern string) {
+		if v <= 0 {
+			return
+		}
+		if *c == nil || v > (*c).Value {
+			*c = &Ceiling{Value: v, Unit: unit, From: from, Pattern: pattern}
+		}
+		found = true
+	}
+	for i := range bs {
+		b := &bs[i]
+		if !usable(b, dev) {
+			continue
+		}
+		m := b.Measurement
+		parts := strings.Split(b.Name, "/")
+		switch {
+		case len(parts) == 4 && parts[0] == "peaks" && parts[1] == "bandwidth":
+			pattern := clkernels.PatternTraffic(parts[2])
+			better(&p.Bandwidth, gbps(b), "GB/s", b.Name, pattern)
+			c := p.Patterns[pattern]
+			better(&c, gbps(b), "GB/s", b.Name, pattern)
+			p.Patterns[pattern] = c
+		case len(parts) == 3 && parts[0] == "streams":
+			pattern := "copy"
+			if parts[1] == clkernels.StreamDot {
+				pattern = "read-only"
+			}
+			better(&p.Bandwidth, gbps(b), "GB/s", b.Name, pattern)
+			c := p.Patterns[pattern]
+			better(&c, gbps(b), "GB/s", b.Name, pattern)
+			p.Patterns[pattern] = c
+		case len(parts) == 3 && parts[0] == "peaks" && parts[1] == "local-bandwidth":
+			better(&p.LocalBandwidth, gbps(b), "GB/s", b.Name, "read-only")
+		case len(parts) == 4 && parts[0] == "peaks" && parts[1] == "compute":
+			typ := parts[2]
+			unit := "GFLOP/s"
+			if typ == "int" {
+				unit = "GIOP/s"
+			}
+			c := p.Compute[typ]
+			better(&c, gops(b), unit, b.Name, "")
+			if c != nil {
+				p.Compute[typ] = c
+			}
+		case b.Name == "launch/"+clkernels.LaunchThroughput && m.Summary.Median > 0:
+			p.LaunchLatency, found = m.Summary.Median, true
+		case b.Name == "launch/"+clkernels.LaunchRoundTrip && m.Summary.Median > 0:
+			p.LaunchRoundTrip, found = m.Summary.Median, true
+		case len(parts) == 4 && parts[0] == "transfers" && parts[1] == clkernels.TransferPinned:
+			if parts[2] == clkernels.ToDevice {
+				better(&p.PinnedToDevice, gbps(b), "GB/s", b.Name, "")
+			} else {
+				better(&p.PinnedToHost, gbps(b), "GB/s", b.Name, "")
+			}
+		}
+	}
+	if !found {
+		return nil
+	}
+	p.Sources = []string{source}
+	return p
+}
+
+// usable reports whether b is a finished, valid measurement on dev.
+func usable(b *results.Benchmark, dev results.DeviceInfo) bool {
+	if b.Error != "" || b.Measurement == nil || len(b.Measurement.Samples) == 0 {
+		return false
+	}
+	if v := b.Measurement.Valid; v != nil && !*v {
+		return false
+	}
+	return b.Device.Index == dev.Index && KeyOf(b.Device) == KeyOf(dev)
+}
+
+func gbps(b *results.Benchmark) float64 {
+	if t := b.Measurement.Throughput; t != nil {
+		return t.GBPerSecond
+	}
+	return 0
+}
+
+func gops(b *results.Benchmark) float64 {
+	if t := b.Measurement.Throughput; t != nil {
+		return t.GOpsPerSecond
+	}
+	return 0
+}

@@ -1,0 +1,305 @@
+package profile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/clocks"
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/units"
+)
+
+// Parts of a profile that MeasureShort can measure.
+const (
+	PartBandwidth = "bandwidth"
+	PartLocal     = "local"
+	PartCompute   = "compute"
+	PartLaunch    = "launch"
+	PartPinned    = "pinned"
+)
+
+// AllParts are every part, in the order MeasureShort measures them.
+var AllParts = []string{PartBandwidth, PartLocal, PartCompute, PartLaunch, PartPinned}
+
+// ShortSettings are the measure settings of the short profile: at least 5
+// samples of 20 ms, stopping at ±2% or 400 ms a benchmark (about 10 s for the
+// whole profile on a GPU, where most of it is builds and warm-ups).
+func ShortSettings() measure.Settings {
+	s := measure.DefaultSettings()
+	s.MinSamples = 5
+	s.MaxNoise = 0.02
+	s.MaxTime = 400 * time.Millisecond
+	return s
+}
+
+// MeasureOptions control MeasureShort.
+type MeasureOptions struct {
+	// Settings of each benchmark (zero: ShortSettings).
+	Settings measure.Settings
+	// Parts to measure (nil: AllParts).
+	Parts []string
+	// Progress, when set, is told each benchmark's name before it runs.
+	Progress func(name string)
+	// Small uses tiny sizes (tests).
+	Small bool
+}
+
+// MeasureShort measures a short profile of dev: a few bandwidth patterns and
+// widths, local memory, float (and double) compute, the launch latency and
+// pinned transfers, named as the suites name them so that FromBenchmarks reads
+// them. It returns the profile (with the theoretical figures) and the
+// benchmarks. A benchmark that fails is kept with its error and leaves its
+// figure out.
+func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*Profile, []results.Benchmark, error) {
+	s := o.Settings
+	if s.MinSampleTime == 0 {
+		s = ShortSettings()
+	}
+	parts := o.Parts
+	if parts == nil {
+		parts = AllParts
+	}
+	want := map[string]bool{}
+	for _, p := range parts {
+		want[p] = true
+	}
+	var out []results.Benchmark
+	run := func(name string, params [][2]string, timer measure.Timer, mk func() (measure.Benchmark, error)) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if o.Progress != nil {
+			o.Progress(name)
+		}
+		b := results.Benchmark{Name: name, Kind: "profile", Device: dev.Describe(), Figures: []results.Figure{}}
+		for _, p := range params {
+			b.SetParam(p[0], p[1])
+		}
+		mb, err := mk()
+		if err != nil {
+			b.Error = err.Error()
+			out = append(out, b)
+			return nil
+		}
+		st := s
+		if timer != "" {
+			st.Timer = timer
+		}
+		res, err := measure.Run(ctx, mb, st)
+		b.Measurement = res
+		if err != nil {
+			b.Error = err.Error()
+			if errors.Is(err, context.Canceled) {
+				return err
+			}
+		}
+		out = append(out, b)
+		return nil
+	}
+	kernel := func(name string, params [][2]string, mk func() (*runtime.KernelBenchmark, error)) error {
+		return run(name, params, "", func() (measure.Benchmark, error) {
+			kb, err := mk()
+			if err != nil {
+				return nil, err
+			}
+			return kb.Measurable(), nil
+		})
+	}
+	bwSize := clkernels.BandwidthSize(dev)
+	if o.Small {
+		bwSize = 1 << 20
+	}
+	if want[PartBandwidth] {
+		type pw struct {
+			pattern string
+			width   int
+		}
+		// What is fastest where, from the full peaks suite: grid-stride float4
+		// on GPUs, chunks of float16 on CPUs (where a grid-stride loop does not
+		// vectorize); copy and read-modify-write everywhere.
+		list := []pw{{clkernels.PatternStride, 4}, {clkernels.PatternCopy, 4}, {clkernels.PatternRMW, 4}}
+		if FactsOf(dev).CPU {
+			list = []pw{{clkernels.PatternChunk, 16}, {clkernels.PatternCopy, 16}, {clkernels.PatternRMW, 16}}
+		}
+		for _, pw := range list {
+			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", pw.pattern, pw.width)
+			if err := kernel(name, [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}}, func() (*runtime.KernelBenchmark, error) {
+				return clkernels.BandwidthBenchmark(dev, pw.pattern, pw.width, bwSize)
+			}); err != nil {
+				return nil, out, err
+			}
+		}
+	}
+	if want[PartLocal] {
+		iters := 0
+		if o.Small {
+			iters = 64
+		}
+		if err := kernel("peaks/local-bandwidth/float4", [][2]string{{"width", "4"}}, func() (*runtime.KernelBenchmark, error) {
+			return clkernels.LocalBandwidthBenchmark(dev, 4, iters)
+		}); err != nil {
+			return nil, out, err
+		}
+	}
+	if want[PartCompute] {
+		iters := 0
+		if o.Small {
+			iters = 4
+		}
+		for _, tw := range []struct {
+			typ   string
+			width int
+		}{{"float", 4}, {"float", 16}, {"double", 4}} {
+			if !clkernels.ComputeSupported(dev, tw.typ) {
+				continue
+			}
+			name := fmt.Sprintf("peaks/compute/%s/%d", tw.typ, tw.width)
+			if err := kernel(name, [][2]string{{"type", tw.typ}, {"width", fmt.Sprint(tw.width)}}, func() (*runtime.KernelBenchmark, error) {
+				return clkernels.ComputeBenchmark(dev, tw.typ, tw.width, iters)
+			}); err != nil {
+				return nil, out, err
+			}
+		}
+	}
+	if want[PartLaunch] {
+		lb, _ := clkernels.NewLaunchBenchmark(dev, clkernels.LaunchThroughput)
+		if err := run("launch/"+clkernels.LaunchThroughput, [][2]string{{"mode", clkernels.LaunchThroughput}}, lb.Timer(), func() (measure.Benchmark, error) {
+			return lb, nil
+		}); err != nil {
+			return nil, out, err
+		}
+	}
+	if want[PartPinned] {
+		size := int64(64 << 20)
+		if clkernels.ZeroCopy(dev) || o.Small {
+			size = 16 << 20
+		}
+		if o.Small {
+			size = 1 << 20
+		}
+		if m := dev.Info.MaxAllocBytes; m > 0 && size > m {
+			size = m
+		}
+		for _, dir := range clkernels.TransferDirections {
+			name := fmt.Sprintf("transfers/%s/%s/%dMiB", clkernels.TransferPinned, dir, size>>20)
+			if err := run(name, [][2]string{{"memory", clkernels.TransferPinned}, {"direction", dir}}, measure.TimerHost, func() (measure.Benchmark, error) {
+				return clkernels.NewTransferBenchmark(dev, clkernels.TransferPinned, dir, size)
+			}); err != nil {
+				return nil, out, err
+			}
+		}
+	}
+	p := FromBenchmarks(dev.Describe(), out, "short profile", time.Now().UTC().Truncate(time.Second))
+	if p == nil {
+		return nil, out, fmt.Errorf("short profile of %s: no benchmark gave a figure", dev.Info.Name)
+	}
+	p.Short = true
+	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
+	return p, out, nil
+}
+
+// FactsOf returns what the theoretical figures of dev are computed from.
+func FactsOf(dev *runtime.Device) DeviceFacts {
+	in := dev.Info
+	return DeviceFacts{
+		Name: in.Name, Vendor: in.Vendor, CPU: in.Type&2 != 0 || in.TypeName == "CPU",
+		ComputeUnits: in.ComputeUnits, ClockMHz: in.MaxClockMHz,
+		NativeWidthFloat: in.NativeVectorWidthFloat, NativeWidthDouble: in.NativeVectorWidthDouble,
+		NVComputeCapability: in.NVComputeCapability,
+	}
+}
+
+// MemoryTheory is dev's theoretical memory bandwidth: from NVML (bus width and
+// memory clock) when mon can read it (mon nil: one is opened and closed), else
+// from the vendor's datasheet for known devices; nil when unknown.
+func MemoryTheory(dev *runtime.Device, mon *clocks.Monitor) *Theory {
+	if dev.Info.NVComputeCapability != "" {
+		if mon == nil {
+			mon = clocks.Open()
+			defer mon.Close()
+		}
+		if v, note, ok := mon.MemoryBandwidth(clocks.DeviceID{Name: dev.Info.Name, PCIBus: dev.Info.NVPCIBusID}); ok {
+			return &Theory{Value: v, Note: note}
+		}
+	}
+	if th, ok := DatasheetBandwidth(dev.Info.Name); ok {
+		return &th
+	}
+	return nil
+}
+
+// Update folds the suite benchmarks bs of dev into its stored profile: the
+// figures they give replace the stored ones. With fill, a part the merged
+// profile still lacks (bandwidth, float compute, launch latency, pinned
+// transfers) is measured short. It saves the profile and returns it with its
+// path. It returns a nil profile, and no error, when bs give no figure of dev.
+func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Benchmark, source string, fill bool, o MeasureOptions) (*Profile, string, error) {
+	n := FromBenchmarks(dev.Describe(), bs, source, time.Now().UTC().Truncate(time.Second))
+	if n == nil {
+		return nil, "", nil
+	}
+	old, err := st.Load(n.Key)
+	if err != nil && !errors.Is(err, ErrNoProfile) {
+		return nil, "", err
+	}
+	p := Merge(old, n, fill)
+	var missing []string
+	if p.Bandwidth == nil {
+		missing = append(missing, PartBandwidth)
+	}
+	if p.Compute["float"] == nil {
+		missing = append(missing, PartCompute)
+	}
+	if p.LaunchLatency == 0 {
+		missing = append(missing, PartLaunch)
+	}
+	if p.PinnedToDevice == nil && p.PinnedToHost == nil {
+		missing = append(missing, PartPinned)
+	}
+	if len(missing) > 0 && fill {
+		o.Parts = missing
+		sp, _, err := MeasureShort(ctx, dev, o)
+		if err != nil {
+			return nil, "", err
+		}
+		// Only short bandwidth or compute ceilings make the profile short.
+		sp.Short = contains(missing, PartBandwidth) || contains(missing, PartCompute)
+		p = Merge(p, sp, false)
+	}
+	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
+	path, err := st.Save(p)
+	return p, path, err
+}
+
+// LoadOrMeasure returns dev's stored profile, or, when there is none and
+// measure is true, measures a short one, stores it and returns it with
+// measured true. note says which happened in one line.
+func LoadOrMeasure(ctx context.Context, st Store, dev *runtime.Device, measureIt bool, o MeasureOptions) (p *Profile, note string, err error) {
+	key := KeyOf(dev.Describe())
+	p, err = st.Load(key)
+	if err == nil {
+		return p, "device profile: " + p.Describe() + " (" + st.Path(key) + ")", nil
+	}
+	if !errors.Is(err, ErrNoProfile) {
+		return nil, "", err
+	}
+	if !measureIt {
+		return nil, "no device profile of " + dev.Info.Name + " (--no-profile): no roofline; 'clmeter suite peaks' measures one", nil
+	}
+	start := time.Now()
+	p, _, err = MeasureShort(ctx, dev, o)
+	if err != nil {
+		return nil, "", err
+	}
+	path, err := st.Save(p)
+	if err != nil {
+		return nil, "", err
+	}
+	return p, fmt.Sprintf("no device profile of %s: measured a short one in %s (%s); 'clmeter suite peaks' measures the full ceilings",
+		dev.Info.Name, units.Duration(time.Since(start).Round(time.Millisecond)), path), nil
+}

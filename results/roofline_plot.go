@@ -1,0 +1,242 @@
+package results
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/clmeter/clmeter/units"
+)
+
+// A RooflinePoint is one benchmark on a roofline chart.
+type RooflinePoint struct {
+	// Label names the benchmark; Verdict is its roofline verdict.
+	Label, Verdict string
+	// Intensity is operations per byte; Rate the achieved G operations/s.
+	Intensity, Rate float64
+}
+
+// A RooflineCeiling is one compute roof of a chart.
+type RooflineCeiling struct {
+	Precision string
+	Rate      float64
+}
+
+// A RooflineChart is one device's roofline: its bandwidth and compute
+// ceilings and the benchmarks placed under them.
+type RooflineChart struct {
+	Device string
+	// Bandwidth is the bandwidth ceiling in GB/s and Pattern what set it.
+	Bandwidth float64
+	Pattern   string
+	Computes  []RooflineCeiling
+	// OpsUnit names the y axis's operations ("FLOP").
+	OpsUnit string
+	Points  []RooflinePoint
+	// Unplaced counts the device's benchmarks with a roofline verdict but
+	// without both bytes and operations: they have no intensity to draw at.
+	Unplaced int
+}
+
+// RooflineCharts groups the rows that carry a Roofline by device: one chart
+// each, with every compute ceiling the rows name.
+func RooflineCharts(rows []Row, multiHost bool) []RooflineChart {
+	var out []RooflineChart
+	idx := map[string]int{}
+	for _, row := range rows {
+		rl := row.Bench.Roofline
+		if rl == nil || rl.BandwidthGBPerSecond <= 0 && rl.ComputeGOpsPerSecond <= 0 {
+			continue
+		}
+		dev := row.Key.Device
+		if multiHost && row.Where != "" {
+			dev += " @" + row.Where
+		}
+		i, ok := idx[dev]
+		if !ok {
+			i = len(out)
+			idx[dev] = i
+			out = append(out, RooflineChart{Device: dev, OpsUnit: "FLOP"})
+		}
+		c := &out[i]
+		if rl.BandwidthGBPerSecond > c.Bandwidth {
+			c.Bandwidth, c.Pattern = rl.BandwidthGBPerSecond, rl.BandwidthPattern
+		}
+		if rl.ComputeGOpsPerSecond > 0 && !slices.ContainsFunc(c.Computes, func(x RooflineCeiling) bool { return x.Precision == rl.Precision }) {
+			c.Computes = append(c.Computes, RooflineCeiling{Precision: rl.Precision, Rate: rl.ComputeGOpsPerSecond})
+		}
+		if rl.OpsUnit != "" {
+			c.OpsUnit = rl.OpsUnit
+		}
+		if rl.IntensityFLOPPerByte > 0 && rl.GOpsPerSecond > 0 {
+			c.Points = append(c.Points, RooflinePoint{Label: benchLabel(row.Key), Verdict: rl.Verdict, Intensity: rl.IntensityFLOPPerByte, Rate: rl.GOpsPerSecond})
+		} else {
+			c.Unplaced++
+		}
+	}
+	return out
+}
+
+var rooflineColours = []color.Color{
+	color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}, color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
+	color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff}, color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
+}
+
+// RooflinePlot draws a RooflineChart log-log: arithmetic intensity across,
+// G operations/s up; the bandwidth roof (bandwidth x intensity) up to each
+// compute roof, the compute roofs flat from their ridge points, and each
+// benchmark a labelled point.
+func RooflinePlot(c RooflineChart) ([]byte, error) {
+	if c.Bandwidth <= 0 && len(c.Computes) == 0 {
+		return nil, fmt.Errorf("%s: no ceiling to draw", c.Device)
+	}
+	// The axes' ranges: every point and every ridge, with a decade around.
+	xlo, xhi := math.Inf(1), math.Inf(-1)
+	ylo, yhi := math.Inf(1), math.Inf(-1)
+	grow := func(x, y float64) {
+		if x > 0 {
+			xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
+		}
+		if y > 0 {
+			ylo, yhi = math.Min(ylo, y), math.Max(yhi, y)
+		}
+	}
+	for _, p := range c.Points {
+		grow(p.Intensity, p.Rate)
+	}
+	for _, k := range c.Computes {
+		if c.Bandwidth > 0 {
+			grow(k.Rate/c.Bandwidth, k.Rate)
+		} else {
+			grow(0, k.Rate)
+		}
+	}
+	if math.IsInf(xlo, 1) {
+		xlo, xhi = 0.01, 100
+	}
+	if math.IsInf(ylo, 1) {
+		ylo, yhi = c.Bandwidth*xlo, c.Bandwidth*xhi
+	}
+	xlo, xhi = xlo/10, xhi*10
+	ylo, yhi = ylo/10, yhi*3
+
+	p := plot.New()
+	p.Title.Text = c.Device + ": roofline"
+	p.X.Label.Text = fmt.Sprintf("arithmetic intensity (%s/byte, log)", c.OpsUnit)
+	p.Y.Label.Text = fmt.Sprintf("G%s/s (log)", c.OpsUnit)
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xlo, xhi, ylo, yhi
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.TextStyle.Font.Size = vg.Points(8)
+
+	top := 0.0
+	for _, k := range c.Computes {
+		top = math.Max(top, k.Rate)
+	}
+	if c.Bandwidth > 0 {
+		end := xhi
+		if top > 0 {
+			end = math.Min(xhi, top/c.Bandwidth)
+		}
+		l, err := plotter.NewLine(plotter.XYs{{X: xlo, Y: c.Bandwidth * xlo}, {X: end, Y: c.Bandwidth * end}})
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Width = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}, vg.Points(2)
+		p.Add(l)
+		name := "bandwidth " + units.Rate(c.Bandwidth, "B")
+		if c.Pattern != "" {
+			name += " (" + c.Pattern + ")"
+		}
+		p.Legend.Add(name, l)
+	}
+	for i, k := range c.Computes {
+		start := xlo
+		if c.Bandwidth > 0 {
+			start = k.Rate / c.Bandwidth
+		}
+		l, err := plotter.NewLine(plotter.XYs{{X: start, Y: k.Rate}, {X: xhi, Y: k.Rate}})
+		if err != nil {
+			return nil, err
+		}
+		l.Color, l.Width = color.RGBA{R: 0x33, G: 0x33, B: 0x33, A: 0xff}, vg.Points(2)
+		if i > 0 {
+			l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+		}
+		p.Add(l)
+		p.Legend.Add(fmt.Sprintf("%s compute %s", k.Precision, units.Rate(k.Rate, c.OpsUnit)), l)
+	}
+	if len(c.Points) > 0 {
+		verdicts := []string{}
+		for _, pt := range c.Points {
+			if !slices.Contains(verdicts, pt.Verdict) {
+				verdicts = append(verdicts, pt.Verdict)
+			}
+		}
+		for vi, v := range verdicts {
+			var xys plotter.XYs
+			var labels []string
+			for _, pt := range c.Points {
+				if pt.Verdict == v {
+					xys = append(xys, plotter.XY{X: pt.Intensity, Y: pt.Rate})
+					labels = append(labels, pt.Label)
+				}
+			}
+			s, err := plotter.NewScatter(xys)
+			if err != nil {
+				return nil, err
+			}
+			s.GlyphStyle.Shape = draw.CircleGlyph{}
+			s.GlyphStyle.Radius = vg.Points(3.5)
+			s.GlyphStyle.Color = rooflineColours[vi%len(rooflineColours)]
+			p.Add(s)
+			p.Legend.Add(v, s)
+			lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
+			if err != nil {
+				return nil, err
+			}
+			for i := range lb.TextStyle {
+				lb.TextStyle[i].Font.Size = vg.Points(7)
+				lb.TextStyle[i].XAlign = draw.XLeft
+			}
+			lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(2)}
+			p.Add(lb)
+		}
+	}
+	return svgOf(p, plotWidth*1.2, plotHeight*1.2)
+}
+
+// rooflineNote says what a chart leaves out.
+func rooflineNote(c RooflineChart) string {
+	var parts []string
+	for _, k := range c.Computes {
+		if c.Bandwidth > 0 {
+			parts = append(parts, fmt.Sprintf("%s ridge at %.3g %s/byte", k.Precision, k.Rate/c.Bandwidth, c.OpsUnit))
+		}
+	}
+	if c.Unplaced > 0 {
+		parts = append(parts, fmt.Sprintf("%d benchmark(s) without both bytes and operations are not drawn (their verdicts are in the table)", c.Unplaced))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// boundText is the report's bound column: the verdict and the percentage of
+// the roof ("" without a roofline).
+func boundText(b *Benchmark) string {
+	r := b.Roofline
+	if r == nil {
+		return ""
+	}
+	if r.Roof > 0 && r.Verdict != "launch-bound" {
+		return fmt.Sprintf("%s %.0f%%", r.Verdict, r.PercentOfRoof)
+	}
+	return r.Verdict
+}

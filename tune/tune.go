@@ -1,0 +1,635 @@
+// Package tune searches a kernel's configurations for the fastest: the axes
+// of a spec file (problem sizes fixed with Set, local sizes, -D values through
+// $NAME in the build options), every configuration when there are few, else a
+// budgeted search (random sampling or simulated annealing, as Kernel Tuner and
+// CLTune choose by the space's size). Each configuration's outputs are checked
+// against the first valid one's; invalid configurations are kept with the
+// reason. The result is the best configuration with its confidence interval
+// and its speedup over the driver-chosen local size, with a significance test.
+package tune
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/spec"
+	"github.com/clmeter/clmeter/units"
+)
+
+// Options are what 'clmeter tune' was asked to do.
+type Options struct {
+	// Target is a FILE.yaml (a spec with axes) or a FILE.cl described by the
+	// fields below as 'clmeter run' takes them.
+	Target string
+	// Device selects one device (runtime.Manager.Select syntax; the first
+	// selected is tuned).
+	Device string
+	// Kernel, Global, Local, Args, Defines, Includes, BuildOptions, Bytes,
+	// Flops and Sizes describe a FILE.cl.
+	Kernel, Global, Local string
+	Args                  []string
+	Defines, Includes     []string
+	BuildOptions          string
+	Bytes, Flops, Sizes   string
+	// Axes add axes to a FILE.cl: "T=4,8,16".
+	Axes []string
+	// Set fixes or narrows axes: "N=1024" or "T=8,16".
+	Set []string
+	// Budget bounds the search's wall time (zero: DefaultBudget). A
+	// configuration that has started finishes.
+	Budget time.Duration
+	// Strategy is one of Strategies ("" is auto).
+	Strategy string
+	// Seed makes random sampling and annealing repeatable.
+	Seed uint64
+	// Tolerance is the largest relative difference of a floating-point output
+	// element from the first configuration's (zero: DefaultTolerance).
+	Tolerance float64
+	// Alpha is the significance level of the speedup's test (zero: 0.05).
+	Alpha float64
+	// Settings measure each configuration.
+	Settings measure.Settings
+	// Output, when set, receives the result file, benchmark by benchmark.
+	Output string
+	// Format is "table" or "json".
+	Format string
+	// CacheDir, CacheMaxSize and NoCache choose the binary cache
+	// (runtime.CacheFromEnv).
+	CacheDir, CacheMaxSize string
+	NoCache                bool
+	// Tool and Command describe the run in the result file.
+	Tool    results.ToolInfo
+	Command []string
+}
+
+// Defaults.
+const (
+	DefaultBudget    = 2 * time.Minute
+	DefaultTolerance = 1e-4
+)
+
+// A Trial is one configuration tried.
+type Trial struct {
+	// Label is the axis values ("T=16").
+	Label string
+	// Bench is its result-file record (Error set when it was skipped).
+	Bench results.Benchmark
+	// Skipped says why the configuration is invalid; empty when it ran.
+	Skipped string
+}
+
+// Median is the trial's median per-launch time (zero when skipped).
+func (t *Trial) Median() time.Duration {
+	if t.Skipped != "" || t.Bench.Measurement == nil {
+		return 0
+	}
+	return t.Bench.Measurement.Summary.Median
+}
+
+// A Result is a search's outcome.
+type Result struct {
+	Kernel, Device string
+	// Strategy is the strategy used; Space the number of configurations;
+	// Budget the budget and Elapsed the time the search took.
+	Strategy string
+	Space    int
+	Budget   time.Duration
+	Elapsed  time.Duration
+	// Trials in the order tried.
+	Trials []*Trial
+	// Best is the fastest valid trial (nil when none was valid).
+	Best *Trial
+	// Baseline is what Best is compared with: Best's configuration with the
+	// local size left to the driver, or (BaselineNote says why) the first
+	// valid configuration.
+	Baseline     *Trial
+	BaselineNote string
+	// Compare is Baseline against Best: Ratio is best/baseline, so the
+	// speedup is 1/Ratio; P the Mann-Whitney p-value.
+	Compare *results.Pair
+	Alpha   float64
+}
+
+// Speedup is how many times faster Best is than Baseline, and the interval of
+// it (zero when there is no comparison).
+func (r *Result) Speedup() (s, lo, hi float64) {
+	if r.Compare == nil || r.Compare.Ratio <= 0 {
+		return 0, 0, 0
+	}
+	return 1 / r.Compare.Ratio, 1 / r.Compare.RatioHigh, 1 / r.Compare.RatioLow
+}
+
+// Run tunes o.Target on the selected device, prints the table (or JSON) on
+// stdout and writes the result file.
+func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
+	k, err := kernelOf(o)
+	if err != nil {
+		return err
+	}
+	if o.Format == "" {
+		o.Format = "table"
+	}
+	if o.Format != "table" && o.Format != "json" {
+		return fail.Usagef("--format %q is not one of: table, json", o.Format)
+	}
+	if o.Strategy == "" {
+		o.Strategy = StrategyAuto
+	}
+	if !slices.Contains(Strategies, o.Strategy) {
+		return fail.Usagef("--strategy %q: want one of %s", o.Strategy, strings.Join(Strategies, ", "))
+	}
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	cache, warning, err := runtime.CacheFromEnv(o.CacheDir, o.CacheMaxSize, o.NoCache)
+	if err != nil {
+		return fail.With(fail.Usage, err)
+	}
+	if warning != "" {
+		fmt.Fprintln(stderr, warning)
+	}
+	mgr := runtime.NewManager()
+	if cache != nil {
+		cache.Warn = stderr
+		mgr.Cache = cache
+	}
+	defer mgr.Close()
+	devs, err := mgr.Select(o.Device)
+	if err != nil {
+		return fail.With(fail.NoDevice, err)
+	}
+	file := results.NewFile(o.Tool, o.Command)
+	var w *results.Writer
+	if o.Output != "" {
+		if w, err = results.Create(o.Output, file); err != nil {
+			return fail.With(fail.Usage, err)
+		}
+	}
+	emit := func(b results.Benchmark) error {
+		file.Benchmarks = append(file.Benchmarks, b)
+		if w != nil {
+			return w.Append(b)
+		}
+		return nil
+	}
+	res, err := Search(ctx, k, devs[0], o, emit, stderr)
+	if res != nil {
+		if o.Format == "json" {
+			if _, werr := file.WriteTo(stdout); werr != nil {
+				return werr
+			}
+		} else {
+			WriteTable(stdout, res)
+		}
+		if o.Output != "" {
+			fmt.Fprintf(stderr, "results: %s (%d benchmarks)\n", o.Output, len(file.Benchmarks))
+		}
+	}
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return fail.With(fail.Interrupted, fmt.Errorf("tuning interrupted: the configurations tried so far are kept"))
+		}
+		return err
+	}
+	if res.Best == nil {
+		return fail.With(fail.Invalid, fmt.Errorf("no configuration of %s ran and matched the first one's output: see the reasons above", k.Kernel))
+	}
+	return nil
+}
+
+// kernelOf reads the spec (or FILE.cl and its flags) and applies Set.
+func kernelOf(o Options) (*spec.Kernel, error) {
+	var k *spec.Kernel
+	var err error
+	switch strings.ToLower(filepath.Ext(o.Target)) {
+	case ".yaml", ".yml":
+		if o.Kernel != "" || o.Global != "" || len(o.Args) > 0 || o.Sizes != "" || len(o.Axes) > 0 {
+			return nil, fail.Usagef("a spec file holds the kernel, sizes, axes and arguments: drop --kernel, --global, --arg, --size and --axis (fix an axis with --set NAME=VALUE)")
+		}
+		if k, err = spec.LoadFile(o.Target); err != nil {
+			return nil, fail.With(fail.Usage, err)
+		}
+	case ".cl":
+		src, err := spec.ReadSource(o.Target)
+		if err != nil {
+			return nil, fail.With(fail.Usage, err)
+		}
+		k = &spec.Kernel{SourcePath: o.Target, Source: src, Kernel: o.Kernel, Global: o.Global, Local: o.Local,
+			Bytes: o.Bytes, Flops: o.Flops, Options: spec.BuildOptions(o.Defines, o.Includes, o.BuildOptions)}
+		for _, a := range o.Args {
+			as, err := spec.ParseArg(a)
+			if err != nil {
+				return nil, fail.With(fail.Usage, err)
+			}
+			k.Args = append(k.Args, as)
+		}
+		if o.Sizes != "" {
+			ax, err := parseAxis("N=" + o.Sizes)
+			if err != nil {
+				return nil, fail.Usagef("--size: %v", err)
+			}
+			k.Axes = append(k.Axes, ax)
+		}
+		for _, s := range o.Axes {
+			ax, err := parseAxis(s)
+			if err != nil {
+				return nil, fail.Usagef("--axis: %v", err)
+			}
+			k.Axes = append(k.Axes, ax)
+		}
+	default:
+		return nil, fail.Usagef("'clmeter tune' takes a FILE.yaml (a spec with axes) or a FILE.cl with run's flags, got %q", o.Target)
+	}
+	for _, s := range o.Set {
+		ax, err := parseAxis(s)
+		if err != nil {
+			return nil, fail.Usagef("--set: %v", err)
+		}
+		i := slices.IndexFunc(k.Axes, func(a spec.Axis) bool { return a.Name == ax.Name })
+		if i < 0 {
+			var names []string
+			for _, a := range k.Axes {
+				names = append(names, a.Name)
+			}
+			return nil, fail.Usagef("--set %s: %s has no axis %s (its axes: %s)", s, o.Target, ax.Name, strings.Join(names, ", "))
+		}
+		k.Axes[i] = ax
+	}
+	if err := k.Check(); err != nil {
+		return nil, fail.With(fail.Usage, err)
+	}
+	return k, nil
+}
+
+// parseAxis reads NAME=V1,V2,... (values in the size grammar: 1Ki, 2^10).
+func parseAxis(s string) (spec.Axis, error) {
+	name, vals, ok := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || vals == "" {
+		return spec.Axis{}, fmt.Errorf("%q: want NAME=VALUE[,VALUE...]", s)
+	}
+	ax := spec.Axis{Name: name}
+	for _, v := range strings.Split(vals, ",") {
+		n, err := spec.ParseSize(strings.TrimSpace(v))
+		if err != nil {
+			return spec.Axis{}, fmt.Errorf("%q: %v", s, err)
+		}
+		ax.Values = append(ax.Values, n)
+	}
+	return ax, nil
+}
+
+// instance is configuration i of k's axes.
+func instance(k *spec.Kernel, s Space, i int) spec.Instance {
+	in := spec.Instance{Vars: spec.Vars{}}
+	for a, v := range s.Config(i) {
+		ax := k.Axes[a]
+		in.Names = append(in.Names, ax.Name)
+		in.Values = append(in.Values, ax.Values[v])
+		in.Vars[ax.Name] = ax.Values[v]
+	}
+	return in
+}
+
+// Search measures k's configurations on dev within o.Budget and compares the
+// best with its baseline. Each trial is handed to emit as it finishes.
+func Search(ctx context.Context, k *spec.Kernel, dev *runtime.Device, o Options, emit func(results.Benchmark) error, stderr io.Writer) (*Result, error) {
+	if o.Tolerance <= 0 {
+		o.Tolerance = DefaultTolerance
+	}
+	if o.Alpha <= 0 || o.Alpha >= 1 {
+		o.Alpha = 0.05
+	}
+	if o.Budget <= 0 {
+		o.Budget = DefaultBudget
+	}
+	sp := Space{}
+	for _, ax := range k.Axes {
+		sp.Sizes = append(sp.Sizes, len(ax.Values))
+	}
+	res := &Result{Kernel: k.Kernel, Device: dev.Info.Name, Space: sp.Len(), Budget: o.Budget, Alpha: o.Alpha}
+	start := time.Now()
+	ref := &reference{k: k, tol: o.Tolerance}
+	var stop error
+	eval := func(i int) (float64, bool) {
+		if stop != nil {
+			return math.Inf(1), false
+		}
+		in := instance(k, sp, i)
+		t := runTrial(ctx, k, dev, in, nil, ref, o.Settings, stderr)
+		res.Trials = append(res.Trials, t)
+		if err := emit(t.Bench); err != nil && stop == nil {
+			stop = err
+		}
+		if ctx.Err() != nil && stop == nil {
+			stop = ctx.Err()
+		}
+		if t.Skipped != "" {
+			return math.Inf(1), false
+		}
+		if res.Best == nil || t.Median() < res.Best.Median() {
+			res.Best = t
+		}
+		return float64(t.Median()), true
+	}
+	spent := func() float64 {
+		if stop != nil {
+			return 1
+		}
+		return float64(time.Since(start)) / float64(o.Budget)
+	}
+	_, res.Strategy = SearchSpace(sp, o.Strategy, o.Seed, eval, spent)
+	res.Elapsed = time.Since(start)
+	if stop != nil {
+		return res, stop
+	}
+	if res.Best == nil {
+		return res, nil
+	}
+	// The baseline: the best's configuration with the driver's local size,
+	// unless the local size is tied to a -D value (then the kernel is only
+	// correct at the local size it was built for).
+	var first *Trial
+	for _, t := range res.Trials {
+		if t.Skipped == "" {
+			first = t
+			break
+		}
+	}
+	tied := tiedAxes(k)
+	switch {
+	case k.Local == "":
+		res.Baseline, res.BaselineNote = first, "the spec leaves the local size to the driver in every configuration: compared with the first valid configuration"
+	case len(tied) > 0:
+		res.Baseline, res.BaselineNote = first, fmt.Sprintf("the local size (%s) is tied to a build option through %s, so the driver cannot choose it: compared with the first valid configuration", k.Local, strings.Join(tied, ", "))
+	default:
+		in := instance(k, sp, bestIndex(res, k, sp))
+		t := runTrial(ctx, k, dev, in, []int{}, ref, o.Settings, stderr)
+		if err := emit(t.Bench); err != nil {
+			return res, err
+		}
+		if t.Skipped != "" {
+			res.Baseline, res.BaselineNote = first, "the driver-chosen local size did not run ("+t.Skipped+"): compared with the first valid configuration"
+		} else {
+			res.Baseline, res.BaselineNote = t, "the best configuration with the local size left to the driver"
+		}
+	}
+	if res.Baseline != nil && res.Baseline != res.Best {
+		p := results.ComparePair(nanos(res.Baseline), nanos(res.Best), o.Alpha)
+		res.Compare = &p
+	}
+	if err := emit(summaryBench(res, dev)); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// bestIndex is the space index of res.Best.
+func bestIndex(res *Result, k *spec.Kernel, sp Space) int {
+	for i := 0; i < sp.Len(); i++ {
+		if instance(k, sp, i).Label() == res.Best.Label {
+			return i
+		}
+	}
+	return 0
+}
+
+// tiedAxes are the axes named both in the local size and in the build
+// options.
+func tiedAxes(k *spec.Kernel) []string {
+	var out []string
+	for _, ax := range k.Axes {
+		inLocal := strings.Contains(" "+k.Local+" ", ax.Name) && identIn(k.Local, ax.Name)
+		inOpts := strings.Contains(k.Options, "$"+ax.Name) || strings.Contains(k.Options, "${"+ax.Name+"}")
+		if inLocal && inOpts {
+			out = append(out, ax.Name)
+		}
+	}
+	return out
+}
+
+// identIn reports whether name appears in expr as a whole identifier.
+func identIn(expr, name string) bool {
+	isID := func(r byte) bool {
+		return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+	}
+	for i := 0; i+len(name) <= len(expr); i++ {
+		if expr[i:i+len(name)] != name {
+			continue
+		}
+		if (i == 0 || !isID(expr[i-1])) && (i+len(name) == len(expr) || !isID(expr[i+len(name)])) {
+			return true
+		}
+	}
+	return false
+}
+
+func nanos(t *Trial) []float64 {
+	var out []float64
+	for _, s := range t.Bench.Measurement.Samples {
+		out = append(out, float64(s.PerLaunch))
+	}
+	return out
+}
+
+// runTrial measures one configuration. local, when not nil, replaces the
+// spec's local size (empty: the driver's choice).
+func runTrial(ctx context.Context, k *spec.Kernel, dev *runtime.Device, in spec.Instance, local []int, ref *reference, s measure.Settings, stderr io.Writer) *Trial {
+	t := &Trial{Label: in.Label()}
+	b := results.Benchmark{Name: k.Kernel, Kind: "tune", Device: dev.Describe(), Figures: []results.Figure{}}
+	for i, n := range in.Names {
+		b.SetParam(n, strconv.FormatInt(in.Values[i], 10))
+	}
+	skip := func(reason string) *Trial {
+		t.Skipped = reason
+		b.Error = "skipped: " + reason
+		t.Bench = b
+		return t
+	}
+	kb, err := k.Benchmark(dev, in)
+	if err != nil {
+		return skip(reason(err))
+	}
+	if local != nil {
+		kb.Local = nil
+		b.SetParam("local", "driver")
+		t.Label += " local=driver"
+	} else if kb.Local != nil {
+		b.SetParam("local", joinInts(kb.Local))
+	}
+	b.SetParam("global", joinInts(kb.Global))
+	if kb.Local != nil {
+		if reason := localTooBig(dev, kb.Local); reason != "" {
+			return skip(reason)
+		}
+	}
+	fmt.Fprintf(stderr, "  %s %s\n", k.Kernel, t.Label)
+	own := kb.Check
+	kb.Check = func(in, out map[int][]byte) error {
+		if own != nil {
+			if err := own(in, out); err != nil {
+				return err
+			}
+		}
+		return ref.check(out)
+	}
+	ref.pending = true
+	res, err := measure.Run(ctx, kb.Measurable(), s)
+	b.Measurement = res
+	if kb.Program != nil {
+		b.Program = kb.Build.ProgramInfo(kb.Source.Name)
+	}
+	if err != nil {
+		return skip(strings.TrimPrefix(reason(err), "setup: "))
+	}
+	if res.Valid != nil && !*res.Valid {
+		return skip("output differs: " + res.ValidationError)
+	}
+	ref.commit()
+	t.Bench = b
+	return t
+}
+
+// localTooBig says why a local size cannot run on dev ("" when it can).
+func localTooBig(dev *runtime.Device, local []int) string {
+	p := 1
+	for _, l := range local {
+		p *= l
+	}
+	if m := dev.Info.MaxWorkGroupSize; m > 0 && p > m {
+		return fmt.Sprintf("local size %s is %d work-items, over the device's limit of %d (CL_DEVICE_MAX_WORK_GROUP_SIZE)", joinInts(local), p, m)
+	}
+	for d, l := range local {
+		if d < len(dev.Info.MaxWorkItemSizes) && l > dev.Info.MaxWorkItemSizes[d] {
+			return fmt.Sprintf("local size %d in dimension %d is over the device's limit of %d (CL_DEVICE_MAX_WORK_ITEM_SIZES)", l, d, dev.Info.MaxWorkItemSizes[d])
+		}
+	}
+	return ""
+}
+
+// reason is an error in one line: its first, and for a build failure the
+// log's first line that names an error.
+func reason(err error) string {
+	first, rest, _ := strings.Cut(err.Error(), "\n")
+	for _, l := range strings.Split(rest, "\n") {
+		if strings.Contains(l, "error") {
+			return first + ": " + strings.TrimSpace(l)
+		}
+	}
+	return first
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
+
+// reference holds the first valid configuration's outputs; later ones must
+// match them within tol.
+type reference struct {
+	k       *spec.Kernel
+	tol     float64
+	outs    map[int][]byte
+	staged  map[int][]byte
+	pending bool
+}
+
+// check compares out with the reference, or stages out to become it.
+func (r *reference) check(out map[int][]byte) error {
+	if r.outs == nil {
+		r.staged = map[int][]byte{}
+		for i, b := range out {
+			r.staged[i] = append([]byte{}, b...)
+		}
+		return nil
+	}
+	for i, want := range r.outs {
+		got, ok := out[i]
+		if !ok || len(got) != len(want) {
+			return fmt.Errorf("argument %d: %d bytes, the first configuration's %d", i, len(got), len(want))
+		}
+		if err := compareElems(r.k.Args[i].Type, got, want, r.tol); err != nil {
+			return fmt.Errorf("argument %d %v, against the first valid configuration (tolerance %g)", i, err, r.tol)
+		}
+	}
+	return nil
+}
+
+// commit makes the staged outputs the reference (once the configuration that
+// staged them proved valid).
+func (r *reference) commit() {
+	if r.outs == nil && r.staged != nil {
+		r.outs = r.staged
+	}
+	r.staged, r.pending = nil, false
+}
+
+// compareElems compares two buffers of t elementwise: floating-point types
+// within a relative tol, integers exactly.
+func compareElems(t spec.ElemType, got, want []byte, tol float64) error {
+	if !t.IsFloat() {
+		for i := range got {
+			if got[i] != want[i] {
+				return fmt.Errorf("differs at byte %d", i)
+			}
+		}
+		return nil
+	}
+	size := map[string]int{"half": 2, "float": 4, "double": 8}[t.Scalar]
+	val := func(b []byte) float64 {
+		switch size {
+		case 2:
+			return float64(spec.HalfToFloat32(binary.LittleEndian.Uint16(b)))
+		case 4:
+			return float64(math.Float32frombits(binary.LittleEndian.Uint32(b)))
+		}
+		return math.Float64frombits(binary.LittleEndian.Uint64(b))
+	}
+	for i := 0; i+size <= len(got); i += size {
+		g, w := val(got[i:]), val(want[i:])
+		if math.IsNaN(g) && math.IsNaN(w) {
+			continue
+		}
+		if math.Abs(g-w) > tol*math.Max(1, math.Abs(w)) {
+			return fmt.Errorf("element %d is %g, was %g", i/size, g, w)
+		}
+	}
+	return nil
+}
+
+// summaryBench is the search's record in the result file.
+func summaryBench(r *Result, dev *runtime.Device) results.Benchmark {
+	b := results.Benchmark{Name: r.Kernel + "/tune-best", Kind: "tune", Device: dev.Describe(), Figures: []results.Figure{}}
+	for _, p := range r.Best.Bench.OrderedParams() {
+		b.SetParam(p.Name, p.Value)
+	}
+	s := r.Best.Bench.Measurement.Summary
+	b.Figures = append(b.Figures,
+		results.Figure{Name: "best median", Value: float64(s.Median) / 1e3, Unit: "us", Note: fmt.Sprintf("95%% CI %s to %s", units.Duration(s.CI95Low), units.Duration(s.CI95High))})
+	extra := map[string]any{"strategy": r.Strategy, "space": r.Space, "tried": len(r.Trials), "best": r.Best.Label,
+		"baseline": r.BaselineNote, "budget_ns": int64(r.Budget), "elapsed_ns": int64(r.Elapsed)}
+	if sp, lo, hi := r.Speedup(); sp > 0 {
+		b.Figures = append(b.Figures,
+			results.Figure{Name: "speedup", Value: sp, Unit: "x", Note: fmt.Sprintf("%.3g-%.3gx (%.0f%% bootstrap CI) over %s", lo, hi, 100*(1-r.Alpha), r.BaselineNote)},
+			results.Figure{Name: "p-value", Value: r.Compare.P, Unit: "", Note: "two-sided Mann-Whitney U, best against baseline"})
+		extra["significant"] = r.Compare.P < r.Alpha
+	}
+	b.Extra = extra
+	return b
+}
