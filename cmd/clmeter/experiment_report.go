@@ -218,5 +218,10 @@ func writeExperimentTable(w io.Writer, bs []results.Benchmark, _ map[string]*sui
 		for _, f := range b.Figures {
 			fmt.Fprintf(w, "  %s: %.3g%s (%s)\n", f.Name, f.Value, f.Unit, f.Note)
 		}
+		if e, ok := b.Extra[clkernels.ExtraExplanation].(string); ok {
+			for _, l := range wrapText(e, 96) {
+				fmt.Fprintf(w, "  %s\n", l)
+			}
+		}
 	}
 }
