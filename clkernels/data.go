@@ -19,6 +19,8 @@ var (
 	tFloat  = elemType{Name: "float", Size: 4, RelTol: 1e-5, AbsTol: 1e-6}
 	tDouble = elemType{Name: "double", Size: 8, RelTol: 1e-12, AbsTol: 1e-14}
 	tInt    = elemType{Name: "int", Size: 4}
+	tShort  = elemType{Name: "short", Size: 2}
+	tChar   = elemType{Name: "char", Size: 1}
 	tHalf   = elemType{Name: "half", Size: 2, RelTol: 2e-2, AbsTol: 1e-3}
 )
 
@@ -42,6 +44,10 @@ func (t elemType) get(b []byte, i int64) float64 {
 		return math.Float64frombits(binary.LittleEndian.Uint64(b[i*8:]))
 	case "int":
 		return float64(int32(binary.LittleEndian.Uint32(b[i*4:])))
+	case "short":
+		return float64(int16(binary.LittleEndian.Uint16(b[i*2:])))
+	case "char":
+		return float64(int8(b[i]))
 	case "half":
 		return float64(halfFloat(binary.LittleEndian.Uint16(b[i*2:])))
 	}
@@ -57,6 +63,10 @@ func (t elemType) put(b []byte, i int64, v float64) {
 		binary.LittleEndian.PutUint64(b[i*8:], math.Float64bits(v))
 	case "int":
 		binary.LittleEndian.PutUint32(b[i*4:], uint32(int32(v)))
+	case "short":
+		binary.LittleEndian.PutUint16(b[i*2:], uint16(int16(v)))
+	case "char":
+		b[i] = byte(int8(v))
 	case "half":
 		binary.LittleEndian.PutUint16(b[i*2:], halfBits(float32(v)))
 	default:
@@ -71,6 +81,10 @@ func (t elemType) scalar(v float64) any {
 		return v
 	case "int":
 		return int32(v)
+	case "short":
+		return int16(v)
+	case "char":
+		return int8(v)
 	case "half":
 		return halfBits(float32(v))
 	}

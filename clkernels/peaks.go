@@ -1,7 +1,6 @@
 package clkernels
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -140,8 +139,26 @@ func spread(n int64, k int) []int64 {
 	return s
 }
 
-// Compute types the peaks suite sweeps.
-var ComputeTypes = []string{"float", "double", "half", "int"}
+// Compute types the peaks suite sweeps: clpeak's categories. "int24" is int
+// arithmetic through mad24 (clpeak's "fast 24-bit" integer compute).
+var ComputeTypes = []string{"float", "double", "half", "int", "int24", "short", "char"}
+
+// integerType reports whether a compute type counts IOP rather than FLOP.
+func integerType(typ string) bool {
+	switch typ {
+	case "int", "int24", "short", "char":
+		return true
+	}
+	return false
+}
+
+// intCoeffs returns the integer chain's a and b in the width of t: the
+// 32-bit constants truncated, so that every width wraps the same way.
+func intCoeffs(t elemType) (int64, int64) {
+	bits := uint(64 - 8*t.Size)
+	ia, ib := int64(computeIA), int64(computeIB)
+	return ia << bits >> bits, ib << bits >> bits
+}
 
 // computeCoeffs are the chains' a and b: |a| < 1, so x = a*x + b converges to
 // b/(1-a) = 1 and stays bounded; both are exact in every type.
@@ -188,11 +205,16 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 		t = tDouble
 	case "half", "fp16":
 		t = tHalf
-	case "int", "int32":
+	case "int", "int32", "int24":
 		t = tInt
+	case "short", "int16":
+		t = tShort
+	case "char", "int8":
+		t = tChar
 	default:
-		return nil, fmt.Errorf("compute type %q: want float, double, half or int", typ)
+		return nil, fmt.Errorf("compute type %q: want float, double, half, int, int24, short or char", typ)
 	}
+	mad24 := typ == "int24"
 	if !ComputeSupported(dev, t.Name) {
 		return nil, fmt.Errorf("device %s does not support %s (no %s extension)", dev.Info.Name, t.Name, map[string]string{"double": "cl_khr_fp64", "half": "cl_khr_fp16"}[t.Name])
 	}
@@ -207,10 +229,17 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 	opts := fmt.Sprintf("%s -DW=%d -DITERS=%d", t.options(), width, iters)
 	a, b := computeA, computeB
 	unit := "FLOP"
-	if t.Name == "int" {
+	if integerType(t.Name) {
 		opts += " -DINTEGER"
-		a, b = computeIA, computeIB
+		ia, ib := intCoeffs(t)
+		a, b = float64(ia), float64(ib)
 		unit = "IOP"
+		if mad24 {
+			// mad24 multiplies the low 24 bits: a 24-bit a and x kept in 24
+			// bits by the chain itself would change the reference, so the
+			// reference below follows mad24's definition.
+			opts += " -DMAD24"
+		}
 	}
 	kb := &runtime.KernelBenchmark{
 		Device: dev, Source: source("peaks.cl"), Options: opts, Kernel: "compute",
@@ -227,17 +256,22 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 	steps := 16 * iters
 	kb.Check = func(in, out map[int][]byte) error {
 		for _, i := range spread(lanes, 17) {
-			want := computeRef(t, t.get(in[0], i), steps)
+			want := computeRef(t, t.get(in[0], i), steps, mad24)
 			got := t.get(out[0], i)
+			if mad24 && got != want {
+				// mad24 of values past 24 bits is the implementation's choice:
+				// GPUs without a 24-bit multiplier do the full 32-bit one.
+				want = computeRef(t, t.get(in[0], i), steps, false)
+			}
 			tol := elemType{RelTol: 1e-4, AbsTol: 1e-4}
 			switch t.Name {
 			case "half":
 				tol = elemType{RelTol: 1e-2, AbsTol: 1e-2}
-			case "int":
+			case "int", "short", "char":
 				tol = elemType{}
 			}
 			if !near(got, want, tol) {
-				return fmt.Errorf("compute %s%d: lane %d is %g, CPU reference %g", t.Name, width, i, got, want)
+				return fmt.Errorf("compute %s%d: lane %d is %g, CPU reference %g", typ, width, i, got, want)
 			}
 		}
 		return nil
@@ -251,8 +285,8 @@ func computeInit(t elemType) func([]byte) {
 	return func(b []byte) {
 		n := int64(len(b)) / t.Size
 		for i := int64(0); i < n; i++ {
-			if t.Name == "int" {
-				binary.LittleEndian.PutUint32(b[i*4:], uint32(i)*2654435761)
+			if integerType(t.Name) {
+				t.put(b, i, float64(int32(uint32(i)*2654435761)>>(32-8*t.Size)))
 				continue
 			}
 			t.put(b, i, float64(i%97)/97)
@@ -261,16 +295,26 @@ func computeInit(t elemType) func([]byte) {
 }
 
 // computeRef is the CPU reference of one lane: x0 and y0 = x0+1 through steps
-// multiply-adds each, then x+y, in t's arithmetic (fused, rounded to t).
-func computeRef(t elemType, x0 float64, steps int) float64 {
-	if t.Name == "int" {
-		x := int32(x0)
-		y := x + 1
-		for i := 0; i < steps; i++ {
-			x = x*computeIA + computeIB
-			y = y*computeIA + computeIB
+// multiply-adds each, then x+y, in t's arithmetic (fused, rounded to t;
+// integers wrap in t's width; mad24 multiplies the sign-extended low 24 bits).
+func computeRef(t elemType, x0 float64, steps int, mad24 bool) float64 {
+	if integerType(t.Name) {
+		ia, ib := intCoeffs(t)
+		bits := uint(8 * t.Size)
+		wrap := func(v int64) int64 { return v << (64 - bits) >> (64 - bits) }
+		low24 := func(v int64) int64 { return v << 40 >> 40 }
+		step := func(x int64) int64 {
+			if mad24 {
+				return wrap(low24(x)*low24(ia) + ib)
+			}
+			return wrap(x*ia + ib)
 		}
-		return float64(x + y)
+		x := int64(x0)
+		y := wrap(x + 1)
+		for i := 0; i < steps; i++ {
+			x, y = step(x), step(y)
+		}
+		return float64(wrap(x + y))
 	}
 	x := x0
 	y := t.round(x0 + 1)
@@ -279,4 +323,55 @@ func computeRef(t elemType, x0 float64, steps int) float64 {
 		y = t.round(math.FMA(y, computeA, computeB))
 	}
 	return t.round(x + y)
+}
+
+// LocalBandwidthBenchmark reads local (work-group shared) memory: every
+// work-item fills its slot of a tile of vectors of width floats, then reads
+// 8 slots a trip for iters trips (iters <= 0: 256 on a CPU, 1024 on a GPU),
+// consecutive items on consecutive slots. Bytes count the reads only. The
+// check recomputes a spread of work-items' sums.
+func LocalBandwidthBenchmark(dev *runtime.Device, width, iters int) (*runtime.KernelBenchmark, error) {
+	if width < 1 || width > 16 || width&(width-1) != 0 {
+		return nil, fmt.Errorf("vector width %d: want 1, 2, 4, 8 or 16", width)
+	}
+	if iters <= 0 {
+		iters = 1024
+		if isCPU(dev) {
+			iters = 256
+		}
+	}
+	global, local := workItems(dev)
+	if lm := dev.Info.LocalMemBytes; lm > 0 {
+		for local > 1 && int64(local*4*width) > lm {
+			local /= 2
+		}
+	}
+	global -= global % local
+	vb := int64(4 * width)
+	kb := &runtime.KernelBenchmark{
+		Device: dev, Source: source("peaks.cl"), Options: fmt.Sprintf("-DT=float -DW=%d -DITERS=%d -DLWG=%d", width, iters, local),
+		Kernel: "local_bandwidth", Global: []int{global}, Local: []int{local},
+		Args: []runtime.Arg{
+			{Kind: runtime.ArgBuffer, Name: "out", Bytes: int64(global) * 4, Output: true},
+		},
+		BytesPerLaunch: int64(global) * int64(iters) * 8 * vb,
+	}
+	w, l := float64(width), int64(local)
+	kb.Check = func(in, out map[int][]byte) error {
+		for _, item := range spread(int64(global), 33) {
+			lid := item % l
+			var want float64
+			for i := int64(0); i < int64(iters); i++ {
+				for j := int64(0); j < 8; j++ {
+					want += float64((lid+i*8+j)%l%16) * 0.0625
+				}
+			}
+			want *= w
+			if got := tFloat.get(out[0], item); got != want {
+				return fmt.Errorf("local bandwidth float%d: work-item %d summed %g, CPU %g", width, item, got, want)
+			}
+		}
+		return nil
+	}
+	return kb, nil
 }

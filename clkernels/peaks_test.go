@@ -43,6 +43,29 @@ func TestComputeValidates(t *testing.T) {
 	}
 }
 
+func TestLocalBandwidthValidates(t *testing.T) {
+	dev := device(t)
+	for _, w := range []int{1, 4, 16} {
+		kb, err := LocalBandwidthBenchmark(dev, w, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runValid(t, kb)
+	}
+}
+
+func TestIntegerReferenceWraps(t *testing.T) {
+	// char: x*13 + 95 wraps at 8 bits.
+	x, y := int64(100*13+95)&0xff, int64(101*13+95)&0xff
+	if got := computeRef(tChar, 100, 1, false); got != float64(int8(uint8(x))+int8(uint8(y))) {
+		t.Errorf("char step: %g", got)
+	}
+	// mad24 drops the bits above 24 of its factors.
+	if computeRef(tInt, 1<<24+3, 1, true) == computeRef(tInt, 1<<24+3, 1, false) {
+		t.Error("mad24 reference ignores the 24-bit factor")
+	}
+}
+
 func TestHalfRoundTrip(t *testing.T) {
 	for _, f := range []float32{0, 1, -2, 0.9375, 0.0625, 65504, 1e-7, 3.14159} {
 		g := halfFloat(halfBits(f))

@@ -216,7 +216,37 @@ func runPeaks(r *runner) error {
 	if err := r.peakBandwidth(VectorWidths, []string{PatternStride, PatternChunk}, BandwidthSize(r.dev)); err != nil {
 		return err
 	}
+	if err := r.peakLocalBandwidth(VectorWidths); err != nil {
+		return err
+	}
 	return r.peakCompute(ComputeTypes, VectorWidths)
+}
+
+// peakLocalBandwidth measures local memory bandwidth at each width and emits
+// the best (clpeak's "local memory bandwidth").
+func (r *runner) peakLocalBandwidth(widths []int) error {
+	best, bestName := 0.0, ""
+	for _, w := range widths {
+		name := fmt.Sprintf("peaks/local-bandwidth/float%d", w)
+		iters := 0
+		if r.o.Small {
+			iters = 4
+		}
+		res, err := r.kernel(name, []param{{"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+			return LocalBandwidthBenchmark(r.dev, w, iters)
+		})
+		if err != nil {
+			return err
+		}
+		if v := throughput(res, false); v > best && validOK(res) {
+			best, bestName = v, name
+		}
+	}
+	if best == 0 {
+		return nil
+	}
+	return r.figures("peaks/local-bandwidth-best", nil, []results.Figure{{Name: "peak local memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
+		map[string]any{ExtraPeak: "local-bandwidth", "from": bestName})
 }
 
 func (r *runner) bandwidthBytes(full int64) int64 {
@@ -261,7 +291,7 @@ func (r *runner) peakCompute(types []string, widths []int) error {
 		}
 		best, bestName := 0.0, ""
 		unit := "GFLOP/s"
-		if typ == "int" {
+		if integerType(typ) {
 			unit = "GIOP/s"
 		}
 		for _, w := range widths {

@@ -70,7 +70,9 @@ __kernel void bandwidth_chunk(__global const VT *restrict in, __global T *restri
 // of W lanes whose starting values come from data (so no lane is a constant the
 // compiler could fold). With |a| < 1 the chains converge (to b/(1-a)), so the
 // result is bounded and checkable on the CPU. The result is stored back.
-#ifdef INTEGER
+#if defined(MAD24)
+#define MAD(x) x = mad24(x, av, bv)
+#elif defined(INTEGER)
 #define MAD(x) x = (x) * av + bv
 #else
 #define MAD(x) x = mad(x, av, bv)
@@ -88,4 +90,25 @@ __kernel void compute(__global T *data, const T a, const T b) {
 		MAD16
 	}
 	STORE(x + y, gid, data);
+}
+
+// local_bandwidth: each work-item writes its slot of a tile of LWG vectors
+// (LWG is the work-group size, a power of two), then reads 8 slots a trip for
+// ITERS trips, consecutive items on consecutive slots (no bank conflicts).
+// Slot values are multiples of 1/16 below 1, so every sum is exact.
+#ifndef LWG
+#define LWG 256
+#endif
+__kernel void local_bandwidth(__global T *restrict out) {
+	__local VT tile[LWG];
+	const uint lid = get_local_id(0);
+	tile[lid] = (VT)((T)(lid % 16) * (T)0.0625);
+	barrier(CLK_LOCAL_MEM_FENCE);
+	VT acc = (VT)(0);
+	for (uint i = 0; i < ITERS; i++) {
+		const uint o = lid + i * 8;
+		acc += tile[o % LWG] + tile[(o + 1) % LWG] + tile[(o + 2) % LWG] + tile[(o + 3) % LWG];
+		acc += tile[(o + 4) % LWG] + tile[(o + 5) % LWG] + tile[(o + 6) % LWG] + tile[(o + 7) % LWG];
+	}
+	out[get_global_id(0)] = HSUM(acc);
 }
