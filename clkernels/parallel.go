@@ -2,11 +2,14 @@ package clkernels
 
 import (
 	"encoding/binary"
-	"math"
-	"math/rand/v2"
 	goruntime "runtime"
 	"sync"
+	"unsafe"
 )
+
+// littleEndian: the host stores numbers as the buffers hold them, so floats
+// can be written in place.
+var littleEndian = func() bool { x := uint16(1); return *(*byte)(unsafe.Pointer(&x)) == 1 }()
 
 // fillChunk is the number of elements one random stream fills: the data depend
 // on the seed and the element index only, never on how many cores ran.
@@ -46,10 +49,30 @@ func parallelChunks(n, chunk int64, f func(lo, hi int64)) {
 	wg.Wait()
 }
 
-// chunkRand is the random stream of one fill chunk.
-func chunkRand(seed uint64, chunk int64) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15^uint64(chunk)))
+// splitMix is SplitMix64: a tiny, fast generator (a nanosecond a number),
+// good enough for benchmark inputs; each fill chunk starts its own stream.
+type splitMix uint64
+
+func chunkRand(seed uint64, chunk int64) *splitMix {
+	s := splitMix(seed*0x9e3779b97f4a7c15 ^ uint64(chunk)*0xbf58476d1ce4e5b9)
+	s.Uint64()
+	return &s
 }
+
+// Uint64 returns the next 64 random bits.
+func (s *splitMix) Uint64() uint64 {
+	*s += 0x9e3779b97f4a7c15
+	z := uint64(*s)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Float64 returns a uniform value in [0, 1).
+func (s *splitMix) Float64() float64 { return float64(s.Uint64()>>11) * 0x1p-53 }
+
+// Uint32 returns 32 random bits.
+func (s *splitMix) Uint32() uint32 { return uint32(s.Uint64() >> 32) }
 
 // fillUniform returns an Init that fills a buffer of t with uniform values in
 // [lo, hi) from a fixed seed, so every run sees the same data. Chunks of
@@ -59,14 +82,16 @@ func fillUniform(t elemType, seed uint64, lo, hi float64) func([]byte) {
 		n := int64(len(b)) / t.Size
 		parallelChunks(n, fillChunk, func(from, to int64) {
 			r := chunkRand(seed, from/fillChunk)
-			switch t.Name {
-			case "float":
-				for i := from; i < to; i++ {
-					binary.LittleEndian.PutUint32(b[i*4:], math.Float32bits(float32(lo+(hi-lo)*r.Float64())))
+			switch {
+			case t.Name == "float" && littleEndian:
+				f := unsafe.Slice((*float32)(unsafe.Pointer(&b[from*4])), to-from)
+				for i := range f {
+					f[i] = float32(lo + (hi-lo)*r.Float64())
 				}
-			case "double":
-				for i := from; i < to; i++ {
-					binary.LittleEndian.PutUint64(b[i*8:], math.Float64bits(lo+(hi-lo)*r.Float64()))
+			case t.Name == "double" && littleEndian:
+				f := unsafe.Slice((*float64)(unsafe.Pointer(&b[from*8])), to-from)
+				for i := range f {
+					f[i] = lo + (hi-lo)*r.Float64()
 				}
 			default:
 				for i := from; i < to; i++ {

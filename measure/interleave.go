@@ -134,6 +134,7 @@ func (e *engine) begin(ctx context.Context) error {
 	}
 	e.info = info
 	e.r.FirstTouch = info.FirstTouch
+	e.r.HostPrep, e.r.Upload = info.HostPrep, info.Upload
 	e.r.TimerResolution = info.TimerResolution
 	cold, err := e.launch(ctx, 1)
 	if err != nil {

@@ -107,6 +107,7 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	}
 	e.info = info
 	r.FirstTouch = info.FirstTouch
+	r.HostPrep, r.Upload = info.HostPrep, info.Upload
 	r.TimerResolution = info.TimerResolution
 
 	// Cold run.
@@ -152,6 +153,9 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	if p, ok := b.(Phased); ok {
 		if err := e.phases(ctx, p); err != nil {
 			return e.fail(ctx, fmt.Errorf("phases: %w", err))
+		}
+		if r.FirstTouch == 0 && r.Upload > 0 && r.Phases != nil {
+			r.FirstTouch = max(r.Upload-r.Phases.CopyIn.Median, 0)
 		}
 	}
 	return r, nil
@@ -403,9 +407,15 @@ func (e *engine) phases(ctx context.Context, p Phased) error {
 			CopyOut: Summarize(out, cfg), Total: Summarize(tot, cfg), Runs: runs,
 		}
 	}()
-	for range e.s.MinSamples {
+	// MinSamples runs, but no more than a tenth of MaxTime once three ran:
+	// with large buffers every run moves them all both ways.
+	start := e.s.Clock.Now()
+	for i := range e.s.MinSamples {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if i >= 3 && e.s.MaxTime > 0 && e.s.Clock.Now().Sub(start) > e.s.MaxTime/10 {
+			break
 		}
 		if e.flusher != nil {
 			if err := e.flusher.Flush(ctx); err != nil {

@@ -466,8 +466,8 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.2f%%\t%s\t%s\n", name, strings.Join(params, " "), b.Device.Name,
 			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), 100*s.CV, throughput(m), m.StopReason)
 		prefix := b.Name + " " + strings.Join(params, " ") + ": "
-		notes = append(notes, fmt.Sprintf("%scold first launch %s; first touch %s; timer %s (resolution %s); build %s%s",
-			prefix, fmtDur(firstLaunch(m)), fmtDur(m.FirstTouch), m.Timer, m.TimerResolution, fmtDur(b.Program.BuildTime), fromCache(b.Program)))
+		notes = append(notes, fmt.Sprintf("%scold first launch %s; host data %s, upload %s, first touch %s; timer %s (resolution %s); build %s%s",
+			prefix, fmtDur(firstLaunch(m)), fmtDur(m.HostPrep), fmtDur(m.Upload), fmtDur(m.FirstTouch), m.Timer, m.TimerResolution, fmtDur(b.Program.BuildTime), fromCache(b.Program)))
 		if m.Phases != nil {
 			notes = append(notes, fmt.Sprintf("%sphases (median, host timer): copy-in %s, compute %s, copy-out %s, total %s", prefix,
 				fmtDur(m.Phases.CopyIn.Median), fmtDur(m.Phases.Compute.Median), fmtDur(m.Phases.CopyOut.Median), fmtDur(m.Phases.Total.Median)))
