@@ -187,7 +187,7 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 func us(d time.Duration) float64 { return float64(d) / 1e3 }
 
 func init() {
-	registerSuite(Suite{Name: "peaks", Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing) and compute (dependent multiply-add chains, fp32/fp64/fp16/int32, widths 1-16). The best of each is the device's peak that other figures are a percentage of.", run: runPeaks})
+	registerSuite(Suite{Name: "peaks", Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing), local memory bandwidth and compute (dependent multiply-add chains, fp32/fp64/fp16/int32/int24 (mad24)/int16/int8, widths 1-16): clpeak's categories. The best of each is the device's peak that other figures are a percentage of.", run: runPeaks})
 	registerSuite(Suite{Name: "streams", Description: "BabelStream's copy, scale, add, triad and dot in float and double (fp64), validated against the CPU.", run: runStreams})
 	registerSuite(Suite{Name: "launch", Description: "Launch overhead of an empty kernel: dispatch (QUEUED to START, device timer), enqueue + finish round trip (host timer), back-to-back launches per second.", run: runLaunch})
 	registerSuite(Suite{Name: "transfers", Description: "Host<->device transfers from pageable memory, pinned (ALLOC_HOST_PTR) memory and by map/unmap, 4 KiB to 256 MiB, both directions. Zero-copy devices are labelled: their figures are host memory copies.", run: runTransfers})
