@@ -134,6 +134,9 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	if b.kernel, err = p.CreateKernel(b.Kernel); err != nil {
 		if errors.Is(err, cl.InvalidKernelName) {
 			names, _ := p.KernelNames()
+			if len(names) == 0 {
+				return info, fmt.Errorf("%s defines no kernels: it needs a __kernel function (kernel %q was asked for)", b.Source.Name, b.Kernel)
+			}
 			return info, fmt.Errorf("%s has no kernel %q; its kernels are %v (pick one with --kernel)", b.Source.Name, b.Kernel, names)
 		}
 		return info, err
