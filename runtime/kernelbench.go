@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -40,6 +41,10 @@ type Arg struct {
 	Flags cl.MemFlags
 	// Value is a scalar's Go value (see cl.Kernel.SetArg).
 	Value any
+	// Type is the OpenCL C type the caller means ("float4"; a buffer's or local
+	// memory's element type), for the check against the kernel's own types.
+	// Empty: not checked.
+	Type string
 }
 
 // A KernelBenchmark measures one kernel of an OpenCL C program on one device.
@@ -87,6 +92,10 @@ type KernelBenchmark struct {
 	// SyncEach waits for every launch before the next (enqueue + finish round
 	// trips), so a batch's per-launch time is the round-trip latency.
 	SyncEach bool
+	// CheckArgTypes builds with -cl-kernel-arg-info and, before anything is
+	// enqueued, checks each Arg against the kernel's argument: buffer, local
+	// memory or value, and a value's type.
+	CheckArgTypes bool
 
 	// Set by Setup.
 	Build   BuildInfo
@@ -123,7 +132,11 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 		go b.watch(ctx, b.stopWatch)
 	}
 	tb := time.Now()
-	p, binfo, err := b.Device.BuildProgram(b.Source, b.Options)
+	opts := b.Options
+	if b.CheckArgTypes {
+		opts = strings.TrimSpace(opts + " -cl-kernel-arg-info")
+	}
+	p, binfo, err := b.Device.BuildProgram(b.Source, opts)
 	if err != nil {
 		return info, err
 	}
@@ -143,6 +156,11 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	}
 	if n, err := b.kernel.NumArgs(); err == nil && n != len(b.Args) {
 		return info, fmt.Errorf("kernel %s takes %d arguments, %d were given (one --arg each, in order)", b.Kernel, n, len(b.Args))
+	}
+	if b.CheckArgTypes {
+		if err := b.checkArgTypes(); err != nil {
+			return info, err
+		}
 	}
 	b.bufs, b.inputs = map[int]*cl.Buffer{}, map[int][]byte{}
 	// Host data: allocated and generated first, timed on their own.
@@ -202,6 +220,66 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	}
 	info.Upload = time.Since(start)
 	return info, nil
+}
+
+// checkArgTypes compares each argument with what the kernel declares (when
+// the driver tells: clGetKernelArgInfo).
+func (b *KernelBenchmark) checkArgTypes() error {
+	for i, a := range b.Args {
+		ai, err := b.kernel.ArgInfo(i)
+		if err != nil || ai.AddressSpace == "" {
+			return nil // the driver keeps no argument info: nothing to check
+		}
+		declared := ai.TypeName
+		if ai.AddressSpace != "private" {
+			declared = "__" + ai.AddressSpace + " " + declared
+		}
+		given := map[ArgKind]string{ArgBuffer: "a buffer", ArgLocal: "local memory", ArgScalar: "a value"}[a.Kind]
+		if a.Type != "" {
+			given += " of " + a.Type
+		}
+		want := map[string]ArgKind{"global": ArgBuffer, "constant": ArgBuffer, "local": ArgLocal, "private": ArgScalar}[ai.AddressSpace]
+		bad := want != a.Kind
+		if !bad && a.Kind == ArgScalar && a.Type != "" && knownType(ai.TypeName) {
+			bad = normType(ai.TypeName) != normType(a.Type)
+		}
+		if bad {
+			name := ""
+			if ai.Name != "" {
+				name = " (" + ai.Name + ")"
+			}
+			return fmt.Errorf("argument %d%s of kernel %s is %s, but --arg %q gives %s: match the kernel's declaration", i, name, b.Kernel, declared, a.Name, given)
+		}
+	}
+	return nil
+}
+
+// normType spells an OpenCL C type one way ("unsigned int" is "uint").
+func normType(t string) string {
+	t = strings.TrimSpace(t)
+	for _, p := range [][2]string{{"unsigned char", "uchar"}, {"unsigned short", "ushort"}, {"unsigned int", "uint"}, {"unsigned long", "ulong"}, {"unsigned", "uint"}} {
+		if strings.HasPrefix(t, p[0]) {
+			t = p[1] + t[len(p[0]):]
+		}
+	}
+	return t
+}
+
+// knownType reports whether t is a built-in scalar or vector type (a typedef
+// or struct is not checked).
+func knownType(t string) bool {
+	t = normType(t)
+	base := strings.TrimRight(t, "0123456789")
+	switch base {
+	case "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "double":
+	default:
+		return false
+	}
+	switch t[len(base):] {
+	case "", "2", "3", "4", "8", "16":
+		return true
+	}
+	return false
 }
 
 func (a Arg) label(i int) string {

@@ -88,6 +88,7 @@ var runFlags = append([]cli.Flag{
 	&cli.StringFlag{Name: "flops", Usage: "floating-point operations per launch, an expression (2*N), for GFLOP/s"},
 	formatFlag("table", "json"),
 	&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the full result file (JSON) here, benchmark by benchmark"},
+	&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "also print what the driver wrote to stderr while building (compiler warnings)"},
 }, append(measureFlags, cacheFlags...)...)
 
 func init() {
@@ -133,6 +134,7 @@ type runPlan struct {
 	kernelTimeout time.Duration
 	noDataWarmup  bool
 	syncEach      bool
+	verbose       bool
 }
 
 // A runItem is one benchmark on one device, made only when it runs.
@@ -160,7 +162,7 @@ func planRun(c *cli.Context) (*runPlan, error) {
 		return nil, err
 	}
 	plan := &runPlan{settings: settings, format: format, output: c.String("output"), command: os.Args,
-		kernelTimeout: c.Duration("kernel-timeout"), noDataWarmup: c.Bool("no-data-warmup"), syncEach: c.Bool("sync-each")}
+		kernelTimeout: c.Duration("kernel-timeout"), noDataWarmup: c.Bool("no-data-warmup"), syncEach: c.Bool("sync-each"), verbose: c.Bool("verbose")}
 	if plan.output != "" {
 		if err := checkWritable(plan.output); err != nil {
 			return nil, err
@@ -341,6 +343,11 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 	}
 	if err := writeRunReport(stdout, plan.format, file, done); err != nil {
 		return err
+	}
+	for _, b := range done {
+		if plan.verbose && plan.format == "table" && b.Program != nil && b.Program.DriverOutput != "" {
+			fmt.Fprintf(stdout, "driver output while building %s:\n%s\n", b.Program.Source, b.Program.DriverOutput)
+		}
 	}
 	if ctx.Err() != nil {
 		msg := fmt.Sprintf("interrupted after %d of %d benchmarks", len(done), len(plan.items))
