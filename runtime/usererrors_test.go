@@ -9,10 +9,10 @@ import (
 func TestMapDriverFileNames(t *testing.T) {
 	cases := map[string]string{
 		"/root/.cache/pocl/kcache/AB/CD/tempfile_x1.cl:1:47: error: boom": "blur.cl:1:47: error: boom",
-		"input.cl:4:15: error: boom":                       "blur.cl:4:15: error: boom",
-		"<kernel>:3:1: error: boom":                        "blur.cl:3:1: error: boom",
-		"error: include/blur.h:2:3: kept as it is":         "error: include/blur.h:2:3: kept as it is",
-		"warning: /tmp/pocl/tempfile_a.cl:9:2: two\nnext": "warning: blur.cl:9:2: two\nnext",
+		"input.cl:4:15: error: boom":                                      "blur.cl:4:15: error: boom",
+		"<kernel>:3:1: error: boom":                                       "blur.cl:3:1: error: boom",
+		"error: include/blur.h:2:3: kept as it is":                        "error: include/blur.h:2:3: kept as it is",
+		"warning: /tmp/pocl/tempfile_a.cl:9:2: two\nnext":                 "warning: blur.cl:9:2: two\nnext",
 	}
 	for in, want := range cases {
 		if got := mapDriverFileNames(in, "blur.cl"); got != want {
