@@ -179,17 +179,29 @@ func ComputeSupported(dev *runtime.Device, typ string) bool {
 }
 
 // ComputeIters is the loop trips of the compute kernel on a device: each trip is
-// 16 dependent multiply-adds in each of two chains per lane. Wider vectors take
-// fewer trips so that a launch does about the same work at every width.
+// 16 dependent multiply-adds in each of ComputeChains chains per lane. Wider
+// vectors take fewer trips so that a launch does about the same work at every
+// width.
 func ComputeIters(dev *runtime.Device, width int) int {
-	// On a GPU a launch should last far longer than the gap between two
-	// back-to-back launches (about 1-2 us on NVIDIA), which would otherwise count
-	// as idle time: 2048 trips make a launch last about 0.5 ms on an H100.
+	// A launch should last far longer than the gap between two back-to-back
+	// launches (about 1-2 us on NVIDIA, tens of us on PoCL), which would
+	// otherwise count as idle time: 2048 trips make a launch last about 0.5 ms
+	// on an H100; 256 trips of 8 chains about 1 ms on a CPU core.
 	base := 2048
 	if isCPU(dev) {
-		base = 64
+		base = 256
 	}
 	return max(base/width, 4)
+}
+
+// ComputeChains is the number of independent chains per lane: 8 on a CPU
+// (a core overlaps them to hide the multiply-add latency, as it has no other
+// threads to switch to), 2 on a GPU (other warps hide it; registers are scarce).
+func ComputeChains(dev *runtime.Device) int {
+	if isCPU(dev) {
+		return 8
+	}
+	return 2
 }
 
 // ComputeBenchmark runs two dependent multiply-add chains per lane in vectors
@@ -226,7 +238,8 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 	}
 	global, local := workItems(dev)
 	lanes := int64(global) * int64(width)
-	opts := fmt.Sprintf("%s -DW=%d -DITERS=%d", t.options(), width, iters)
+	chains := ComputeChains(dev)
+	opts := fmt.Sprintf("%s -DW=%d -DITERS=%d -DCHAINS=%d", t.options(), width, iters, chains)
 	a, b := computeA, computeB
 	unit := "FLOP"
 	if integerType(t.Name) {
@@ -249,19 +262,19 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 			{Kind: runtime.ArgScalar, Name: "a", Value: t.scalar(a)},
 			{Kind: runtime.ArgScalar, Name: "b", Value: t.scalar(b)},
 		},
-		// 2 chains x 16 mads x iters per lane, 2 operations a mad.
-		OpsPerLaunch: lanes * 2 * 16 * int64(iters) * 2,
+		// chains x 16 mads x iters per lane, 2 operations a mad.
+		OpsPerLaunch: lanes * int64(chains) * 16 * int64(iters) * 2,
 		OpsUnit:      unit,
 	}
 	steps := 16 * iters
 	kb.Check = func(in, out map[int][]byte) error {
 		for _, i := range spread(lanes, 17) {
-			want := computeRef(t, t.get(in[0], i), steps, mad24)
+			want := computeRef(t, t.get(in[0], i), steps, chains, mad24)
 			got := t.get(out[0], i)
 			if mad24 && got != want {
 				// mad24 of values past 24 bits is the implementation's choice:
 				// GPUs without a 24-bit multiplier do the full 32-bit one.
-				want = computeRef(t, t.get(in[0], i), steps, false)
+				want = computeRef(t, t.get(in[0], i), steps, chains, false)
 			}
 			tol := elemType{RelTol: 1e-4, AbsTol: 1e-4}
 			switch t.Name {
@@ -294,35 +307,43 @@ func computeInit(t elemType) func([]byte) {
 	}
 }
 
-// computeRef is the CPU reference of one lane: x0 and y0 = x0+1 through steps
-// multiply-adds each, then x+y, in t's arithmetic (fused, rounded to t;
-// integers wrap in t's width; mad24 multiplies the sign-extended low 24 bits).
-func computeRef(t elemType, x0 float64, steps int, mad24 bool) float64 {
+// computeRef is the CPU reference of one lane: chains c = 0..chains-1 start at
+// x0 + c and take steps multiply-adds each, then their sum, in t's arithmetic
+// (fused, rounded to t; integers wrap in t's width; mad24 multiplies the
+// sign-extended low 24 bits).
+func computeRef(t elemType, x0 float64, steps, chains int, mad24 bool) float64 {
 	if integerType(t.Name) {
 		ia, ib := intCoeffs(t)
 		bits := uint(8 * t.Size)
 		wrap := func(v int64) int64 { return v << (64 - bits) >> (64 - bits) }
 		low24 := func(v int64) int64 { return v << 40 >> 40 }
-		step := func(x int64) int64 {
-			if mad24 {
-				return wrap(low24(x)*low24(ia) + ib)
+		var sum int64
+		for c := 0; c < chains; c++ {
+			x := wrap(int64(x0) + int64(c))
+			for i := 0; i < steps; i++ {
+				if mad24 {
+					x = wrap(low24(x)*low24(ia) + ib)
+				} else {
+					x = wrap(x*ia + ib)
+				}
 			}
-			return wrap(x*ia + ib)
+			sum = wrap(sum + x)
 		}
-		x := int64(x0)
-		y := wrap(x + 1)
+		return float64(sum)
+	}
+	var sum float64
+	for c := 0; c < chains; c++ {
+		x := t.round(x0 + float64(c))
 		for i := 0; i < steps; i++ {
-			x, y = step(x), step(y)
+			x = t.round(math.FMA(x, computeA, computeB))
 		}
-		return float64(wrap(x + y))
+		if c == 0 {
+			sum = x
+		} else {
+			sum = t.round(sum + x)
+		}
 	}
-	x := x0
-	y := t.round(x0 + 1)
-	for i := 0; i < steps; i++ {
-		x = t.round(math.FMA(x, computeA, computeB))
-		y = t.round(math.FMA(y, computeA, computeB))
-	}
-	return t.round(x + y)
+	return sum
 }
 
 // LocalBandwidthBenchmark reads local (work-group shared) memory: every

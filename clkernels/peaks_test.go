@@ -57,11 +57,11 @@ func TestLocalBandwidthValidates(t *testing.T) {
 func TestIntegerReferenceWraps(t *testing.T) {
 	// char: x*13 + 95 wraps at 8 bits.
 	x, y := int64(100*13+95)&0xff, int64(101*13+95)&0xff
-	if got := computeRef(tChar, 100, 1, false); got != float64(int8(uint8(x))+int8(uint8(y))) {
+	if got := computeRef(tChar, 100, 1, 2, false); got != float64(int8(uint8(x))+int8(uint8(y))) {
 		t.Errorf("char step: %g", got)
 	}
 	// mad24 drops the bits above 24 of its factors.
-	if computeRef(tInt, 1<<24+3, 1, true) == computeRef(tInt, 1<<24+3, 1, false) {
+	if computeRef(tInt, 1<<24+3, 1, 2, true) == computeRef(tInt, 1<<24+3, 1, 2, false) {
 		t.Error("mad24 reference ignores the 24-bit factor")
 	}
 }

@@ -66,10 +66,16 @@ __kernel void bandwidth_chunk(__global const VT *restrict in, __global T *restri
 	out[gid] = HSUM(acc);
 }
 
-// Compute: two independent dependent chains per lane, x = x*a + b, in vectors
-// of W lanes whose starting values come from data (so no lane is a constant the
-// compiler could fold). With |a| < 1 the chains converge (to b/(1-a)), so the
-// result is bounded and checkable on the CPU. The result is stored back.
+// Compute: CHAINS independent dependent chains per lane (2 on a GPU, where
+// registers are scarce and other warps hide latency; 8 on a CPU, where one
+// core must overlap chains to reach its throughput), x = x*a + b, in vectors
+// of W lanes whose starting values come from data (so no lane is a constant
+// the compiler could fold). Chain c starts at x0 + c. With |a| < 1 the chains
+// converge (to b/(1-a)), so the result is bounded and checkable on the CPU.
+// The chains' sum is stored back.
+#ifndef CHAINS
+#define CHAINS 2
+#endif
 #if defined(MAD24)
 #define MAD(x) x = mad24(x, av, bv)
 #elif defined(INTEGER)
@@ -77,19 +83,28 @@ __kernel void bandwidth_chunk(__global const VT *restrict in, __global T *restri
 #else
 #define MAD(x) x = mad(x, av, bv)
 #endif
-#define MAD2 MAD(x); MAD(y);
-#define MAD16 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 \
-              MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2
 
 __kernel void compute(__global T *data, const T a, const T b) {
 	const size_t gid = get_global_id(0);
 	const VT av = (VT)(a), bv = (VT)(b);
-	VT x = LOAD(gid, data);
-	VT y = x + (VT)(1);
+	const VT x = LOAD(gid, data);
+	VT v[CHAINS];
+#pragma unroll
+	for (int c = 0; c < CHAINS; c++)
+		v[c] = x + (VT)((T)c);
 	for (int i = 0; i < ITERS; i++) {
-		MAD16
+#pragma unroll
+		for (int s = 0; s < 16; s++) {
+#pragma unroll
+			for (int c = 0; c < CHAINS; c++)
+				MAD(v[c]);
+		}
 	}
-	STORE(x + y, gid, data);
+	VT sum = v[0];
+#pragma unroll
+	for (int c = 1; c < CHAINS; c++)
+		sum += v[c];
+	STORE(sum, gid, data);
 }
 
 // local_bandwidth: each work-item writes its slot of a tile of LWG vectors
