@@ -94,12 +94,20 @@ func parseClpeak(out string) clpeakFigures {
 			section = "double"
 		case strings.HasPrefix(t, "Half-precision compute"):
 			section = "half"
+		case strings.HasPrefix(t, "Local memory bandwidth"):
+			section = "local"
+		case strings.HasPrefix(t, "Image memory bandwidth"):
+			section = "image"
+		case strings.HasPrefix(t, "Integer char (8bit) compute"):
+			section = "char"
+		case strings.HasPrefix(t, "Integer short (16bit) compute"):
+			section = "short"
 		case strings.HasPrefix(t, "Integer compute Fast 24bit"):
 			section = "int24"
 		case strings.HasPrefix(t, "Integer compute"):
 			section = "int"
-		case strings.HasPrefix(t, "Transfer bandwidth"):
-			section = ""
+		case strings.HasPrefix(t, "Transfer bandwidth"), strings.HasSuffix(t, ")") && !strings.Contains(t, ":"):
+			section = "" // a section clmeter has no row for
 		case strings.HasPrefix(t, "Kernel launch latency"):
 			if m := clpeakNumber.FindStringSubmatch(t); m != nil {
 				f["latency"], _ = strconv.ParseFloat(m[2], 64)
@@ -135,6 +143,10 @@ func clmeterPeaks(dev *deviceJSON, dir string) (map[string]float64, error) {
 			switch {
 			case bm.Name == "peaks/bandwidth-best":
 				got["bandwidth"] = bm.Figures[0].Value
+			case bm.Name == "peaks/local-bandwidth-best":
+				got["local"] = bm.Figures[0].Value
+			case bm.Name == "peaks/image-bandwidth-best":
+				got["image"] = bm.Figures[0].Value
 			case strings.HasPrefix(bm.Name, "peaks/compute-best/"):
 				got[strings.TrimPrefix(bm.Name, "peaks/compute-best/")] = bm.Figures[0].Value
 			case bm.Name == "launch/dispatch" && bm.Measurement != nil:
@@ -157,10 +169,12 @@ func clpeakRows(dev *deviceJSON, dir string) ([]row, error) {
 	if _, err := fmt.Sscanf(strings.Replace(dev.Ref, ":", " ", 1), "%s %s", &p, &d); err != nil {
 		return nil, fmt.Errorf("device ref %q: %v", dev.Ref, err)
 	}
-	keys := []string{"float", "double", "int", "int24", "half", "bandwidth", "latency"}
+	keys := []string{"float", "double", "int", "int24", "short", "char", "half", "bandwidth", "local", "image", "latency"}
 	ours, theirs, ratio := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
 	for r := 0; r < *peerRounds; r++ {
-		out, err := exec.Command(path, "-p", p, "-d", d, "--global-bandwidth", "--compute-sp", "--compute-dp", "--compute-integer", "--compute-intfast", "--kernel-latency").CombinedOutput()
+		// Every test but the transfers (clmeter's transfers suite is not in
+		// these rows): clpeak 1.x has no local, image, char or short tests.
+		out, err := exec.Command(path, append([]string{"-p", p, "-d", d}, clpeakTests(path)...)...).CombinedOutput()
 		if err != nil {
 			return nil, fmt.Errorf("clpeak: %v: %s", err, out)
 		}
@@ -177,14 +191,15 @@ func clpeakRows(dev *deviceJSON, dir string) ([]row, error) {
 		}
 	}
 	how := fmt.Sprintf("clpeak %s / clmeter suite peaks+launch alternated, median of %d per-round ratios [95%% CI]", version, *peerRounds)
-	names := map[string]string{"float": "fp32 compute", "double": "fp64 compute", "int": "int32 compute", "int24": "int24 (mad24) compute", "half": "fp16 compute", "bandwidth": "global memory bandwidth"}
+	names := map[string]string{"float": "fp32 compute", "double": "fp64 compute", "int": "int32 compute", "int24": "int24 (mad24) compute", "short": "int16 compute", "char": "int8 compute",
+		"half": "fp16 compute", "bandwidth": "global memory bandwidth", "local": "local memory bandwidth", "image": "image bandwidth"}
 	var rows []row
-	for _, k := range keys[:6] {
+	for _, k := range keys[:len(keys)-1] {
 		if len(ratio[k]) == 0 {
 			continue
 		}
 		unit := gops
-		if k == "bandwidth" {
+		if k == "bandwidth" || k == "local" || k == "image" {
 			unit = gbs
 		}
 		rows = append(rows, ratioRow(names[k]+": clmeter / clpeak "+version, ratio[k], ours[k], theirs[k], unit, ">= 1.00", func(v float64) bool { return v >= 1 }, how))
@@ -254,4 +269,18 @@ func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
 	}
 	return []row{ratioRow("program cache, warm build: clmeter / C floor", ratios, ours, floor, ns, "<= 1.10", func(v float64) bool { return v <= 1.10 },
 		fmt.Sprintf("fresh processes alternated, median of %d per-round ratios [95%% CI]; C: clCreateProgramWithBinary + clBuildProgram (bench/c/progbin.c)", *cacheRuns))}, nil
+}
+
+// clpeakTests returns the clpeak flags selecting every test clmeter has a row
+// for, of those this clpeak knows (from its --help).
+func clpeakTests(path string) []string {
+	help, _ := exec.Command(path, "--help").CombinedOutput()
+	var flags []string
+	for _, f := range []string{"--global-bandwidth", "--local-bandwidth", "--image-bandwidth", "--compute-hp", "--compute-sp", "--compute-dp",
+		"--compute-integer", "--compute-intfast", "--compute-char", "--compute-short", "--kernel-latency"} {
+		if strings.Contains(string(help), f+" ") || strings.Contains(string(help), f+"\n") {
+			flags = append(flags, f)
+		}
+	}
+	return flags
 }

@@ -396,3 +396,63 @@ func LocalBandwidthBenchmark(dev *runtime.Device, width, iters int) (*runtime.Ke
 	}
 	return kb, nil
 }
+
+// ImageSupported reports whether the device reads images.
+func ImageSupported(dev *runtime.Device) bool { return dev.Info.ImageSupport }
+
+// ImageBandwidthBenchmark reads a 2D image of RGBA float texels (about bytes
+// of them, 4096 texels a row, capped by the device's largest 2D image) with
+// read_imagef, consecutive work-items on consecutive texels (clpeak's "image
+// bandwidth"). Bytes count the texels read and each work-item's one float
+// written. The check compares a spread of work-items' sums with the CPU's.
+func ImageBandwidthBenchmark(dev *runtime.Device, bytes int64) (*runtime.KernelBenchmark, error) {
+	if !ImageSupported(dev) {
+		return nil, fmt.Errorf("device %s has no image support (CL_DEVICE_IMAGE_SUPPORT)", dev.Info.Name)
+	}
+	width := 4096
+	if m := dev.Info.Image2DMaxSize[0]; m > 0 && m < width {
+		width = m
+	}
+	height := int(bytes / 16 / int64(width))
+	if m := dev.Info.Image2DMaxSize[1]; m > 0 && height > m {
+		height = m
+	}
+	if height < 1 {
+		height = 1
+	}
+	texels := int64(width) * int64(height)
+	if err := fits(dev, texels*16, 1); err != nil {
+		return nil, err
+	}
+	global, local := workItems(dev)
+	if int64(global) > texels {
+		global, local = int(texels), 1
+	}
+	kb := &runtime.KernelBenchmark{
+		Device: dev, Source: source("peaks.cl"), Options: "-DT=float", Kernel: "image_bandwidth",
+		Global: []int{global}, Local: []int{local},
+		Args: []runtime.Arg{
+			{Kind: runtime.ArgImage2D, Name: "img", Bytes: texels * 16, Width: width, Height: height, Init: fillUniform(tFloat, 9, 0, 1)},
+			{Kind: runtime.ArgBuffer, Name: "out", Bytes: int64(global) * 4, Output: true},
+			{Kind: runtime.ArgScalar, Name: "width", Value: uint32(width)},
+			{Kind: runtime.ArgScalar, Name: "texels", Value: uint64(texels)},
+		},
+		BytesPerLaunch: texels*16 + int64(global)*4,
+	}
+	g := int64(global)
+	kb.Check = func(in, out map[int][]byte) error {
+		for _, item := range spread(g, 33) {
+			var want float64
+			for t := item; t < texels; t += g {
+				for c := int64(0); c < 4; c++ {
+					want += tFloat.get(in[0], 4*t+c)
+				}
+			}
+			if got := tFloat.get(out[1], item); math.Abs(got-want) > 1e-4*math.Abs(want)+1e-3 {
+				return fmt.Errorf("image bandwidth: work-item %d summed %g, CPU %g", item, got, want)
+			}
+		}
+		return nil
+	}
+	return kb, nil
+}

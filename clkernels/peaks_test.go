@@ -54,6 +54,21 @@ func TestLocalBandwidthValidates(t *testing.T) {
 	}
 }
 
+func TestImageBandwidthValidates(t *testing.T) {
+	dev := device(t)
+	if !ImageSupported(dev) {
+		if _, err := ImageBandwidthBenchmark(dev, 1<<20); err == nil {
+			t.Error("image benchmark on a device without images")
+		}
+		t.Skip("no image support")
+	}
+	kb, err := ImageBandwidthBenchmark(dev, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runValid(t, kb)
+}
+
 func TestIntegerReferenceWraps(t *testing.T) {
 	// char: x*13 + 95 wraps at 8 bits.
 	x, y := int64(100*13+95)&0xff, int64(101*13+95)&0xff

@@ -187,7 +187,7 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 func us(d time.Duration) float64 { return float64(d) / 1e3 }
 
 func init() {
-	registerSuite(Suite{Name: "peaks", Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing), local memory bandwidth and compute (dependent multiply-add chains, fp32/fp64/fp16/int32/int24 (mad24)/int16/int8, widths 1-16): clpeak's categories. The best of each is the device's peak that other figures are a percentage of.", run: runPeaks})
+	registerSuite(Suite{Name: "peaks", Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing), local memory and image bandwidth, and compute (dependent multiply-add chains, fp32/fp64/fp16/int32/int24 (mad24)/int16/int8, widths 1-16): clpeak's categories. The best of each is the device's peak that other figures are a percentage of.", run: runPeaks})
 	registerSuite(Suite{Name: "streams", Description: "BabelStream's copy, scale, add, triad and dot in float and double (fp64), validated against the CPU.", run: runStreams})
 	registerSuite(Suite{Name: "launch", Description: "Launch overhead of an empty kernel: dispatch (QUEUED to START, device timer), enqueue + finish round trip (host timer), back-to-back launches per second.", run: runLaunch})
 	registerSuite(Suite{Name: "transfers", Description: "Host<->device transfers from pageable memory, pinned (ALLOC_HOST_PTR) memory and by map/unmap, 4 KiB to 256 MiB, both directions. Zero-copy devices are labelled: their figures are host memory copies.", run: runTransfers})
@@ -218,6 +218,21 @@ func runPeaks(r *runner) error {
 	}
 	if err := r.peakLocalBandwidth(VectorWidths); err != nil {
 		return err
+	}
+	if ImageSupported(r.dev) {
+		size := r.bandwidthBytes(BandwidthSize(r.dev))
+		res, err := r.kernel("peaks/image-bandwidth", []param{{"size", sizeLabel(size)}}, func() (*runtime.KernelBenchmark, error) {
+			return ImageBandwidthBenchmark(r.dev, size)
+		})
+		if err != nil {
+			return err
+		}
+		if v := throughput(res, false); v > 0 && validOK(res) {
+			if err := r.figures("peaks/image-bandwidth-best", nil, []results.Figure{{Name: "peak image bandwidth", Value: v, Unit: "GB/s", Note: "median of peaks/image-bandwidth"}},
+				map[string]any{ExtraPeak: "image-bandwidth", "from": "peaks/image-bandwidth"}); err != nil {
+				return err
+			}
+		}
 	}
 	return r.peakCompute(ComputeTypes, VectorWidths)
 }

@@ -23,6 +23,9 @@ const (
 	ArgScalar
 	// ArgLocal is __local memory of a given size.
 	ArgLocal
+	// ArgImage2D is a read-only 2D image of Width x Height RGBA float texels
+	// (Bytes = Width*Height*16), filled by Init when it is made.
+	ArgImage2D
 )
 
 // An Arg is one kernel argument of a KernelBenchmark.
@@ -41,6 +44,8 @@ type Arg struct {
 	Flags cl.MemFlags
 	// Value is a scalar's Go value (see cl.Kernel.SetArg).
 	Value any
+	// Width and Height are an ArgImage2D's size in texels.
+	Width, Height int
 	// Type is the OpenCL C type the caller means ("float4"; a buffer's or local
 	// memory's element type), for the check against the kernel's own types.
 	// Empty: not checked.
@@ -105,6 +110,7 @@ type KernelBenchmark struct {
 	queue     *cl.Queue
 	kernel    *cl.Kernel
 	bufs      map[int]*cl.Buffer
+	images    []*cl.Buffer // read-only images: made with their data, never rewritten
 	inputs    map[int][]byte
 	flush     *cl.Buffer
 	flushSz   int64
@@ -166,7 +172,7 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	// Host data: allocated and generated first, timed on their own.
 	prep := time.Now()
 	for i, a := range b.Args {
-		if a.Kind != ArgBuffer {
+		if a.Kind != ArgBuffer && a.Kind != ArgImage2D {
 			continue
 		}
 		data := make([]byte, a.Bytes)
@@ -189,6 +195,15 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 			}
 			b.bufs[i] = buf
 			if err := b.kernel.SetArg(i, buf); err != nil {
+				return info, fmt.Errorf("argument %s: %w", a.label(i), err)
+			}
+		case ArgImage2D:
+			img, err := c.CreateImage2DFloat4(a.Width, a.Height, b.inputs[i])
+			if err != nil {
+				return info, fmt.Errorf("image %s (%dx%d float4): %w", a.label(i), a.Width, a.Height, err)
+			}
+			b.images = append(b.images, img)
+			if err := b.kernel.SetArg(i, img); err != nil {
 				return info, fmt.Errorf("argument %s: %w", a.label(i), err)
 			}
 		case ArgLocal:
@@ -226,6 +241,9 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 // the driver tells: clGetKernelArgInfo).
 func (b *KernelBenchmark) checkArgTypes() error {
 	for i, a := range b.Args {
+		if a.Kind == ArgImage2D {
+			continue
+		}
 		ai, err := b.kernel.ArgInfo(i)
 		if err != nil || ai.AddressSpace == "" {
 			return nil // the driver keeps no argument info: nothing to check
@@ -495,7 +513,7 @@ func (b *KernelBenchmark) watch(ctx context.Context, stop <-chan struct{}) {
 func (b *KernelBenchmark) RunPhases(ctx context.Context) (measure.Phases, error) {
 	var ph measure.Phases
 	t0 := time.Now()
-	for i := range b.inputs {
+	for i := range b.bufs {
 		if err := b.write(i); err != nil {
 			return ph, err
 		}
@@ -574,7 +592,7 @@ func (b *KernelBenchmark) Validate(ctx context.Context) error {
 	if b.Check == nil {
 		return nil
 	}
-	for i := range b.inputs {
+	for i := range b.bufs {
 		if err := b.write(i); err != nil {
 			return err
 		}
@@ -605,6 +623,10 @@ func (b *KernelBenchmark) Teardown() error {
 	for _, buf := range b.bufs {
 		buf.Release()
 	}
+	for _, img := range b.images {
+		img.Release()
+	}
+	b.images = nil
 	b.flush.Release()
 	b.kernel.Release()
 	b.Program.Release()

@@ -127,3 +127,15 @@ __kernel void local_bandwidth(__global T *restrict out) {
 	}
 	out[get_global_id(0)] = HSUM(acc);
 }
+
+// image_bandwidth: reads every texel of a 2D RGBA float image (width texels a
+// row) in a grid-stride loop, consecutive work-items on consecutive texels of
+// a row; each work-item writes the sum of what it read.
+__constant sampler_t image_sampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST;
+__kernel void image_bandwidth(__read_only image2d_t img, __global float *restrict out, const uint width, const ulong texels) {
+	const size_t gid = get_global_id(0), gsize = get_global_size(0);
+	float4 acc = (float4)(0);
+	for (size_t t = gid; t < texels; t += gsize)
+		acc += read_imagef(img, image_sampler, (int2)((int)(t % width), (int)(t / width)));
+	out[gid] = acc.x + acc.y + acc.z + acc.w;
+}

@@ -82,6 +82,9 @@ type DeviceInfo struct {
 	TimerResolution     time.Duration `json:"timer_resolution_ns"`
 	HostUnifiedMemory   bool          `json:"host_unified_memory"`
 	ProfilingQueue      bool          `json:"profiling_queue"`
+	// ImageSupport and the largest 2D image (CL_DEVICE_IMAGE2D_MAX_*).
+	ImageSupport   bool   `json:"image_support"`
+	Image2DMaxSize [2]int `json:"image2d_max_size"`
 }
 
 func (d *Device) raw(param C.cl_device_info) ([]byte, error) {
@@ -180,6 +183,8 @@ func (d *Device) Info() (DeviceInfo, error) {
 	in.TimerResolution = time.Duration(d.u64(C.CL_DEVICE_PROFILING_TIMER_RESOLUTION))
 	in.HostUnifiedMemory = d.u64(C.CL_DEVICE_HOST_UNIFIED_MEMORY) != 0
 	in.ProfilingQueue = d.u64(C.CL_DEVICE_QUEUE_PROPERTIES)&C.CL_QUEUE_PROFILING_ENABLE != 0
+	in.ImageSupport = d.u64(C.CL_DEVICE_IMAGE_SUPPORT) != 0
+	in.Image2DMaxSize = [2]int{int(d.u64(C.CL_DEVICE_IMAGE2D_MAX_WIDTH)), int(d.u64(C.CL_DEVICE_IMAGE2D_MAX_HEIGHT))}
 	if in.Extensions == nil {
 		in.Extensions = []string{}
 	}

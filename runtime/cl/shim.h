@@ -22,6 +22,7 @@ X(cl_command_queue, clCreateCommandQueue, (cl_context a, cl_device_id b, cl_comm
 X(cl_int, clReleaseCommandQueue, (cl_command_queue a), (a)) \
 X(cl_mem, clCreateBuffer, (cl_context a, cl_mem_flags b, size_t c, void *d, cl_int *e), (a, b, c, d, e)) \
 X(cl_int, clReleaseMemObject, (cl_mem a), (a)) \
+X(cl_mem, clCreateImage, (cl_context a, cl_mem_flags b, const cl_image_format *c, const cl_image_desc *d, void *e, cl_int *f), (a, b, c, d, e, f)) \
 X(cl_int, clEnqueueReadBuffer, (cl_command_queue a, cl_mem b, cl_bool c, size_t d, size_t e, void *f, cl_uint g, const cl_event *h, cl_event *i), (a, b, c, d, e, f, g, h, i)) \
 X(cl_int, clEnqueueWriteBuffer, (cl_command_queue a, cl_mem b, cl_bool c, size_t d, size_t e, const void *f, cl_uint g, const cl_event *h, cl_event *i), (a, b, c, d, e, f, g, h, i)) \
 X(cl_int, clEnqueueCopyBuffer, (cl_command_queue a, cl_mem b, cl_mem c, size_t d, size_t e, size_t f, cl_uint g, const cl_event *h, cl_event *i), (a, b, c, d, e, f, g, h, i)) \
