@@ -190,12 +190,14 @@ type rawResult struct {
 	BackToBack float64 `json:"back_to_back_ns"`
 	RoundTrip  float64 `json:"round_trip_ns"`
 	Dispatch   float64 `json:"dispatch_ns"`
+	// DispatchWide is Dispatch with clpeak's launch-latency shape.
+	DispatchWide float64 `json:"dispatch_wide_ns"`
 }
 
 // overhead compares clmeter's per-launch time of an empty kernel with the plain
 // C loop's, alternating the two so that drift hits both alike.
 func overhead(dev *deviceJSON, dir string) ([]row, error) {
-	var rawB2B, rawRT, rawDisp, clmB2B, clmRT, clmDisp, rB2B, rRT, rDisp []float64
+	var rawB2B, rawRT, rawDisp, rawWide, clmB2B, clmRT, clmDisp, rB2B, rRT, rDisp, rShape []float64
 	for r := 0; r < *rounds; r++ {
 		out, err := exec.Command(*rawlaunch, fmt.Sprint(dev.Index)).Output()
 		if err != nil {
@@ -206,6 +208,9 @@ func overhead(dev *deviceJSON, dir string) ([]row, error) {
 			return nil, fmt.Errorf("rawlaunch: %w", err)
 		}
 		rawB2B, rawRT, rawDisp = append(rawB2B, raw.BackToBack), append(rawRT, raw.RoundTrip), append(rawDisp, raw.Dispatch)
+		if raw.DispatchWide > 0 {
+			rawWide, rShape = append(rawWide, raw.DispatchWide), append(rShape, raw.Dispatch/raw.DispatchWide)
+		}
 		common := []string{"run", "bench/empty.cl", "--kernel", "empty", "--global", "1", "--device", dev.Ref, "--timer", "host", "--min-samples", "15", "--max-time", "3s"}
 		f, err := clmResult(common...)
 		if err != nil {
@@ -232,11 +237,17 @@ func overhead(dev *deviceJSON, dir string) ([]row, error) {
 	}
 	how := fmt.Sprintf("median of %d alternating rounds' ratios [95%% CI], empty kernel, one work-item", *rounds)
 	le := func(v float64) bool { return v <= 1.01 }
-	return []row{
+	rows := []row{
 		ratioRow("launch overhead, back to back: clmeter / C", rB2B, clmB2B, rawB2B, ns, "<= 1.01", le, how+", host timer"),
 		ratioRow("launch overhead, enqueue+finish: clmeter / C", rRT, clmRT, rawRT, ns, "<= 1.01", le, how+", host timer"),
 		ratioRow("launch dispatch (QUEUED->START): clmeter / C", rDisp, clmDisp, rawDisp, ns, "<= 1.01", le, how+", device timer (clmeter suite launch)"),
-	}, nil
+	}
+	if len(rShape) > 0 {
+		r := ratioRow("dispatch, C loop: one work-item / clpeak's shape", rShape, rawDisp, rawWide, ns, "-", func(float64) bool { return true }, "the kernel shape's share of a gap to clpeak's dispatch figure")
+		r.verdict = "-"
+		rows = append(rows, r)
+	}
+	return rows, nil
 }
 
 // launchDispatch reads the dispatch median (ns) of a launch suite result.
