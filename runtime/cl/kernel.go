@@ -207,6 +207,17 @@ func (q *Queue) EnqueueNDRangeNoEvent(k *Kernel, global, local, offset []int) er
 // EnqueueNDRangeRepeat enqueues n launches of k back to back, without events, in
 // one call into C: the loop costs what a hand-written C loop costs.
 func (q *Queue) EnqueueNDRangeRepeat(k *Kernel, global, local, offset []int, n int) error {
+	return q.repeat(k, global, local, offset, n, false)
+}
+
+// EnqueueFinishRepeat launches k and waits for it (clFinish), n times, in one
+// call into C: enqueue + finish round trips at what a C loop pays, with no
+// return to Go (and its scheduler) between them.
+func (q *Queue) EnqueueFinishRepeat(k *Kernel, global, local, offset []int, n int) error {
+	return q.repeat(k, global, local, offset, n, true)
+}
+
+func (q *Queue) repeat(k *Kernel, global, local, offset []int, n int, finish bool) error {
 	dims := len(global)
 	if dims < 1 || dims > 3 || (local != nil && len(local) != dims) || (offset != nil && len(offset) != dims) {
 		return &Error{Func: "clEnqueueNDRangeKernel", Status: InvalidWorkDimension}
@@ -228,6 +239,9 @@ func (q *Queue) EnqueueNDRangeRepeat(k *Kernel, global, local, offset []int, n i
 			arr[6+i] = C.size_t(offset[i])
 			op = &arr[6]
 		}
+	}
+	if finish {
+		return check("clEnqueueNDRangeKernel/clFinish", C.clm_enqueue_finish_repeat(q.h, k.h, C.cl_uint(dims), op, &arr[0], lp, C.long(n)))
 	}
 	return check("clEnqueueNDRangeKernel", C.clm_enqueue_repeat(q.h, k.h, C.cl_uint(dims), op, &arr[0], lp, C.long(n)))
 }

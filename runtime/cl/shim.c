@@ -96,3 +96,14 @@ cl_int clm_enqueue_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const s
 	}
 	return CL_SUCCESS;
 }
+
+cl_int clm_enqueue_finish_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                                 const size_t *global, const size_t *local, long n) {
+	for (long i = 0; i < n; i++) {
+		cl_int st = p_clEnqueueNDRangeKernel(q, k, dims, offset, global, local, 0, NULL, NULL);
+		if (st != CL_SUCCESS) return st;
+		st = p_clFinish(q);
+		if (st != CL_SUCCESS) return st;
+	}
+	return CL_SUCCESS;
+}

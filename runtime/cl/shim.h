@@ -75,4 +75,8 @@ int clm_probe_icd(const char *path, int *nplatforms, char *err, size_t errlen);
 // plain C loop would, and stops at the first failure (its status is returned).
 cl_int clm_enqueue_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
                           const size_t *global, const size_t *local, long n);
+// clm_enqueue_finish_repeat enqueues kernel and waits for it (clFinish), n times,
+// as a plain C round-trip loop would: one call into C for the whole batch.
+cl_int clm_enqueue_finish_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                                 const size_t *global, const size_t *local, long n);
 #endif
