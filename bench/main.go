@@ -29,6 +29,7 @@ var (
 	rounds    = flag.Int("rounds", 9, "alternating rounds of C and clmeter for the overhead rows")
 	skipSuite = flag.Bool("skip-suite", false, "leave out the quick suite's wall time")
 	workDir   = flag.String("dir", "", "folder for result files (default: a temporary one)")
+	only      = flag.String("rows", "", "comma-separated row groups to run (overhead, agreement, cache, cache-floor, clpeak, startup, suite); default all")
 )
 
 // A row is one line of the table.
@@ -67,13 +68,28 @@ func run() error {
 		}
 		rows = append(rows, r...)
 	}
-	add(overhead(dev, dir))
-	add(agreement(dev, dir))
-	add(cacheRows(dev, dir))
-	add(cacheFloorRow(dev, dir))
-	add(clpeakRows(dev, dir))
-	add(startup(dir))
-	if !*skipSuite {
+	want := func(group string) bool {
+		return *only == "" || strings.Contains(","+*only+",", ","+group+",")
+	}
+	if want("overhead") {
+		add(overhead(dev, dir))
+	}
+	if want("agreement") {
+		add(agreement(dev, dir))
+	}
+	if want("cache") {
+		add(cacheRows(dev, dir))
+	}
+	if want("cache-floor") {
+		add(cacheFloorRow(dev, dir))
+	}
+	if want("clpeak") {
+		add(clpeakRows(dev, dir))
+	}
+	if want("startup") {
+		add(startup(dir))
+	}
+	if !*skipSuite && want("suite") {
 		add(quickSuite(dev, dir))
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
