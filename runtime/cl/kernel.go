@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"time"
 	"unsafe"
 )
 
@@ -244,4 +245,29 @@ func (q *Queue) repeat(k *Kernel, global, local, offset []int, n int, finish boo
 		return check("clEnqueueNDRangeKernel/clFinish", C.clm_enqueue_finish_repeat(q.h, k.h, C.cl_uint(dims), op, &arr[0], lp, C.long(n)))
 	}
 	return check("clEnqueueNDRangeKernel", C.clm_enqueue_repeat(q.h, k.h, C.cl_uint(dims), op, &arr[0], lp, C.long(n)))
+}
+
+// DispatchRepeat launches k with an event and waits for it, n times, in one
+// call into C, and returns the sums of QUEUED->START and START->END over the
+// launches whose profiling times could be read, and how many those were.
+func (q *Queue) DispatchRepeat(k *Kernel, global, local []int, n int) (queuedToStart, startToEnd time.Duration, counted int, err error) {
+	dims := len(global)
+	if dims < 1 || dims > 3 || (local != nil && len(local) != dims) {
+		return 0, 0, 0, &Error{Func: "clEnqueueNDRangeKernel", Status: InvalidWorkDimension}
+	}
+	arr := (*[6]C.size_t)(C.malloc(C.size_t(6 * unsafe.Sizeof(C.size_t(0)))))
+	defer C.free(unsafe.Pointer(arr))
+	var lp *C.size_t
+	for i := 0; i < dims; i++ {
+		arr[i] = C.size_t(global[i])
+		if local != nil {
+			arr[3+i] = C.size_t(local[i])
+			lp = &arr[3]
+		}
+	}
+	out := (*[3]C.cl_ulong)(C.malloc(C.size_t(3 * unsafe.Sizeof(C.cl_ulong(0)))))
+	defer C.free(unsafe.Pointer(out))
+	var cnt C.long
+	st := C.clm_dispatch_repeat(q.h, k.h, C.cl_uint(dims), &arr[0], lp, C.long(n), &out[0], &out[1], &cnt)
+	return time.Duration(out[0]), time.Duration(out[1]), int(cnt), check("clEnqueueNDRangeKernel/clFinish", st)
 }

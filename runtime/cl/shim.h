@@ -79,4 +79,10 @@ cl_int clm_enqueue_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const s
 // as a plain C round-trip loop would: one call into C for the whole batch.
 cl_int clm_enqueue_finish_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
                                  const size_t *global, const size_t *local, long n);
+// clm_dispatch_repeat launches kernel with an event and waits for it, n times,
+// summing each launch's QUEUED->START and START->END (device timer) over the
+// launches whose timestamps it could read (counted): the dispatch loop a C
+// program would write, in one call.
+cl_int clm_dispatch_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
+                           const size_t *local, long n, cl_ulong *queued_to_start, cl_ulong *start_to_end, long *counted);
 #endif
