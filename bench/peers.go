@@ -124,9 +124,9 @@ func parseClpeak(out string) clpeakFigures {
 
 // clmeterPeaks reads the best figures of 'clmeter suite peaks' and the
 // launch suite's medians (µs).
-func clmeterPeaks(dev *deviceJSON, dir string) (map[string]float64, error) {
+func clmeterPeaks(dev *deviceJSON, dir string, suites ...string) (map[string]float64, error) {
 	got := map[string]float64{}
-	for _, suite := range []string{"peaks", "launch"} {
+	for _, suite := range suites {
 		out := filepath.Join(dir, suite+".json")
 		if _, err := clm("suite", suite, "--device", dev.Ref, "-o", out); err != nil {
 			return nil, err
@@ -179,18 +179,35 @@ func clpeakRows(dev *deviceJSON, dir string) ([]row, error) {
 			return nil, fmt.Errorf("clpeak: %v: %s", err, out)
 		}
 		cp := parseClpeak(string(out))
-		cm, err := clmeterPeaks(dev, dir)
+		cm, err := clmeterPeaks(dev, dir, "peaks")
 		if err != nil {
 			return nil, err
 		}
-		for _, k := range keys {
+		for _, k := range keys[:len(keys)-1] {
 			if cp[k] > 0 && cm[k] > 0 {
 				ours[k], theirs[k] = append(ours[k], cm[k]), append(theirs[k], cp[k])
 				ratio[k] = append(ratio[k], cm[k]/cp[k]) // latency: lower is better
 			}
 		}
 	}
-	how := fmt.Sprintf("clpeak %s / clmeter suite peaks+launch alternated, median of %d per-round ratios [95%% CI]", version, *peerRounds)
+	// Dispatch: clpeak's latency test alone against the launch suite, in as
+	// many rounds as the launch rows.
+	for r := 0; r < *rounds; r++ {
+		out, err := exec.Command(path, "-p", p, "-d", d, "--kernel-latency").CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("clpeak: %v: %s", err, out)
+		}
+		cp := parseClpeak(string(out))
+		cm, err := clmeterPeaks(dev, dir, "launch")
+		if err != nil {
+			return nil, err
+		}
+		if cp["latency"] > 0 && cm["latency"] > 0 {
+			ours["latency"], theirs["latency"] = append(ours["latency"], cm["latency"]), append(theirs["latency"], cp["latency"])
+			ratio["latency"] = append(ratio["latency"], cm["latency"]/cp["latency"])
+		}
+	}
+	how := fmt.Sprintf("clpeak %s / clmeter suite peaks alternated, median of %d per-round ratios [95%% CI]", version, *peerRounds)
 	names := map[string]string{"float": "fp32 compute", "double": "fp64 compute", "int": "int32 compute", "int24": "int24 (mad24) compute", "short": "int16 compute", "char": "int8 compute",
 		"half": "fp16 compute", "bandwidth": "global memory bandwidth", "local": "local memory bandwidth", "image": "image bandwidth"}
 	var rows []row
@@ -206,7 +223,7 @@ func clpeakRows(dev *deviceJSON, dir string) ([]row, error) {
 	}
 	if len(ratio["latency"]) > 0 {
 		rows = append(rows, ratioRow("dispatch (QUEUED->START): clmeter / clpeak "+version, ratio["latency"], ours["latency"], theirs["latency"], micro, "<= 1.05", func(v float64) bool { return v <= 1.05 },
-			how+"; clpeak times a non-empty kernel of max-work-group x CUs items and truncates each launch to whole µs; clmeter an empty one-item kernel (see the C loop's rows)"))
+			fmt.Sprintf("clpeak --kernel-latency / clmeter suite launch alternated, median of %d per-round ratios [95%% CI]; clpeak: mean of whole-µs QUEUED->START of a max-work-group x CUs kernel, clmeter: median of batch means, empty one-item kernel (the C loop's rows show the shape does not matter)", *rounds)))
 	}
 	return rows, nil
 }
