@@ -55,13 +55,19 @@ test: deps
 # make bench: one table, each row measured side by side in this run on one device
 # (BENCH_DEVICE, default clmeter's default), then the Go benchmarks.
 BENCH_DEVICE ?=
-bench: build bin/rawlaunch
-	$(GO) run ./bench -clmeter $(BIN) -rawlaunch bin/rawlaunch $(if $(BENCH_DEVICE),-device $(BENCH_DEVICE))
+# clpeak (Debian's package) is the peer of the peaks and launch rows.
+bench: build bin/rawlaunch bin/progbin
+	@command -v clpeak >/dev/null || { [ -f /etc/debian_version ] && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clpeak >/dev/null; } || echo "bench: clpeak not installed: its rows are left out"
+	$(GO) run ./bench -clmeter $(BIN) -rawlaunch bin/rawlaunch -progbin bin/progbin $(if $(BENCH_DEVICE),-device $(BENCH_DEVICE))
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./...
 
 bin/rawlaunch: bench/c/rawlaunch.c deps
 	@mkdir -p bin
 	$(CC) -O2 -Wall -o $@ bench/c/rawlaunch.c -lOpenCL
+
+bin/progbin: bench/c/progbin.c deps
+	@mkdir -p bin
+	$(CC) -O2 -Wall -o $@ bench/c/progbin.c -lOpenCL
 
 # make fuzz: each fuzz target for FUZZTIME (the seed corpora also run in make test).
 FUZZTIME ?= 30s

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/rand/v2"
 )
 
 // elemType is an OpenCL scalar element type and how Go reads and writes it.
@@ -20,6 +19,8 @@ var (
 	tFloat  = elemType{Name: "float", Size: 4, RelTol: 1e-5, AbsTol: 1e-6}
 	tDouble = elemType{Name: "double", Size: 8, RelTol: 1e-12, AbsTol: 1e-14}
 	tInt    = elemType{Name: "int", Size: 4}
+	tShort  = elemType{Name: "short", Size: 2}
+	tChar   = elemType{Name: "char", Size: 1}
 	tHalf   = elemType{Name: "half", Size: 2, RelTol: 2e-2, AbsTol: 1e-3}
 )
 
@@ -43,6 +44,10 @@ func (t elemType) get(b []byte, i int64) float64 {
 		return math.Float64frombits(binary.LittleEndian.Uint64(b[i*8:]))
 	case "int":
 		return float64(int32(binary.LittleEndian.Uint32(b[i*4:])))
+	case "short":
+		return float64(int16(binary.LittleEndian.Uint16(b[i*2:])))
+	case "char":
+		return float64(int8(b[i]))
 	case "half":
 		return float64(halfFloat(binary.LittleEndian.Uint16(b[i*2:])))
 	}
@@ -58,6 +63,10 @@ func (t elemType) put(b []byte, i int64, v float64) {
 		binary.LittleEndian.PutUint64(b[i*8:], math.Float64bits(v))
 	case "int":
 		binary.LittleEndian.PutUint32(b[i*4:], uint32(int32(v)))
+	case "short":
+		binary.LittleEndian.PutUint16(b[i*2:], uint16(int16(v)))
+	case "char":
+		b[i] = byte(int8(v))
 	case "half":
 		binary.LittleEndian.PutUint16(b[i*2:], halfBits(float32(v)))
 	default:
@@ -72,6 +81,10 @@ func (t elemType) scalar(v float64) any {
 		return v
 	case "int":
 		return int32(v)
+	case "short":
+		return int16(v)
+	case "char":
+		return int8(v)
 	case "half":
 		return halfBits(float32(v))
 	}
@@ -89,47 +102,8 @@ func (t elemType) round(v float64) float64 {
 	return v
 }
 
-// fillUniform returns an Init that fills a buffer of t with uniform values in
-// [lo, hi) from a fixed seed, so every run sees the same data.
-func fillUniform(t elemType, seed uint64, lo, hi float64) func([]byte) {
-	return func(b []byte) {
-		r := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-		n := int64(len(b)) / t.Size
-		for i := int64(0); i < n; i++ {
-			t.put(b, i, lo+(hi-lo)*r.Float64())
-		}
-	}
-}
-
-// fillRandomBytes returns an Init that fills a buffer with random bytes (for
-// bandwidth tests, where only the traffic matters, not the values).
-func fillRandomBytes(seed uint64) func([]byte) {
-	return func(b []byte) {
-		r := rand.New(rand.NewPCG(seed, 1))
-		i := 0
-		for ; i+8 <= len(b); i += 8 {
-			binary.LittleEndian.PutUint64(b[i:], r.Uint64())
-		}
-		for ; i < len(b); i++ {
-			b[i] = byte(r.Uint32())
-		}
-	}
-}
-
-// checkElems compares n elements of got with want(i) within t's tolerance and
-// reports the first mismatch and how many there were.
-func checkElems(t elemType, what string, got []byte, n int64, want func(i int64) float64) error {
-	bad, first := int64(0), int64(-1)
-	var fg, fw float64
-	for i := int64(0); i < n; i++ {
-		g, w := t.get(got, i), want(i)
-		if !near(g, w, t) {
-			if first < 0 {
-				first, fg, fw = i, g, w
-			}
-			bad++
-		}
-	}
+// mismatch is checkElems' error: nil when bad is zero.
+func mismatch(t elemType, what string, n, bad, first int64, fg, fw float64) error {
 	if bad > 0 {
 		return fmt.Errorf("%s: %d of %d elements differ from the CPU reference; first at %d: got %g, want %g (tolerance %g relative)", what, bad, n, first, fg, fw, t.RelTol)
 	}

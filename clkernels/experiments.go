@@ -38,7 +38,7 @@ func init() {
 	registerSuite(Suite{Name: SuiteMatmul, run: runMatmul, Description: "Naive versus tiled (local memory) matrix multiplication on a square size that fits the device, " +
 		"both validated against the CPU; the speedup compares compute only (device-timed medians)."})
 	registerSuite(Suite{Name: SuiteReduction, run: runReduction, Description: "Sum of 16 Mi floats by tiled tree reduction (tile 512, passes until one value), " +
-		"divergent (tid % (2*s) == 0) versus non-divergent (index = 2*s*tid) indexing; per-kernel device times summed " +
+		"divergent (tid % (2*s) == 0) versus non-divergent (index = 2*s*tid) indexing, as the article wrote them, and sequential addressing (stride halving, tid < s); per-kernel device times summed " +
 		"over the passes, validated against a double-precision CPU sum."})
 }
 

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -129,6 +130,25 @@ func TestSuiteReductionSmall(t *testing.T) {
 	sp := m[ReductionSpeedup]
 	if f, ok := figure(sp, "non-divergent speedup"); !ok || f.Value <= 0 || sp.Params["passes"] == "" {
 		t.Errorf("speedup %+v", sp)
+	}
+	if f, ok := figure(sp, "sequential speedup over divergent"); !ok || f.Value <= 0 {
+		t.Errorf("sequential speedup %+v", sp)
+	}
+	if e, _ := sp.Extra[ExtraExplanation].(string); !strings.Contains(e, "Sequential addressing") {
+		t.Errorf("explanation %q", e)
+	}
+}
+
+func TestReductionExplanationFollowsFigures(t *testing.T) {
+	ms := time.Millisecond
+	if e := ReductionExplanation(false, 100*ms, 120*ms, 60*ms); !strings.Contains(e, "32-way") || !strings.Contains(e, "bank-conflict explanation predicts") {
+		t.Errorf("GPU, non-divergent slower: %q", e)
+	}
+	if e := ReductionExplanation(false, 120*ms, 100*ms, 110*ms); !strings.Contains(e, "as the article says") || !strings.Contains(e, "not the fastest") {
+		t.Errorf("GPU, article holds: %q", e)
+	}
+	if e := ReductionExplanation(true, 100*ms, 120*ms, 60*ms); strings.Contains(e, "32-way") || !strings.Contains(e, "no warps") {
+		t.Errorf("CPU: %q", e)
 	}
 }
 

@@ -84,39 +84,35 @@ func (b *LaunchBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 	var batch measure.Batch
 	if b.Mode == LaunchThroughput {
 		start := time.Now()
-		for i := 0; i < k; i++ {
-			if err := b.queue.EnqueueNDRangeNoEvent(b.kernel, one, one, nil); err != nil {
-				b.queue.Finish()
-				return batch, err
-			}
+		if err := b.queue.EnqueueNDRangeRepeat(b.kernel, one, nil, nil, k); err != nil {
+			b.queue.Finish()
+			return batch, err
 		}
 		err := b.queue.Finish()
 		batch.Host = time.Since(start)
 		return batch, err
 	}
-	backwards := false
-	for i := 0; i < k; i++ {
+	if b.Mode == LaunchRoundTrip {
+		// The batch's round trips in one call into C, with no event (a plain
+		// enqueue + clFinish loop); the figure is the batch's host time per launch.
 		start := time.Now()
-		ev, err := b.queue.EnqueueNDRange(b.kernel, one, one, nil)
-		if err != nil {
-			return batch, err
-		}
-		err = b.queue.Finish()
-		batch.Host += time.Since(start)
-		if err != nil {
-			ev.Release()
-			return batch, err
-		}
-		if b.Mode == LaunchDispatch {
-			if p, perr := ev.Profile(); perr == nil {
-				if p.Start < p.Queued || p.End < p.Start {
-					backwards = true
-				}
-				batch.Device += time.Duration(int64(p.Start - p.Queued))
-				batch.DeviceBusy += time.Duration(int64(p.End - p.Start))
-			}
-		}
-		ev.Release()
+		err := b.queue.EnqueueFinishRepeat(b.kernel, one, nil, nil, k)
+		batch.Host = time.Since(start)
+		return batch, err
+	}
+	// Dispatch: the batch's launches, each with an event and waited for, in
+	// one call into C; the device figure is the sum of QUEUED -> START.
+	start := time.Now()
+	qs, se, counted, err := b.queue.DispatchRepeat(b.kernel, one, nil, k)
+	batch.Host = time.Since(start)
+	if err != nil {
+		return batch, err
+	}
+	// A launch whose profiling times could not be read, or ran backwards,
+	// is not counted: the device timer is then not trusted for the batch.
+	backwards := counted != k
+	if !backwards {
+		batch.Device, batch.DeviceBusy = qs, se
 	}
 	if backwards {
 		batch.DeviceBusy = -1 // measure.CheckTimer: the device timer ran backwards

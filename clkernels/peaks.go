@@ -1,7 +1,6 @@
 package clkernels
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
@@ -219,66 +218,6 @@ func streamingBenchmark(dev *runtime.Device, pattern string, width int, bytes in
 	return kb, nil
 }
 
-// LocalBandwidthWidths are the vector widths of the local memory bandwidth test.
-var LocalBandwidthWidths = []int{1, 4, 16}
-
-// LocalIters is the number of local-memory vectors each work-item of the local
-// bandwidth kernel reads: 64 KiB a work-item on a GPU (a launch of about 0.5 ms
-// on an H100), 16 KiB on a CPU.
-func LocalIters(dev *runtime.Device, width int) int {
-	per := 64 << 10
-	if isCPU(dev) {
-		per = 16 << 10
-	}
-	return max(per/(4*width), 4)
-}
-
-// LocalBandwidthBenchmark measures local (__local, shared) memory bandwidth:
-// every work-item reads LocalIters vectors of width floats from a work-group's
-// tile (iters <= 0 takes LocalIters). Bytes count the local reads only. The
-// check recomputes a spread of work-items' sums.
-func LocalBandwidthBenchmark(dev *runtime.Device, width, iters int) (*runtime.KernelBenchmark, error) {
-	if width < 1 || width > 16 || width&(width-1) != 0 {
-		return nil, fmt.Errorf("vector width %d: want 1, 2, 4, 8 or 16", width)
-	}
-	if iters <= 0 {
-		iters = LocalIters(dev, width)
-	}
-	iters -= iters % 4
-	iters = max(iters, 4)
-	global, local := workItems(dev)
-	tile := int64(local) * int64(width) * 4
-	if lm := dev.Info.LocalMemBytes; lm > 0 && tile > lm {
-		return nil, fmt.Errorf("local bandwidth float%d: a tile of %d bytes is over the device's %d bytes of local memory", width, tile, lm)
-	}
-	t := tFloat
-	kb := &runtime.KernelBenchmark{
-		Device: dev, Source: source("peaks.cl"), Options: fmt.Sprintf("-DT=float -DW=%d -DITERS=%d", width, iters),
-		Kernel: "local_bandwidth", Global: []int{global}, Local: []int{local},
-		Args: []runtime.Arg{
-			{Kind: runtime.ArgBuffer, Name: "out", Bytes: int64(global) * 4, Output: true},
-			{Kind: runtime.ArgLocal, Name: "tile", Bytes: tile},
-		},
-		BytesPerLaunch: int64(global) * int64(iters) * int64(width) * 4,
-	}
-	m := int64(local - 1)
-	kb.Check = func(_, out map[int][]byte) error {
-		for _, item := range spread(int64(global), 33) {
-			l := item % int64(local)
-			var want float64
-			for i := int64(0); i < int64(iters); i++ {
-				want += float64((l + i) & m)
-			}
-			want *= float64(width)
-			if got := t.get(out[0], item); math.Abs(got-want) > 1e-5*want+1e-3 {
-				return fmt.Errorf("local bandwidth float%d: work-item %d summed %g, CPU %g", width, item, got, want)
-			}
-		}
-		return nil
-	}
-	return kb, nil
-}
-
 // spread returns up to k indexes spread over [0, n), first and last included.
 func spread(n int64, k int) []int64 {
 	if n <= int64(k) {
@@ -295,8 +234,26 @@ func spread(n int64, k int) []int64 {
 	return s
 }
 
-// Compute types the peaks suite sweeps.
-var ComputeTypes = []string{"float", "double", "half", "int"}
+// Compute types the peaks suite sweeps: clpeak's categories. "int24" is int
+// arithmetic through mad24 (clpeak's "fast 24-bit" integer compute).
+var ComputeTypes = []string{"float", "double", "half", "int", "int24", "short", "char"}
+
+// integerType reports whether a compute type counts IOP rather than FLOP.
+func integerType(typ string) bool {
+	switch typ {
+	case "int", "int24", "short", "char":
+		return true
+	}
+	return false
+}
+
+// intCoeffs returns the integer chain's a and b in the width of t: the
+// 32-bit constants truncated, so that every width wraps the same way.
+func intCoeffs(t elemType) (int64, int64) {
+	bits := uint(64 - 8*t.Size)
+	ia, ib := int64(computeIA), int64(computeIB)
+	return ia << bits >> bits, ib << bits >> bits
+}
 
 // computeCoeffs are the chains' a and b: |a| < 1, so x = a*x + b converges to
 // b/(1-a) = 1 and stays bounded; both are exact in every type.
@@ -317,17 +274,29 @@ func ComputeSupported(dev *runtime.Device, typ string) bool {
 }
 
 // ComputeIters is the loop trips of the compute kernel on a device: each trip is
-// 16 dependent multiply-adds in each of two chains per lane. Wider vectors take
-// fewer trips so that a launch does about the same work at every width.
+// 16 dependent multiply-adds in each of ComputeChains chains per lane. Wider
+// vectors take fewer trips so that a launch does about the same work at every
+// width.
 func ComputeIters(dev *runtime.Device, width int) int {
-	// On a GPU a launch should last far longer than the gap between two
-	// back-to-back launches (about 1-2 us on NVIDIA), which would otherwise count
-	// as idle time: 2048 trips make a launch last about 0.5 ms on an H100.
+	// A launch should last far longer than the gap between two back-to-back
+	// launches (about 1-2 us on NVIDIA, tens of us on PoCL), which would
+	// otherwise count as idle time: 2048 trips make a launch last about 0.5 ms
+	// on an H100; 256 trips of 8 chains about 1 ms on a CPU core.
 	base := 2048
 	if isCPU(dev) {
-		base = 64
+		base = 256
 	}
 	return max(base/width, 4)
+}
+
+// ComputeChains is the number of independent chains per lane: 8 on a CPU
+// (a core overlaps them to hide the multiply-add latency, as it has no other
+// threads to switch to), 2 on a GPU (other warps hide it; registers are scarce).
+func ComputeChains(dev *runtime.Device) int {
+	if isCPU(dev) {
+		return 8
+	}
+	return 2
 }
 
 // ComputeBenchmark runs two dependent multiply-add chains per lane in vectors
@@ -343,11 +312,16 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 		t = tDouble
 	case "half", "fp16":
 		t = tHalf
-	case "int", "int32":
+	case "int", "int32", "int24":
 		t = tInt
+	case "short", "int16":
+		t = tShort
+	case "char", "int8":
+		t = tChar
 	default:
-		return nil, fmt.Errorf("compute type %q: want float, double, half or int", typ)
+		return nil, fmt.Errorf("compute type %q: want float, double, half, int, int24, short or char", typ)
 	}
+	mad24 := typ == "int24"
 	if !ComputeSupported(dev, t.Name) {
 		return nil, fmt.Errorf("device %s does not support %s (no %s extension)", dev.Info.Name, t.Name, map[string]string{"double": "cl_khr_fp64", "half": "cl_khr_fp16"}[t.Name])
 	}
@@ -359,13 +333,21 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 	}
 	global, local := workItems(dev)
 	lanes := int64(global) * int64(width)
-	opts := fmt.Sprintf("%s -DW=%d -DITERS=%d", t.options(), width, iters)
+	chains := ComputeChains(dev)
+	opts := fmt.Sprintf("%s -DW=%d -DITERS=%d -DCHAINS=%d", t.options(), width, iters, chains)
 	a, b := computeA, computeB
 	unit := "FLOP"
-	if t.Name == "int" {
+	if integerType(t.Name) {
 		opts += " -DINTEGER"
-		a, b = computeIA, computeIB
+		ia, ib := intCoeffs(t)
+		a, b = float64(ia), float64(ib)
 		unit = "IOP"
+		if mad24 {
+			// mad24 multiplies the low 24 bits: a 24-bit a and x kept in 24
+			// bits by the chain itself would change the reference, so the
+			// reference below follows mad24's definition.
+			opts += " -DMAD24"
+		}
 	}
 	kb := &runtime.KernelBenchmark{
 		Device: dev, Source: source("peaks.cl"), Options: opts, Kernel: "compute",
@@ -375,24 +357,29 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 			{Kind: runtime.ArgScalar, Name: "a", Value: t.scalar(a)},
 			{Kind: runtime.ArgScalar, Name: "b", Value: t.scalar(b)},
 		},
-		// 2 chains x 16 mads x iters per lane, 2 operations a mad.
-		OpsPerLaunch: lanes * 2 * 16 * int64(iters) * 2,
+		// chains x 16 mads x iters per lane, 2 operations a mad.
+		OpsPerLaunch: lanes * int64(chains) * 16 * int64(iters) * 2,
 		OpsUnit:      unit,
 	}
 	steps := 16 * iters
 	kb.Check = func(in, out map[int][]byte) error {
 		for _, i := range spread(lanes, 17) {
-			want := computeRef(t, t.get(in[0], i), steps)
+			want := computeRef(t, t.get(in[0], i), steps, chains, mad24)
 			got := t.get(out[0], i)
+			if mad24 && got != want {
+				// mad24 of values past 24 bits is the implementation's choice:
+				// GPUs without a 24-bit multiplier do the full 32-bit one.
+				want = computeRef(t, t.get(in[0], i), steps, chains, false)
+			}
 			tol := elemType{RelTol: 1e-4, AbsTol: 1e-4}
 			switch t.Name {
 			case "half":
 				tol = elemType{RelTol: 1e-2, AbsTol: 1e-2}
-			case "int":
+			case "int", "short", "char":
 				tol = elemType{}
 			}
 			if !near(got, want, tol) {
-				return fmt.Errorf("compute %s%d: lane %d is %g, CPU reference %g", t.Name, width, i, got, want)
+				return fmt.Errorf("compute %s%d: lane %d is %g, CPU reference %g", typ, width, i, got, want)
 			}
 		}
 		return nil
@@ -406,8 +393,8 @@ func computeInit(t elemType) func([]byte) {
 	return func(b []byte) {
 		n := int64(len(b)) / t.Size
 		for i := int64(0); i < n; i++ {
-			if t.Name == "int" {
-				binary.LittleEndian.PutUint32(b[i*4:], uint32(i)*2654435761)
+			if integerType(t.Name) {
+				t.put(b, i, float64(int32(uint32(i)*2654435761)>>(32-8*t.Size)))
 				continue
 			}
 			t.put(b, i, float64(i%97)/97)
@@ -415,23 +402,152 @@ func computeInit(t elemType) func([]byte) {
 	}
 }
 
-// computeRef is the CPU reference of one lane: x0 and y0 = x0+1 through steps
-// multiply-adds each, then x+y, in t's arithmetic (fused, rounded to t).
-func computeRef(t elemType, x0 float64, steps int) float64 {
-	if t.Name == "int" {
-		x := int32(x0)
-		y := x + 1
-		for i := 0; i < steps; i++ {
-			x = x*computeIA + computeIB
-			y = y*computeIA + computeIB
+// computeRef is the CPU reference of one lane: chains c = 0..chains-1 start at
+// x0 + c and take steps multiply-adds each, then their sum, in t's arithmetic
+// (fused, rounded to t; integers wrap in t's width; mad24 multiplies the
+// sign-extended low 24 bits).
+func computeRef(t elemType, x0 float64, steps, chains int, mad24 bool) float64 {
+	if integerType(t.Name) {
+		ia, ib := intCoeffs(t)
+		bits := uint(8 * t.Size)
+		wrap := func(v int64) int64 { return v << (64 - bits) >> (64 - bits) }
+		low24 := func(v int64) int64 { return v << 40 >> 40 }
+		var sum int64
+		for c := 0; c < chains; c++ {
+			x := wrap(int64(x0) + int64(c))
+			for i := 0; i < steps; i++ {
+				if mad24 {
+					x = wrap(low24(x)*low24(ia) + ib)
+				} else {
+					x = wrap(x*ia + ib)
+				}
+			}
+			sum = wrap(sum + x)
 		}
-		return float64(x + y)
+		return float64(sum)
 	}
-	x := x0
-	y := t.round(x0 + 1)
-	for i := 0; i < steps; i++ {
-		x = t.round(math.FMA(x, computeA, computeB))
-		y = t.round(math.FMA(y, computeA, computeB))
+	var sum float64
+	for c := 0; c < chains; c++ {
+		x := t.round(x0 + float64(c))
+		for i := 0; i < steps; i++ {
+			x = t.round(math.FMA(x, computeA, computeB))
+		}
+		if c == 0 {
+			sum = x
+		} else {
+			sum = t.round(sum + x)
+		}
 	}
-	return t.round(x + y)
+	return sum
+}
+
+// LocalBandwidthBenchmark reads local (work-group shared) memory: every
+// work-item fills its slot of a tile of vectors of width floats, then reads
+// 8 slots a trip for iters trips (iters <= 0: 256 on a CPU, 1024 on a GPU),
+// consecutive items on consecutive slots. Bytes count the reads only. The
+// check recomputes a spread of work-items' sums.
+func LocalBandwidthBenchmark(dev *runtime.Device, width, iters int) (*runtime.KernelBenchmark, error) {
+	if width < 1 || width > 16 || width&(width-1) != 0 {
+		return nil, fmt.Errorf("vector width %d: want 1, 2, 4, 8 or 16", width)
+	}
+	if iters <= 0 {
+		iters = 1024
+		if isCPU(dev) {
+			iters = 256
+		}
+	}
+	global, local := workItems(dev)
+	if lm := dev.Info.LocalMemBytes; lm > 0 {
+		for local > 1 && int64(local*4*width) > lm {
+			local /= 2
+		}
+	}
+	global -= global % local
+	vb := int64(4 * width)
+	kb := &runtime.KernelBenchmark{
+		Device: dev, Source: source("peaks.cl"), Options: fmt.Sprintf("-DT=float -DW=%d -DITERS=%d -DLWG=%d", width, iters, local),
+		Kernel: "local_bandwidth", Global: []int{global}, Local: []int{local},
+		Args: []runtime.Arg{
+			{Kind: runtime.ArgBuffer, Name: "out", Bytes: int64(global) * 4, Output: true},
+		},
+		BytesPerLaunch: int64(global) * int64(iters) * 8 * vb,
+	}
+	w, l := float64(width), int64(local)
+	kb.Check = func(in, out map[int][]byte) error {
+		for _, item := range spread(int64(global), 33) {
+			lid := item % l
+			var want float64
+			for i := int64(0); i < int64(iters); i++ {
+				for j := int64(0); j < 8; j++ {
+					want += float64((lid+i*8+j)%l%16) * 0.0625
+				}
+			}
+			want *= w
+			if got := tFloat.get(out[0], item); got != want {
+				return fmt.Errorf("local bandwidth float%d: work-item %d summed %g, CPU %g", width, item, got, want)
+			}
+		}
+		return nil
+	}
+	return kb, nil
+}
+
+// ImageSupported reports whether the device reads images.
+func ImageSupported(dev *runtime.Device) bool { return dev.Info.ImageSupport }
+
+// ImageBandwidthBenchmark reads a 2D image of RGBA float texels (about bytes
+// of them, 4096 texels a row, capped by the device's largest 2D image) with
+// read_imagef, consecutive work-items on consecutive texels (clpeak's "image
+// bandwidth"). Bytes count the texels read and each work-item's one float
+// written. The check compares a spread of work-items' sums with the CPU's.
+func ImageBandwidthBenchmark(dev *runtime.Device, bytes int64) (*runtime.KernelBenchmark, error) {
+	if !ImageSupported(dev) {
+		return nil, fmt.Errorf("device %s has no image support (CL_DEVICE_IMAGE_SUPPORT)", dev.Info.Name)
+	}
+	width := 4096
+	if m := dev.Info.Image2DMaxSize[0]; m > 0 && m < width {
+		width = m
+	}
+	height := int(bytes / 16 / int64(width))
+	if m := dev.Info.Image2DMaxSize[1]; m > 0 && height > m {
+		height = m
+	}
+	if height < 1 {
+		height = 1
+	}
+	texels := int64(width) * int64(height)
+	if err := fits(dev, texels*16, 1); err != nil {
+		return nil, err
+	}
+	global, local := workItems(dev)
+	if int64(global) > texels {
+		global, local = int(texels), 1
+	}
+	kb := &runtime.KernelBenchmark{
+		Device: dev, Source: source("peaks.cl"), Options: "-DT=float", Kernel: "image_bandwidth",
+		Global: []int{global}, Local: []int{local},
+		Args: []runtime.Arg{
+			{Kind: runtime.ArgImage2D, Name: "img", Bytes: texels * 16, Width: width, Height: height, Init: fillUniform(tFloat, 9, 0, 1)},
+			{Kind: runtime.ArgBuffer, Name: "out", Bytes: int64(global) * 4, Output: true},
+			{Kind: runtime.ArgScalar, Name: "width", Value: uint32(width)},
+			{Kind: runtime.ArgScalar, Name: "texels", Value: uint64(texels)},
+		},
+		BytesPerLaunch: texels*16 + int64(global)*4,
+	}
+	g := int64(global)
+	kb.Check = func(in, out map[int][]byte) error {
+		for _, item := range spread(g, 33) {
+			var want float64
+			for t := item; t < texels; t += g {
+				for c := int64(0); c < 4; c++ {
+					want += tFloat.get(in[0], 4*t+c)
+				}
+			}
+			if got := tFloat.get(out[1], item); math.Abs(got-want) > 1e-4*math.Abs(want)+1e-3 {
+				return fmt.Errorf("image bandwidth: work-item %d summed %g, CPU %g", item, got, want)
+			}
+		}
+		return nil
+	}
+	return kb, nil
 }

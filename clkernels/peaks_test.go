@@ -24,17 +24,6 @@ func TestBandwidthValidates(t *testing.T) {
 	}
 }
 
-func TestLocalBandwidthValidates(t *testing.T) {
-	dev := device(t)
-	for _, w := range LocalBandwidthWidths {
-		kb, err := LocalBandwidthBenchmark(dev, w, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runValid(t, kb)
-	}
-}
-
 func TestPatternTraffic(t *testing.T) {
 	want := map[string]string{PatternStride: "read-only", PatternChunk: "read-only", PatternCopy: "copy", PatternRMW: "read-modify-write"}
 	for p, w := range want {
@@ -60,6 +49,44 @@ func TestComputeValidates(t *testing.T) {
 			}
 			runValid(t, kb)
 		}
+	}
+}
+
+func TestLocalBandwidthValidates(t *testing.T) {
+	dev := device(t)
+	for _, w := range []int{1, 4, 16} {
+		kb, err := LocalBandwidthBenchmark(dev, w, 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runValid(t, kb)
+	}
+}
+
+func TestImageBandwidthValidates(t *testing.T) {
+	dev := device(t)
+	if !ImageSupported(dev) {
+		if _, err := ImageBandwidthBenchmark(dev, 1<<20); err == nil {
+			t.Error("image benchmark on a device without images")
+		}
+		t.Skip("no image support")
+	}
+	kb, err := ImageBandwidthBenchmark(dev, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runValid(t, kb)
+}
+
+func TestIntegerReferenceWraps(t *testing.T) {
+	// char: x*13 + 95 wraps at 8 bits.
+	x, y := int64(100*13+95)&0xff, int64(101*13+95)&0xff
+	if got := computeRef(tChar, 100, 1, 2, false); got != float64(int8(uint8(x))+int8(uint8(y))) {
+		t.Errorf("char step: %g", got)
+	}
+	// mad24 drops the bits above 24 of its factors.
+	if computeRef(tInt, 1<<24+3, 1, 2, true) == computeRef(tInt, 1<<24+3, 1, 2, false) {
+		t.Error("mad24 reference ignores the 24-bit factor")
 	}
 }
 

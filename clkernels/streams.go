@@ -197,28 +197,7 @@ func StreamBenchmark(dev *runtime.Device, kernel, typ string, n int64) (*runtime
 			return checkElems(t, what, o[3], n, func(i int64) float64 { return t.round(get(in[1], i) + s*get(in[2], i)) })
 		}
 	case StreamDot:
-		wg := 256
-		if m := dev.Info.MaxWorkGroupSize; m > 0 && m < wg {
-			wg = 1
-			for wg*2 <= m {
-				wg *= 2
-			}
-		}
-		// BabelStream's dot: a few work-groups per compute unit, each striding
-		// over the arrays; the partial sums are added on the host.
-		groups := max(dev.Info.ComputeUnits, 1) * 4
-		if isCPU(dev) {
-			// PoCL runs a work-group as loops split at each barrier: many
-			// small strides per work-item are slow there, so each work-item
-			// gets about 64 elements instead.
-			groups = int(max(n/int64(wg*64), int64(groups)))
-		}
-		if int64(groups*wg) > n {
-			groups = max(int((n+int64(wg)-1)/int64(wg)), 1)
-		}
-		kb.Kernel = "stream_dot" // dot is an OpenCL C built-in function
-		kb.Options += fmt.Sprintf(" -DWG=%d", wg)
-		kb.Global, kb.Local = []int{groups * wg}, []int{wg}
+		groups := dotShape(dev, kb, t, n)
 		kb.Args = []runtime.Arg{in("a", 1), in("b", 2),
 			{Kind: runtime.ArgBuffer, Name: "sums", Bytes: int64(groups) * t.Size, Output: true},
 			{Kind: runtime.ArgScalar, Name: "n", Value: uint64(n)}}
@@ -228,10 +207,8 @@ func StreamBenchmark(dev *runtime.Device, kernel, typ string, n int64) (*runtime
 			rel = 1e-10
 		}
 		kb.Check = func(in, o map[int][]byte) error {
-			var want, got float64
-			for i := int64(0); i < n; i++ {
-				want += get(in[0], i) * get(in[1], i)
-			}
+			var got float64
+			want := sumProducts(t, in[0], in[1], n)
 			for g := int64(0); g < int64(groups); g++ {
 				got += get(o[2], g)
 			}
@@ -239,4 +216,38 @@ func StreamBenchmark(dev *runtime.Device, kernel, typ string, n int64) (*runtime
 		}
 	}
 	return kb, nil
+}
+
+// dotShape sets dot's kernel, NDRange and build options for the device, as a
+// tuned library would, and returns the number of partial sums. On a CPU each
+// work-item walks one contiguous chunk (stream_dot_chunk): work-groups of one
+// item, two per compute unit (a core), so a late core leaves less idle. On a
+// GPU a grid-stride loop (stream_dot) with the largest work-group up to 1024
+// and four work-groups per compute unit, enough loads in flight to saturate
+// memory (BabelStream's shape).
+func dotShape(dev *runtime.Device, kb *runtime.KernelBenchmark, t elemType, n int64) int {
+	cu := max(dev.Info.ComputeUnits, 1)
+	if isCPU(dev) {
+		groups := int(min(int64(2*cu), max(n/4096, 1)))
+		vw := 64 / int(t.Size)
+		kb.Kernel = "stream_dot_chunk"
+		kb.Options += fmt.Sprintf(" -DVW=%d", vw)
+		kb.Global, kb.Local = []int{groups}, []int{1}
+		return groups
+	}
+	wg := 1024
+	if m := dev.Info.MaxWorkGroupSize; m > 0 && m < wg {
+		wg = 1
+		for wg*2 <= m {
+			wg *= 2
+		}
+	}
+	groups := cu * 4
+	if int64(groups*wg) > n {
+		groups = max(int((n+int64(wg)-1)/int64(wg)), 1)
+	}
+	kb.Kernel = "stream_dot" // dot is an OpenCL C built-in function
+	kb.Options += fmt.Sprintf(" -DWG=%d", wg)
+	kb.Global, kb.Local = []int{groups * wg}, []int{wg}
+	return groups
 }

@@ -196,7 +196,7 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 func us(d time.Duration) float64 { return float64(d) / 1e3 }
 
 func init() {
-	registerSuite(Suite{Name: "peaks", Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing) and compute (dependent multiply-add chains, fp32/fp64/fp16/int32, widths 1-16). The best of each is the device's peak that other figures are a percentage of.", run: runPeaks})
+	registerSuite(Suite{Name: "peaks", Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing), local memory and image bandwidth, and compute (dependent multiply-add chains, fp32/fp64/fp16/int32/int24 (mad24)/int16/int8, widths 1-16): clpeak's categories. The best of each is the device's peak that other figures are a percentage of.", run: runPeaks})
 	registerSuite(Suite{Name: "streams", Description: "BabelStream's copy, scale, add, triad and dot in float and double (fp64), validated against the CPU.", run: runStreams})
 	registerSuite(Suite{Name: "launch", Description: "Launch overhead of an empty kernel: dispatch (QUEUED to START, device timer), enqueue + finish round trip (host timer), back-to-back launches per second.", run: runLaunch})
 	registerSuite(Suite{Name: "transfers", Description: "Host<->device transfers from pageable memory, pinned (ALLOC_HOST_PTR) memory and by map/unmap, 4 KiB to 256 MiB, both directions. Zero-copy devices are labelled: their figures are host memory copies.", run: runTransfers})
@@ -225,10 +225,52 @@ func runPeaks(r *runner) error {
 	if err := r.peakBandwidth(map[string][]int{PatternStride: VectorWidths, PatternChunk: VectorWidths, PatternCopy: {1, 4, 16}, PatternRMW: {1, 4, 16}}, BandwidthSize(r.dev)); err != nil {
 		return err
 	}
-	if err := r.peakLocal(LocalBandwidthWidths); err != nil {
+	if err := r.peakLocalBandwidth(VectorWidths); err != nil {
 		return err
 	}
+	if ImageSupported(r.dev) {
+		size := r.bandwidthBytes(BandwidthSize(r.dev))
+		res, err := r.kernel("peaks/image-bandwidth", []param{{"size", sizeLabel(size)}}, func() (*runtime.KernelBenchmark, error) {
+			return ImageBandwidthBenchmark(r.dev, size)
+		})
+		if err != nil {
+			return err
+		}
+		if v := throughput(res, false); v > 0 && validOK(res) {
+			if err := r.figures("peaks/image-bandwidth-best", nil, []results.Figure{{Name: "peak image bandwidth", Value: v, Unit: "GB/s", Note: "median of peaks/image-bandwidth"}},
+				map[string]any{ExtraPeak: "image-bandwidth", "from": "peaks/image-bandwidth"}); err != nil {
+				return err
+			}
+		}
+	}
 	return r.peakCompute(ComputeTypes, VectorWidths)
+}
+
+// peakLocalBandwidth measures local memory bandwidth at each width and emits
+// the best (clpeak's "local memory bandwidth").
+func (r *runner) peakLocalBandwidth(widths []int) error {
+	best, bestName := 0.0, ""
+	for _, w := range widths {
+		name := fmt.Sprintf("peaks/local-bandwidth/float%d", w)
+		iters := 0
+		if r.o.Small {
+			iters = 4
+		}
+		res, err := r.kernel(name, []param{{"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+			return LocalBandwidthBenchmark(r.dev, w, iters)
+		})
+		if err != nil {
+			return err
+		}
+		if v := throughput(res, false); v > best && validOK(res) {
+			best, bestName = v, name
+		}
+	}
+	if best == 0 {
+		return nil
+	}
+	return r.figures("peaks/local-bandwidth-best", nil, []results.Figure{{Name: "peak local memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
+		map[string]any{ExtraPeak: "local-bandwidth", "from": bestName})
 }
 
 func (r *runner) bandwidthBytes(full int64) int64 {
@@ -266,32 +308,6 @@ func (r *runner) peakBandwidth(widths map[string][]int, size int64) error {
 		map[string]any{ExtraPeak: "bandwidth", "from": bestName, "pattern": traffic})
 }
 
-// peakLocal measures local memory bandwidth at each width and emits the best.
-func (r *runner) peakLocal(widths []int) error {
-	best, bestName := 0.0, ""
-	for _, w := range widths {
-		name := fmt.Sprintf("peaks/local-bandwidth/float%d", w)
-		iters := 0
-		if r.o.Small {
-			iters = 64
-		}
-		res, err := r.kernel(name, []param{{"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
-			return LocalBandwidthBenchmark(r.dev, w, iters)
-		})
-		if err != nil {
-			return err
-		}
-		if v := throughput(res, false); v > best && validOK(res) {
-			best, bestName = v, name
-		}
-	}
-	if best == 0 {
-		return nil
-	}
-	return r.figures("peaks/local-bandwidth-best", nil, []results.Figure{{Name: "peak local memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
-		map[string]any{ExtraPeak: "local-bandwidth", "from": bestName})
-}
-
 func validOK(res *measure.Result) bool {
 	return res != nil && (res.Valid == nil || *res.Valid) && len(res.Samples) > 0
 }
@@ -303,7 +319,7 @@ func (r *runner) peakCompute(types []string, widths []int) error {
 		}
 		best, bestName := 0.0, ""
 		unit := "GFLOP/s"
-		if typ == "int" {
+		if integerType(typ) {
 			unit = "GIOP/s"
 		}
 		for _, w := range widths {

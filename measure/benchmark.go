@@ -25,8 +25,15 @@ type Benchmark interface {
 
 // SetupInfo is what a Benchmark reports about its setup.
 type SetupInfo struct {
-	// FirstTouch is the time of the first write of every input buffer: first-touch
-	// page-in and zeroing costs (zero when the benchmark moves no data).
+	// HostPrep is the time to allocate and generate the host's input data.
+	HostPrep time.Duration
+	// Upload is the time of the first write of every input buffer to the
+	// device, first touch included.
+	Upload time.Duration
+	// FirstTouch is what the first write cost over a later write of the same
+	// data: page-in and zeroing of fresh memory (zero when the benchmark moves no
+	// data or did not measure it). When it is zero and Upload is not, Run takes
+	// it as Upload minus the median copy-in of a Phased benchmark.
 	FirstTouch time.Duration
 	// BytesPerLaunch and OpsPerLaunch are the bytes moved and operations done by
 	// one launch, zero when unknown. They turn per-launch times into throughput.

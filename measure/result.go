@@ -67,6 +67,9 @@ type Result struct {
 	Cold Batch `json:"cold"`
 	// FirstTouch is SetupInfo.FirstTouch.
 	FirstTouch time.Duration `json:"first_touch_ns"`
+	// HostPrep and Upload are SetupInfo's.
+	HostPrep time.Duration `json:"host_prep_ns,omitempty"`
+	Upload   time.Duration `json:"upload_ns,omitempty"`
 	// Warmup says what ran before the samples.
 	Warmup WarmupInfo `json:"warmup"`
 	// Timer is the timer the figures come from: TimerDevice or TimerHost (after a

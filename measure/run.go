@@ -152,6 +152,9 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 		if err := e.phases(ctx, p); err != nil {
 			return e.fail(ctx, fmt.Errorf("phases: %w", err))
 		}
+		if r.FirstTouch == 0 && r.Upload > 0 && r.Phases != nil {
+			r.FirstTouch = max(r.Upload-r.Phases.CopyIn.Median, 0)
+		}
 	}
 	return r, nil
 }
@@ -165,6 +168,7 @@ func (e *engine) setup(ctx context.Context) error {
 	}
 	e.info = info
 	e.r.FirstTouch = info.FirstTouch
+	e.r.HostPrep, e.r.Upload = info.HostPrep, info.Upload
 	e.r.TimerResolution = info.TimerResolution
 	return nil
 }
@@ -434,9 +438,15 @@ func (e *engine) phases(ctx context.Context, p Phased) error {
 			CopyOut: Summarize(out, cfg), Total: Summarize(tot, cfg), Runs: runs,
 		}
 	}()
-	for range e.s.MinSamples {
+	// MinSamples runs, but no more than a tenth of MaxTime once three ran:
+	// with large buffers every run moves them all both ways.
+	start := e.s.Clock.Now()
+	for i := range e.s.MinSamples {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if i >= 3 && e.s.MaxTime > 0 && e.s.Clock.Now().Sub(start) > e.s.MaxTime/10 {
+			break
 		}
 		if e.flusher != nil {
 			if _, err := call(e, ctx, e.s.KernelTimeout, func() (struct{}, error) { return struct{}{}, e.flusher.Flush(ctx) }); err != nil {

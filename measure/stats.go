@@ -177,7 +177,10 @@ func Summarize(perLaunch []time.Duration, cfg StatsSettings) Summary {
 	if n < cfg.MinSamples || n < 5 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("few samples: %d (want at least %d)", n, max(cfg.MinSamples, 5)))
 	}
-	if s.Noise > cfg.MaxNoise || conf < cfg.Confidence {
+	if need := samplesForCI(cfg.Confidence); n < need {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("too few samples for a confidence interval: %d give none at %.0f%%; take at least %d (--min-samples %d)",
+			n, 100*cfg.Confidence, need, need))
+	} else if s.Noise > cfg.MaxNoise || conf < cfg.Confidence {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("noisy: the %.0f%% CI of the median is ±%.2g%% (target ±%.2g%%)",
 			100*conf, 100*s.Noise, 100*cfg.MaxNoise))
 	}
@@ -365,4 +368,14 @@ func ComputeThroughput(info SetupInfo, s Summary) *Throughput {
 	t.GOpsPerSecond = rate(info.OpsPerLaunch, s.Median)
 	t.BestGOpsPerSecond = rate(info.OpsPerLaunch, s.Min)
 	return t
+}
+
+// samplesForCI is the fewest samples whose extremes bound the median with at
+// least the given confidence: 1 - 2^(1-n) >= confidence.
+func samplesForCI(confidence float64) int {
+	n := 1
+	for n < 64 && 1-math.Pow(2, float64(1-n)) < confidence {
+		n++
+	}
+	return n
 }

@@ -135,7 +135,7 @@ func TestSummarizeWarnings(t *testing.T) {
 		notWant []string
 	}{
 		{"empty", nil, []string{"no samples"}, nil},
-		{"few", ns(1, 2, 3), []string{"few samples: 3", "noisy"}, nil},
+		{"few", ns(1, 2, 3), []string{"few samples: 3", "too few samples for a confidence interval: 3 give none at 95%; take at least 6"}, []string{"noisy"}},
 		// first third median 1045, last 1245, median 1145: +17.5%.
 		{"ramp", ramp, []string{"times rose 17.5%"}, []string{"few", "outlier"}},
 		{"fall", fall, []string{"times fell"}, nil},

@@ -126,6 +126,9 @@ type ProgramInfo struct {
 	Source string `json:"source"`
 	// Options are the build options.
 	Options string `json:"options,omitempty"`
+	// DriverOutput is what the driver printed to stderr during the build
+	// (compiler warnings), shown under -v.
+	DriverOutput string `json:"driver_output,omitempty"`
 }
 
 // A Figure is one measured value with its unit, such as "platform enumeration,

@@ -242,5 +242,10 @@ func writeExperimentTable(w io.Writer, bs []results.Benchmark, _ map[string]*sui
 		for _, f := range b.Figures {
 			fmt.Fprintf(w, "  %s: %s (%s)\n", f.Name, units.Quantity(f.Value, f.Unit), f.Note)
 		}
+		if e, ok := b.Extra[clkernels.ExtraExplanation].(string); ok {
+			for _, l := range wrapText(e, 96) {
+				fmt.Fprintf(w, "  %s\n", l)
+			}
+		}
 	}
 }

@@ -331,6 +331,11 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 	if err := writeRunReport(stdout, plan.format, file, done, plan.verbose); err != nil {
 		return err
 	}
+	for _, b := range done {
+		if plan.verbose && plan.format == "table" && b.Program != nil && b.Program.DriverOutput != "" {
+			fmt.Fprintf(stdout, "driver output while building %s:\n%s\n", b.Program.Source, b.Program.DriverOutput)
+		}
+	}
 	file.Benchmarks = done
 	if err := saveToStore(ctx, plan.store, plan.labels, plan.output, file, stderr); err != nil {
 		return err
@@ -453,8 +458,8 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.2f%%\t%s\t%s\t%s\n", name, strings.Join(params, " "), b.Device.Name,
 			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), 100*s.CV, throughput(m), boundCell(b), m.StopReason)
 		prefix := b.Name + " " + strings.Join(params, " ") + ": "
-		notes = append(notes, fmt.Sprintf("%scold first launch %s; first touch %s; timer %s; build %s%s",
-			prefix, fmtDur(firstLaunch(m)), fmtDur(m.FirstTouch), timerText(m), fmtDur(b.Program.BuildTime), fromCache(b.Program)))
+		notes = append(notes, fmt.Sprintf("%scold first launch %s; host data %s, upload %s, first touch %s; timer %s; build %s%s",
+			prefix, fmtDur(firstLaunch(m)), fmtDur(m.HostPrep), fmtDur(m.Upload), fmtDur(m.FirstTouch), timerText(m), fmtDur(b.Program.BuildTime), fromCache(b.Program)))
 		if m.Phases != nil {
 			notes = append(notes, fmt.Sprintf("%sphases (median, host timer): copy-in %s, compute %s, copy-out %s, total %s", prefix,
 				fmtDur(m.Phases.CopyIn.Median), fmtDur(m.Phases.Compute.Median), fmtDur(m.Phases.CopyOut.Median), fmtDur(m.Phases.Total.Median)))

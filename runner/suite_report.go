@@ -95,6 +95,16 @@ func peakPercent(b results.Benchmark, peaks map[string]*suitePeaks) string {
 	}
 	// Memory-bound kernels compare with the bandwidth peak, the compute
 	// kernels with the compute peak of their type.
+	// Local and image bandwidth compare with their own peaks (devicePeaks
+	// keeps them beside the compute peaks, by kind).
+	for _, kind := range []string{"local-bandwidth", "image-bandwidth"} {
+		if strings.HasPrefix(b.Name, "peaks/"+kind) {
+			if peak := p.compute[kind]; peak > 0 && m.Throughput.GBPerSecond > 0 {
+				return fmt.Sprintf("%.0f%%", 100*m.Throughput.GBPerSecond/peak)
+			}
+			return ""
+		}
+	}
 	if strings.HasPrefix(b.Name, "peaks/compute/") {
 		if peak := p.compute[suiteOpsType(b)]; peak > 0 {
 			return fmt.Sprintf("%.0f%%", 100*m.Throughput.GOpsPerSecond/peak)

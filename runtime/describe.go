@@ -29,5 +29,5 @@ func (d *Device) Describe() results.DeviceInfo {
 
 // ProgramInfo returns a build's record for result files.
 func (b BuildInfo) ProgramInfo(source string) *results.ProgramInfo {
-	return &results.ProgramInfo{FromCache: b.FromCache, BuildTime: b.Total, Source: source, Options: b.Options}
+	return &results.ProgramInfo{FromCache: b.FromCache, BuildTime: b.Total, Source: source, Options: b.Options, DriverOutput: b.DriverOutput}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -22,6 +23,9 @@ const (
 	ArgScalar
 	// ArgLocal is __local memory of a given size.
 	ArgLocal
+	// ArgImage2D is a read-only 2D image of Width x Height RGBA float texels
+	// (Bytes = Width*Height*16), filled by Init when it is made.
+	ArgImage2D
 )
 
 // An Arg is one kernel argument of a KernelBenchmark.
@@ -40,6 +44,12 @@ type Arg struct {
 	Flags cl.MemFlags
 	// Value is a scalar's Go value (see cl.Kernel.SetArg).
 	Value any
+	// Width and Height are an ArgImage2D's size in texels.
+	Width, Height int
+	// Type is the OpenCL C type the caller means ("float4"; a buffer's or local
+	// memory's element type), for the check against the kernel's own types.
+	// Empty: not checked.
+	Type string
 }
 
 // A KernelBenchmark measures one kernel of an OpenCL C program on one device.
@@ -80,6 +90,10 @@ type KernelBenchmark struct {
 	// SyncEach waits for every launch before the next (enqueue + finish round
 	// trips), so a batch's per-launch time is the round-trip latency.
 	SyncEach bool
+	// CheckArgTypes builds with -cl-kernel-arg-info and, before anything is
+	// enqueued, checks each Arg against the kernel's argument: buffer, local
+	// memory or value, and a value's type.
+	CheckArgTypes bool
 
 	// Set by Setup.
 	Build   BuildInfo
@@ -89,6 +103,7 @@ type KernelBenchmark struct {
 	queue     *cl.Queue
 	kernel    *cl.Kernel
 	bufs      map[int]*cl.Buffer
+	images    []*cl.Buffer // read-only images: made with their data, never rewritten
 	inputs    map[int][]byte
 	flush     *cl.Buffer
 	flushSz   int64
@@ -111,7 +126,11 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	}
 	b.ctx, b.queue = c, q
 	tb := time.Now()
-	p, binfo, err := b.Device.BuildProgram(b.Source, b.Options)
+	opts := b.Options
+	if b.CheckArgTypes {
+		opts = strings.TrimSpace(opts + " -cl-kernel-arg-info")
+	}
+	p, binfo, err := b.Device.BuildProgram(b.Source, opts)
 	if err != nil {
 		return info, err
 	}
@@ -122,6 +141,9 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	if b.kernel, err = p.CreateKernel(b.Kernel); err != nil {
 		if errors.Is(err, cl.InvalidKernelName) {
 			names, _ := p.KernelNames()
+			if len(names) == 0 {
+				return info, fmt.Errorf("%s defines no kernels: it needs a __kernel function (kernel %q was asked for)", b.Source.Name, b.Kernel)
+			}
 			return info, fmt.Errorf("%s has no kernel %q; its kernels are %v (pick one with --kernel)", b.Source.Name, b.Kernel, names)
 		}
 		return info, err
@@ -129,8 +151,25 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	if n, err := b.kernel.NumArgs(); err == nil && n != len(b.Args) {
 		return info, fmt.Errorf("kernel %s takes %d arguments, %d were given (one --arg each, in order)", b.Kernel, n, len(b.Args))
 	}
+	if b.CheckArgTypes {
+		if err := b.checkArgTypes(); err != nil {
+			return info, err
+		}
+	}
 	b.bufs, b.inputs = map[int]*cl.Buffer{}, map[int][]byte{}
-	start := time.Now()
+	// Host data: allocated and generated first, timed on their own.
+	prep := time.Now()
+	for i, a := range b.Args {
+		if a.Kind != ArgBuffer && a.Kind != ArgImage2D {
+			continue
+		}
+		data := make([]byte, a.Bytes)
+		if a.Init != nil {
+			a.Init(data)
+		}
+		b.inputs[i] = data
+	}
+	info.HostPrep = time.Since(prep)
 	for i, a := range b.Args {
 		switch a.Kind {
 		case ArgBuffer:
@@ -143,17 +182,16 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 				return info, fmt.Errorf("buffer %s (%s): %w", a.label(i), humanSize(a.Bytes), err)
 			}
 			b.bufs[i] = buf
-			data := make([]byte, a.Bytes)
-			if a.Init != nil {
-				a.Init(data)
-			}
-			b.inputs[i] = data
-			if !b.NoDataWarmup {
-				if err := b.write(i); err != nil {
-					return info, err
-				}
-			}
 			if err := b.kernel.SetArg(i, buf); err != nil {
+				return info, fmt.Errorf("argument %s: %w", a.label(i), err)
+			}
+		case ArgImage2D:
+			img, err := c.CreateImage2DFloat4(a.Width, a.Height, b.inputs[i])
+			if err != nil {
+				return info, fmt.Errorf("image %s (%dx%d float4): %w", a.label(i), a.Width, a.Height, err)
+			}
+			b.images = append(b.images, img)
+			if err := b.kernel.SetArg(i, img); err != nil {
 				return info, fmt.Errorf("argument %s: %w", a.label(i), err)
 			}
 		case ArgLocal:
@@ -166,13 +204,88 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 			}
 		}
 	}
+	if b.NoDataWarmup {
+		return info, q.Finish()
+	}
+	// Upload: the first write of every buffer (fresh device memory is touched
+	// here). measure takes the first touch as what it cost over the phases'
+	// copy-in, the same writes again.
+	start := time.Now()
+	for i := range b.Args {
+		if _, ok := b.bufs[i]; ok {
+			if err := b.write(i); err != nil {
+				return info, err
+			}
+		}
+	}
 	if err := q.Finish(); err != nil {
 		return info, err
 	}
-	if !b.NoDataWarmup {
-		info.FirstTouch = time.Since(start)
-	}
+	info.Upload = time.Since(start)
 	return info, nil
+}
+
+// checkArgTypes compares each argument with what the kernel declares (when
+// the driver tells: clGetKernelArgInfo).
+func (b *KernelBenchmark) checkArgTypes() error {
+	for i, a := range b.Args {
+		if a.Kind == ArgImage2D {
+			continue
+		}
+		ai, err := b.kernel.ArgInfo(i)
+		if err != nil || ai.AddressSpace == "" {
+			return nil // the driver keeps no argument info: nothing to check
+		}
+		declared := ai.TypeName
+		if ai.AddressSpace != "private" {
+			declared = "__" + ai.AddressSpace + " " + declared
+		}
+		given := map[ArgKind]string{ArgBuffer: "a buffer", ArgLocal: "local memory", ArgScalar: "a value"}[a.Kind]
+		if a.Type != "" {
+			given += " of " + a.Type
+		}
+		want := map[string]ArgKind{"global": ArgBuffer, "constant": ArgBuffer, "local": ArgLocal, "private": ArgScalar}[ai.AddressSpace]
+		bad := want != a.Kind
+		if !bad && a.Kind == ArgScalar && a.Type != "" && knownType(ai.TypeName) {
+			bad = normType(ai.TypeName) != normType(a.Type)
+		}
+		if bad {
+			name := ""
+			if ai.Name != "" {
+				name = " (" + ai.Name + ")"
+			}
+			return fmt.Errorf("argument %d%s of kernel %s is %s, but --arg %q gives %s: match the kernel's declaration", i, name, b.Kernel, declared, a.Name, given)
+		}
+	}
+	return nil
+}
+
+// normType spells an OpenCL C type one way ("unsigned int" is "uint").
+func normType(t string) string {
+	t = strings.TrimSpace(t)
+	for _, p := range [][2]string{{"unsigned char", "uchar"}, {"unsigned short", "ushort"}, {"unsigned int", "uint"}, {"unsigned long", "ulong"}, {"unsigned", "uint"}} {
+		if strings.HasPrefix(t, p[0]) {
+			t = p[1] + t[len(p[0]):]
+		}
+	}
+	return t
+}
+
+// knownType reports whether t is a built-in scalar or vector type (a typedef
+// or struct is not checked).
+func knownType(t string) bool {
+	t = normType(t)
+	base := strings.TrimRight(t, "0123456789")
+	switch base {
+	case "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "double":
+	default:
+		return false
+	}
+	switch t[len(base):] {
+	case "", "2", "3", "4", "8", "16":
+		return true
+	}
+	return false
 }
 
 func (a Arg) label(i int) string {
@@ -255,18 +368,22 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 	}
 	if b.HostOnly && b.Tracer == nil {
 		start := time.Now()
-		per := k // launches between finishes
 		if b.SyncEach {
-			per = 1
-		}
-		for done := 0; done < k; done += per {
-			if err := b.queue.EnqueueNDRangeRepeat(b.kernel, b.Global, b.Local, nil, per); err != nil {
+			// Every round trip of the batch in one call into C, as a C loop
+			// does it (measure abandons the call if it outlasts the kernel timeout).
+			err := b.queue.EnqueueFinishRepeat(b.kernel, b.Global, b.Local, nil, k)
+			if err != nil {
 				b.queue.Finish()
 				return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
 			}
-			if err := b.finish(ctx); err != nil {
-				return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
-			}
+			return measure.Batch{Host: time.Since(start)}, nil
+		}
+		if err := b.queue.EnqueueNDRangeRepeat(b.kernel, b.Global, b.Local, nil, k); err != nil {
+			b.queue.Finish()
+			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+		}
+		if err := b.finish(ctx); err != nil {
+			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
 		}
 		return measure.Batch{Host: time.Since(start)}, nil
 	}
@@ -381,7 +498,7 @@ func (b *KernelBenchmark) Abandon() {
 func (b *KernelBenchmark) RunPhases(ctx context.Context) (measure.Phases, error) {
 	var ph measure.Phases
 	t0 := time.Now()
-	for i := range b.inputs {
+	for i := range b.bufs {
 		if err := b.write(i); err != nil {
 			return ph, err
 		}
@@ -460,7 +577,7 @@ func (b *KernelBenchmark) Validate(ctx context.Context) error {
 	if b.Check == nil {
 		return nil
 	}
-	for i := range b.inputs {
+	for i := range b.bufs {
 		if err := b.write(i); err != nil {
 			return err
 		}
@@ -490,6 +607,10 @@ func (b *KernelBenchmark) Teardown() error {
 	for _, buf := range b.bufs {
 		buf.Release()
 	}
+	for _, img := range b.images {
+		img.Release()
+	}
+	b.images = nil
 	b.flush.Release()
 	b.kernel.Release()
 	b.Program.Release()

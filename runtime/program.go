@@ -1,8 +1,11 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/clmeter/clmeter/runtime/cl"
@@ -37,6 +40,9 @@ type BuildInfo struct {
 	// "rejected: checksum mismatch", ...
 	CacheNote string `json:"cache_note,omitempty"`
 	Options   string `json:"options"`
+	// DriverOutput is what the driver printed to stderr during the build
+	// (compiler warnings), kept off the terminal (cl.Program.DriverOutput).
+	DriverOutput string `json:"driver_output,omitempty"`
 }
 
 // ProgramCache builds programs through a binary cache. runtime's Cache implements
@@ -70,9 +76,14 @@ func (d *Device) BuildFromSource(src Source, options string) (*cl.Program, Build
 	t := time.Now()
 	if err := p.Build(options, d.CL); err != nil {
 		p.Release()
+		var ce *cl.Error
+		if errors.As(err, &ce) && ce.Log != "" {
+			ce.Log = mapDriverFileNames(ce.Log, src.Name)
+		}
 		return nil, info, fmt.Errorf("%s: %w", src.Name, err)
 	}
 	info.Build = time.Since(t)
+	info.DriverOutput = mapDriverFileNames(p.DriverOutput, src.Name)
 	info.Total = time.Since(start)
 	return p, info, nil
 }
@@ -102,6 +113,21 @@ func (d *Device) BuildFromBinary(binary []byte, options string) (*cl.Program, Bu
 		return nil, info, err
 	}
 	info.Build = time.Since(t)
+	info.DriverOutput = p.DriverOutput
 	info.Total = time.Since(start)
 	return p, info, nil
+}
+
+// driverFileName matches the name a driver gives the source it compiles in
+// its messages: PoCL's .../kcache/.../tempfile_*.cl, Oclgrind's input.cl,
+// NVIDIA's <kernel> and <source>, followed by :LINE.
+var driverFileName = regexp.MustCompile(`(?m)(^|[\s'"])(?:[^\s:'"]*/)?(?:tempfile[^\s:/'"]*\.cl|input\.cl|<kernel>|<source>|program_source)(:\d+)`)
+
+// mapDriverFileNames puts the user's file name where a build log names the
+// driver's copy of the source.
+func mapDriverFileNames(log, name string) string {
+	if log == "" || name == "" {
+		return log
+	}
+	return driverFileName.ReplaceAllString(log, "${1}"+strings.ReplaceAll(name, "$", "$$")+"${2}")
 }

@@ -5,6 +5,12 @@
  *   back_to_back_ns  per-launch host time of N back-to-back launches + one clFinish
  *   round_trip_ns    host time of one launch + clFinish
  *   dispatch_ns      QUEUED -> START of a launch with an event (device timer)
+ * (these two as clmeter takes them: the mean over a batch of launches lasting at
+ * least MIN_BATCH_MS is a sample; *_single_median_ns is the median of single
+ * launches instead)
+ *   dispatch_wide_ns the same with clpeak's launch-latency shape: max work-group
+ *                    size x compute units work-items in work-groups of the
+ *                    largest size (clpeak times its bandwidth kernel so)
  * each the median over repeats.
  *
  * usage: rawlaunch DEVICE_INDEX [MIN_BATCH_MS]   (flat index over all platforms,
@@ -93,31 +99,65 @@ int main(int argc, char **argv) {
 		if (n > 1 << 22) n = 1 << 22;
 	}
 	enum { R = 15 };
-	double b2b[R], rt[R * 20], disp[R * 20];
+	double b2b[R], rt[R], disp[R];
 	for (int r = 0; r < R; r++) {
 		double t = now_ns();
 		for (int i = 0; i < n; i++) CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL));
 		CHECK(clFinish(q));
 		b2b[r] = (now_ns() - t) / n;
 	}
+	/* Round trips and dispatch the way clmeter's samples take them: batches of
+	 * single launches lasting at least min_batch_ns, the mean of a batch is one
+	 * sample, the median of R samples the figure. The median of single launches
+	 * is printed too (it drops the slow launches a mean keeps). */
+	double rt1[R * 20], disp1[R * 20];
 	for (int r = 0; r < R * 20; r++) {
 		double t = now_ns();
 		CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL));
 		CHECK(clFinish(q));
-		rt[r] = now_ns() - t;
+		rt1[r] = now_ns() - t;
 	}
-	for (int r = 0; r < R * 20; r++) {
-		cl_event ev;
-		CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, &ev));
-		CHECK(clWaitForEvents(1, &ev));
-		cl_ulong qd, st;
-		CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_QUEUED, sizeof qd, &qd, NULL));
-		CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof st, &st, NULL));
-		disp[r] = (double)(st - qd);
-		clReleaseEvent(ev);
+	double mean1 = 0;
+	for (int r = 0; r < R * 20; r++) mean1 += rt1[r] / (R * 20);
+	int m = mean1 > 0 ? (int)(min_batch_ns / mean1) + 1 : 1000;
+	for (int r = 0; r < R; r++) {
+		double t = now_ns();
+		for (int i = 0; i < m; i++) {
+			CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+			CHECK(clFinish(q));
+		}
+		rt[r] = (now_ns() - t) / m;
 	}
-	printf("{\"device\": \"%s\", \"batch_launches\": %d, \"back_to_back_ns\": %.1f, \"round_trip_ns\": %.1f, \"dispatch_ns\": %.1f}\n",
-	       name, n, median(b2b, R), median(rt, R * 20), median(disp, R * 20));
+	size_t wg = 1;
+	cl_uint cus = 1;
+	clGetDeviceInfo(dev, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof wg, &wg, NULL);
+	clGetDeviceInfo(dev, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
+	size_t wide = wg * cus;
+	double dispw[R];
+	for (int shape = 0; shape < 2; shape++) {
+		size_t *g = shape ? &wide : &global, *l = shape ? &wg : NULL;
+		for (int i = 0; i < 10; i++) {
+			CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, g, l, 0, NULL, NULL));
+			CHECK(clFinish(q));
+		}
+		for (int r = 0; r < R; r++) {
+			double sum = 0;
+			for (int i = 0; i < m; i++) {
+				cl_event ev;
+				CHECK(clEnqueueNDRangeKernel(q, k, 1, NULL, g, l, 0, NULL, &ev));
+				CHECK(clFinish(q));
+				cl_ulong qd, st;
+				CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_QUEUED, sizeof qd, &qd, NULL));
+				CHECK(clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof st, &st, NULL));
+				if (!shape && i < 20 && r * 20 + i < R * 20) disp1[r * 20 + i] = (double)(st - qd);
+				sum += (double)(st - qd);
+				clReleaseEvent(ev);
+			}
+			(shape ? dispw : disp)[r] = sum / m;
+		}
+	}
+	printf("{\"device\": \"%s\", \"batch_launches\": %d, \"sync_batch_launches\": %d, \"back_to_back_ns\": %.1f, \"round_trip_ns\": %.1f, \"dispatch_ns\": %.1f, \"dispatch_wide_ns\": %.1f, \"round_trip_single_median_ns\": %.1f, \"dispatch_single_median_ns\": %.1f}\n",
+	       name, n, m, median(b2b, R), median(rt, R), median(disp, R), median(dispw, R), median(rt1, R * 20), median(disp1, R * 20));
 	clReleaseKernel(k);
 	clReleaseProgram(prog);
 	clReleaseCommandQueue(q);

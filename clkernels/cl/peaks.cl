@@ -79,46 +79,76 @@ __kernel void bandwidth_rmw(__global VT *data, const T a, const T b) {
 	data[i] = data[i] * a + b;
 }
 
-// local_bandwidth: each work-group fills a tile of local memory with its
-// indexes, then every work-item reads ITERS vectors of it at rotating offsets
-// (four independent sums, so loads do not wait on adds) and writes the sum of
-// what it read. The local size must be a power of two.
-__kernel void local_bandwidth(__global T *restrict out, __local VT *tile) {
-	const size_t lid = get_local_id(0), lsz = get_local_size(0);
-	const uint m = (uint)lsz - 1;
-	tile[lid] = (VT)((T)lid);
-	barrier(CLK_LOCAL_MEM_FENCE);
-	VT a0 = (VT)(0), a1 = (VT)(0), a2 = (VT)(0), a3 = (VT)(0);
-	const uint l = (uint)lid;
-	for (uint i = 0; i < ITERS; i += 4) {
-		a0 += tile[(l + i) & m];
-		a1 += tile[(l + i + 1) & m];
-		a2 += tile[(l + i + 2) & m];
-		a3 += tile[(l + i + 3) & m];
-	}
-	out[get_global_id(0)] = HSUM((a0 + a1) + (a2 + a3));
-}
-
-// Compute: two independent dependent chains per lane, x = x*a + b, in vectors
-// of W lanes whose starting values come from data (so no lane is a constant the
-// compiler could fold). With |a| < 1 the chains converge (to b/(1-a)), so the
-// result is bounded and checkable on the CPU. The result is stored back.
-#ifdef INTEGER
+// Compute: CHAINS independent dependent chains per lane (2 on a GPU, where
+// registers are scarce and other warps hide latency; 8 on a CPU, where one
+// core must overlap chains to reach its throughput), x = x*a + b, in vectors
+// of W lanes whose starting values come from data (so no lane is a constant
+// the compiler could fold). Chain c starts at x0 + c. With |a| < 1 the chains
+// converge (to b/(1-a)), so the result is bounded and checkable on the CPU.
+// The chains' sum is stored back.
+#ifndef CHAINS
+#define CHAINS 2
+#endif
+#if defined(MAD24)
+#define MAD(x) x = mad24(x, av, bv)
+#elif defined(INTEGER)
 #define MAD(x) x = (x) * av + bv
 #else
 #define MAD(x) x = mad(x, av, bv)
 #endif
-#define MAD2 MAD(x); MAD(y);
-#define MAD16 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 \
-              MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2 MAD2
 
 __kernel void compute(__global T *data, const T a, const T b) {
 	const size_t gid = get_global_id(0);
 	const VT av = (VT)(a), bv = (VT)(b);
-	VT x = LOAD(gid, data);
-	VT y = x + (VT)(1);
+	const VT x = LOAD(gid, data);
+	VT v[CHAINS];
+#pragma unroll
+	for (int c = 0; c < CHAINS; c++)
+		v[c] = x + (VT)((T)c);
 	for (int i = 0; i < ITERS; i++) {
-		MAD16
+#pragma unroll
+		for (int s = 0; s < 16; s++) {
+#pragma unroll
+			for (int c = 0; c < CHAINS; c++)
+				MAD(v[c]);
+		}
 	}
-	STORE(x + y, gid, data);
+	VT sum = v[0];
+#pragma unroll
+	for (int c = 1; c < CHAINS; c++)
+		sum += v[c];
+	STORE(sum, gid, data);
+}
+
+// local_bandwidth: each work-item writes its slot of a tile of LWG vectors
+// (LWG is the work-group size, a power of two), then reads 8 slots a trip for
+// ITERS trips, consecutive items on consecutive slots (no bank conflicts).
+// Slot values are multiples of 1/16 below 1, so every sum is exact.
+#ifndef LWG
+#define LWG 256
+#endif
+__kernel void local_bandwidth(__global T *restrict out) {
+	__local VT tile[LWG];
+	const uint lid = get_local_id(0);
+	tile[lid] = (VT)((T)(lid % 16) * (T)0.0625);
+	barrier(CLK_LOCAL_MEM_FENCE);
+	VT acc = (VT)(0);
+	for (uint i = 0; i < ITERS; i++) {
+		const uint o = lid + i * 8;
+		acc += tile[o % LWG] + tile[(o + 1) % LWG] + tile[(o + 2) % LWG] + tile[(o + 3) % LWG];
+		acc += tile[(o + 4) % LWG] + tile[(o + 5) % LWG] + tile[(o + 6) % LWG] + tile[(o + 7) % LWG];
+	}
+	out[get_global_id(0)] = HSUM(acc);
+}
+
+// image_bandwidth: reads every texel of a 2D RGBA float image (width texels a
+// row) in a grid-stride loop, consecutive work-items on consecutive texels of
+// a row; each work-item writes the sum of what it read.
+__constant sampler_t image_sampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST;
+__kernel void image_bandwidth(__read_only image2d_t img, __global float *restrict out, const uint width, const ulong texels) {
+	const size_t gid = get_global_id(0), gsize = get_global_size(0);
+	float4 acc = (float4)(0);
+	for (size_t t = gid; t < texels; t += gsize)
+		acc += read_imagef(img, image_sampler, (int2)((int)(t % width), (int)(t / width)));
+	out[gid] = acc.x + acc.y + acc.z + acc.w;
 }

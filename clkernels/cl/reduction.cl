@@ -41,3 +41,22 @@ __kernel void reduce_nondivergent(__global const float *restrict in, __global fl
 	if (tid == 0)
 		out[get_group_id(0)] = tile[0];
 }
+
+// reduce_sequential: sequential addressing. The stride halves from TILE/2 and
+// the active items tid < s add tile[tid + s]: they are contiguous (no
+// divergence inside a busy warp) and read consecutive words (consecutive
+// local-memory banks, no bank conflicts).
+__kernel void reduce_sequential(__global const float *restrict in, __global float *restrict out, const uint n) {
+	__local float tile[TILE];
+	const uint tid = get_local_id(0);
+	const size_t gid = get_global_id(0);
+	tile[tid] = gid < n ? in[gid] : 0.0f;
+	barrier(CLK_LOCAL_MEM_FENCE);
+	for (uint s = TILE / 2; s > 0; s >>= 1) {
+		if (tid < s)
+			tile[tid] += tile[tid + s];
+		barrier(CLK_LOCAL_MEM_FENCE);
+	}
+	if (tid == 0)
+		out[get_group_id(0)] = tile[0];
+}

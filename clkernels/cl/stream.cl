@@ -37,18 +37,35 @@ __kernel void triad(const T s, __global const T *restrict b, __global const T *r
 	a[i] = b[i] + s * c[i];
 }
 
-// dot: each work-group writes the partial sum of a[i]*b[i] over a grid-stride
-// loop; the host (the check) sums the partials. WG is the work-group size.
+// Dot has two shapes, chosen from the device (clkernels.StreamBenchmark).
+// WG is the work-group size of stream_dot, VW the vector width of
+// stream_dot_chunk (a 64-byte vector: 16 floats, 8 doubles).
 #ifndef WG
 #define WG 256
 #endif
+#ifndef VW
+#define VW 16
+#endif
+
+// stream_dot (GPUs): a grid-stride loop, consecutive work-items on consecutive
+// elements (coalesced), four independent sums per work-item so that four loads
+// are in flight; each work-group adds its items' sums in local memory and
+// writes one partial sum. The host adds the partial sums.
 __kernel void stream_dot(__global const T *restrict a, __global const T *restrict b, __global T *restrict sums, const ulong n) {
 	__local T tile[WG];
 	const size_t lid = get_local_id(0);
-	T acc = 0;
-	for (size_t i = get_global_id(0); i < n; i += get_global_size(0))
-		acc += a[i] * b[i];
-	tile[lid] = acc;
+	const size_t g = get_global_size(0);
+	T acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0;
+	size_t i = get_global_id(0);
+	for (; i + 3 * g < n; i += 4 * g) {
+		acc0 += a[i] * b[i];
+		acc1 += a[i + g] * b[i + g];
+		acc2 += a[i + 2 * g] * b[i + 2 * g];
+		acc3 += a[i + 3 * g] * b[i + 3 * g];
+	}
+	for (; i < n; i += g)
+		acc0 += a[i] * b[i];
+	tile[lid] = (acc0 + acc1) + (acc2 + acc3);
 	for (size_t s = WG / 2; s > 0; s >>= 1) {
 		barrier(CLK_LOCAL_MEM_FENCE);
 		if (lid < s)
@@ -56,4 +73,34 @@ __kernel void stream_dot(__global const T *restrict a, __global const T *restric
 	}
 	if (lid == 0)
 		sums[get_group_id(0)] = tile[0];
+}
+
+// stream_dot_chunk (CPUs): each work-item (work-groups of one) walks its own
+// contiguous chunk in 64-byte vectors with four independent vector sums, the
+// way a CPU core streams best; it writes one partial sum.
+#define VT_(t, w) t##w
+#define VT(t, w) VT_(t, w)
+#define VLOAD_(w) vload##w
+#define VLOAD(w) VLOAD_(w)
+__kernel void stream_dot_chunk(__global const T *restrict a, __global const T *restrict b, __global T *restrict sums, const ulong n) {
+	const size_t gid = get_global_id(0), g = get_global_size(0);
+	const size_t step = 4 * VW;
+	size_t per = (n + g - 1) / g;
+	per = (per + step - 1) / step * step;
+	const size_t begin = min((size_t)n, gid * per), end = min((size_t)n, begin + per);
+	VT(T, VW) v0 = 0, v1 = 0, v2 = 0, v3 = 0;
+	size_t i = begin;
+	for (; i + step <= end; i += step) {
+		v0 += VLOAD(VW)(0, a + i) * VLOAD(VW)(0, b + i);
+		v1 += VLOAD(VW)(0, a + i + VW) * VLOAD(VW)(0, b + i + VW);
+		v2 += VLOAD(VW)(0, a + i + 2 * VW) * VLOAD(VW)(0, b + i + 2 * VW);
+		v3 += VLOAD(VW)(0, a + i + 3 * VW) * VLOAD(VW)(0, b + i + 3 * VW);
+	}
+	VT(T, VW) v = (v0 + v1) + (v2 + v3);
+	T acc = 0;
+	for (int l = 0; l < VW; l++)
+		acc += ((T *)&v)[l];
+	for (; i < end; i++)
+		acc += a[i] * b[i];
+	sums[gid] = acc;
 }

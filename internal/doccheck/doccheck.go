@@ -77,7 +77,9 @@ func Check(root string) ([]Problem, error) {
 // A name in a documented group (const or var block) counts as documented.
 func undocumented(fset *token.FileSet, f *ast.File) []Problem {
 	var out []Problem
-	miss := func(pos token.Pos, what string) { out = append(out, Problem{fset.Position(pos), what + " is exported and undocumented"}) }
+	miss := func(pos token.Pos, what string) {
+		out = append(out, Problem{fset.Position(pos), what + " is exported and undocumented"})
+	}
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *ast.FuncDecl:

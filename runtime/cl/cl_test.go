@@ -419,3 +419,48 @@ func TestProbeICD(t *testing.T) {
 		t.Errorf("libc probed as an ICD: %v", err)
 	}
 }
+
+func TestRepeatLoopsLaunchEveryTime(t *testing.T) {
+	_, ctx, q := testDevice(t)
+	p, err := ctx.CreateProgramWithSource("__kernel void inc(__global int *c) { if (get_global_id(0) == 0) c[0] += 1; }")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	if err := p.Build(""); err != nil {
+		t.Fatal(err)
+	}
+	k, err := p.CreateKernel("inc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Release()
+	buf, err := ctx.CreateBuffer(MemReadWrite, 4, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer buf.Release()
+	ev, err := q.EnqueueFillBuffer(buf, []byte{0, 0, 0, 0}, 0, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.Release()
+	if err := k.SetArg(0, buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.EnqueueNDRangeRepeat(k, []int{1}, nil, nil, 7); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.EnqueueFinishRepeat(k, []int{1}, nil, nil, 5); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, 4)
+	rev, err := q.EnqueueReadBuffer(buf, true, 0, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev.Release()
+	if n := int32(got[0]) | int32(got[1])<<8; n != 12 {
+		t.Errorf("12 launches counted %d", n)
+	}
+}

@@ -92,6 +92,9 @@ type DeviceInfo struct {
 	// empty elsewhere; NVPCIBusID is the device's PCI bus there, -1 elsewhere.
 	NVComputeCapability string `json:"nv_compute_capability,omitempty"`
 	NVPCIBusID          int    `json:"nv_pci_bus_id"`
+	// ImageSupport and the largest 2D image (CL_DEVICE_IMAGE2D_MAX_*).
+	ImageSupport   bool   `json:"image_support"`
+	Image2DMaxSize [2]int `json:"image2d_max_size"`
 }
 
 func (d *Device) raw(param C.cl_device_info) ([]byte, error) {
@@ -207,6 +210,8 @@ func (d *Device) Info() (DeviceInfo, error) {
 			in.NVPCIBusID = int(leUint(b[:4]))
 		}
 	}
+	in.ImageSupport = d.u64(C.CL_DEVICE_IMAGE_SUPPORT) != 0
+	in.Image2DMaxSize = [2]int{int(d.u64(C.CL_DEVICE_IMAGE2D_MAX_WIDTH)), int(d.u64(C.CL_DEVICE_IMAGE2D_MAX_HEIGHT))}
 	if in.Extensions == nil {
 		in.Extensions = []string{}
 	}

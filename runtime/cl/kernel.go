@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"time"
 	"unsafe"
 )
 
@@ -219,6 +220,17 @@ func (q *Queue) EnqueueNDRangeNoEvent(k *Kernel, global, local, offset []int) er
 // EnqueueNDRangeRepeat enqueues n launches of k back to back, without events, in
 // one call into C: the loop costs what a hand-written C loop costs.
 func (q *Queue) EnqueueNDRangeRepeat(k *Kernel, global, local, offset []int, n int) error {
+	return q.repeat(k, global, local, offset, n, false)
+}
+
+// EnqueueFinishRepeat launches k and waits for it (clFinish), n times, in one
+// call into C: enqueue + finish round trips at what a C loop pays, with no
+// return to Go (and its scheduler) between them.
+func (q *Queue) EnqueueFinishRepeat(k *Kernel, global, local, offset []int, n int) error {
+	return q.repeat(k, global, local, offset, n, true)
+}
+
+func (q *Queue) repeat(k *Kernel, global, local, offset []int, n int, finish bool) error {
 	dims := len(global)
 	if dims < 1 || dims > 3 || (local != nil && len(local) != dims) || (offset != nil && len(offset) != dims) {
 		return &Error{Func: "clEnqueueNDRangeKernel", Status: InvalidWorkDimension}
@@ -241,5 +253,33 @@ func (q *Queue) EnqueueNDRangeRepeat(k *Kernel, global, local, offset []int, n i
 			op = &arr[6]
 		}
 	}
+	if finish {
+		return check("clEnqueueNDRangeKernel/clFinish", C.clm_enqueue_finish_repeat(q.h, k.h, C.cl_uint(dims), op, &arr[0], lp, C.long(n)))
+	}
 	return check("clEnqueueNDRangeKernel", C.clm_enqueue_repeat(q.h, k.h, C.cl_uint(dims), op, &arr[0], lp, C.long(n)))
+}
+
+// DispatchRepeat launches k with an event and waits for it, n times, in one
+// call into C, and returns the sums of QUEUED->START and START->END over the
+// launches whose profiling times could be read, and how many those were.
+func (q *Queue) DispatchRepeat(k *Kernel, global, local []int, n int) (queuedToStart, startToEnd time.Duration, counted int, err error) {
+	dims := len(global)
+	if dims < 1 || dims > 3 || (local != nil && len(local) != dims) {
+		return 0, 0, 0, &Error{Func: "clEnqueueNDRangeKernel", Status: InvalidWorkDimension}
+	}
+	arr := (*[6]C.size_t)(C.malloc(C.size_t(6 * unsafe.Sizeof(C.size_t(0)))))
+	defer C.free(unsafe.Pointer(arr))
+	var lp *C.size_t
+	for i := 0; i < dims; i++ {
+		arr[i] = C.size_t(global[i])
+		if local != nil {
+			arr[3+i] = C.size_t(local[i])
+			lp = &arr[3]
+		}
+	}
+	out := (*[3]C.cl_ulong)(C.malloc(C.size_t(3 * unsafe.Sizeof(C.cl_ulong(0)))))
+	defer C.free(unsafe.Pointer(out))
+	var cnt C.long
+	st := C.clm_dispatch_repeat(q.h, k.h, C.cl_uint(dims), &arr[0], lp, C.long(n), &out[0], &out[1], &cnt)
+	return time.Duration(out[0]), time.Duration(out[1]), int(cnt), check("clEnqueueNDRangeKernel/clFinish", st)
 }

@@ -14,6 +14,9 @@ import (
 type Program struct {
 	h   C.cl_program
 	ctx *Context
+	// DriverOutput is what the driver wrote to the process's stderr during the
+	// last Build (compiler warnings), captured so it stays off the terminal.
+	DriverOutput string
 }
 
 // CreateProgramWithSource makes a program from OpenCL C source.
@@ -85,7 +88,10 @@ func (p *Program) Build(options string, devices ...*Device) error {
 	}
 	opts := C.CString(options)
 	defer C.free(unsafe.Pointer(opts))
-	st := C.clm_clBuildProgram(p.h, C.cl_uint(len(ids)), &ids[0], opts, nil, nil)
+	var st C.cl_int
+	p.DriverOutput = strings.TrimSpace(captureStderr(func() {
+		st = C.clm_clBuildProgram(p.h, C.cl_uint(len(ids)), &ids[0], opts, nil, nil)
+	}))
 	if st != 0 {
 		e := &Error{Func: "clBuildProgram", Status: Status(st)}
 		var logs []string
@@ -94,8 +100,21 @@ func (p *Program) Build(options string, devices ...*Device) error {
 				logs = append(logs, l)
 			}
 		}
+		if p.DriverOutput != "" && !strings.Contains(strings.Join(logs, "\n"), p.DriverOutput) {
+			logs = append(logs, p.DriverOutput)
+		}
 		e.Log = strings.Join(logs, "\n")
 		return e
+	}
+	if p.DriverOutput != "" {
+		// The chatter counts warnings; the build log says what they are.
+		var logs []string
+		for _, d := range devices {
+			if l := strings.TrimSpace(p.BuildLog(d)); l != "" && !strings.Contains(p.DriverOutput, l) {
+				logs = append(logs, l)
+			}
+		}
+		p.DriverOutput = strings.TrimSpace(strings.Join(append(logs, p.DriverOutput), "\n"))
 	}
 	return nil
 }

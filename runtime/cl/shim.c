@@ -115,3 +115,39 @@ cl_int clm_enqueue_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const s
 	}
 	return CL_SUCCESS;
 }
+
+cl_int clm_enqueue_finish_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                                 const size_t *global, const size_t *local, long n) {
+	for (long i = 0; i < n; i++) {
+		cl_int st = p_clEnqueueNDRangeKernel(q, k, dims, offset, global, local, 0, NULL, NULL);
+		if (st != CL_SUCCESS) return st;
+		st = p_clFinish(q);
+		if (st != CL_SUCCESS) return st;
+	}
+	return CL_SUCCESS;
+}
+
+cl_int clm_dispatch_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
+                           const size_t *local, long n, cl_ulong *queued_to_start, cl_ulong *start_to_end, long *counted) {
+	*queued_to_start = 0;
+	*start_to_end = 0;
+	*counted = 0;
+	for (long i = 0; i < n; i++) {
+		cl_event ev;
+		cl_int st = p_clEnqueueNDRangeKernel(q, k, dims, NULL, global, local, 0, NULL, &ev);
+		if (st != CL_SUCCESS) return st;
+		st = p_clFinish(q);
+		cl_ulong qd = 0, s = 0, e = 0;
+		if (st == CL_SUCCESS &&
+		    p_clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_QUEUED, sizeof qd, &qd, NULL) == CL_SUCCESS &&
+		    p_clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL) == CL_SUCCESS &&
+		    p_clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof e, &e, NULL) == CL_SUCCESS && s >= qd && e >= s) {
+			*queued_to_start += s - qd;
+			*start_to_end += e - s;
+			(*counted)++;
+		}
+		p_clReleaseEvent(ev);
+		if (st != CL_SUCCESS) return st;
+	}
+	return CL_SUCCESS;
+}

@@ -22,6 +22,7 @@ X(cl_command_queue, clCreateCommandQueue, (cl_context a, cl_device_id b, cl_comm
 X(cl_int, clReleaseCommandQueue, (cl_command_queue a), (a)) \
 X(cl_mem, clCreateBuffer, (cl_context a, cl_mem_flags b, size_t c, void *d, cl_int *e), (a, b, c, d, e)) \
 X(cl_int, clReleaseMemObject, (cl_mem a), (a)) \
+X(cl_mem, clCreateImage, (cl_context a, cl_mem_flags b, const cl_image_format *c, const cl_image_desc *d, void *e, cl_int *f), (a, b, c, d, e, f)) \
 X(cl_int, clEnqueueReadBuffer, (cl_command_queue a, cl_mem b, cl_bool c, size_t d, size_t e, void *f, cl_uint g, const cl_event *h, cl_event *i), (a, b, c, d, e, f, g, h, i)) \
 X(cl_int, clEnqueueWriteBuffer, (cl_command_queue a, cl_mem b, cl_bool c, size_t d, size_t e, const void *f, cl_uint g, const cl_event *h, cl_event *i), (a, b, c, d, e, f, g, h, i)) \
 X(cl_int, clEnqueueCopyBuffer, (cl_command_queue a, cl_mem b, cl_mem c, size_t d, size_t e, size_t f, cl_uint g, const cl_event *h, cl_event *i), (a, b, c, d, e, f, g, h, i)) \
@@ -79,4 +80,14 @@ int clm_probe_icd(const char *path, int *nplatforms, char *err, size_t errlen);
 // plain C loop would, and stops at the first failure (its status is returned).
 cl_int clm_enqueue_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
                           const size_t *global, const size_t *local, long n);
+// clm_enqueue_finish_repeat enqueues kernel and waits for it (clFinish), n times,
+// as a plain C round-trip loop would: one call into C for the whole batch.
+cl_int clm_enqueue_finish_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                                 const size_t *global, const size_t *local, long n);
+// clm_dispatch_repeat launches kernel with an event and waits for it, n times,
+// summing each launch's QUEUED->START and START->END (device timer) over the
+// launches whose timestamps it could read (counted): the dispatch loop a C
+// program would write, in one call.
+cl_int clm_dispatch_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
+                           const size_t *local, long n, cl_ulong *queued_to_start, cl_ulong *start_to_end, long *counted);
 #endif

@@ -140,9 +140,9 @@ func (a ArgSpec) Resolve(i int, vars Vars) (runtime.Arg, error) {
 			return runtime.Arg{}, fmt.Errorf("--arg %q: %d elements overflow", a.Text, n)
 		}
 		if a.Kind == KindLocal {
-			return runtime.Arg{Kind: runtime.ArgLocal, Name: a.Text, Bytes: n * size}, nil
+			return runtime.Arg{Kind: runtime.ArgLocal, Name: a.Text, Bytes: n * size, Type: a.Type.Name}, nil
 		}
-		return runtime.Arg{Kind: runtime.ArgBuffer, Name: a.Text, Bytes: n * size, Init: a.initFunc(int64(i)), Output: a.Out, Flags: cl.MemReadWrite}, nil
+		return runtime.Arg{Kind: runtime.ArgBuffer, Name: a.Text, Bytes: n * size, Init: a.initFunc(int64(i)), Output: a.Out, Flags: cl.MemReadWrite, Type: a.Type.Name}, nil
 	}
 	vals := make([]float64, len(a.Values))
 	for j, s := range a.Values {
@@ -156,7 +156,7 @@ func (a ArgSpec) Resolve(i int, vars Vars) (runtime.Arg, error) {
 	if err != nil {
 		return runtime.Arg{}, fmt.Errorf("--arg %q: %w", a.Text, err)
 	}
-	return runtime.Arg{Kind: runtime.ArgScalar, Name: a.Text, Value: b}, nil
+	return runtime.Arg{Kind: runtime.ArgScalar, Name: a.Text, Value: b, Type: a.Type.Name}, nil
 }
 
 // initFunc returns the buffer's fill: deterministic for a given argument index,

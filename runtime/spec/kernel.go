@@ -245,6 +245,7 @@ func (k *Kernel) Benchmark(dev *runtime.Device, in Instance) (*runtime.KernelBen
 		Local:          r.local,
 		BytesPerLaunch: r.bytes,
 		OpsPerLaunch:   r.flops,
+		CheckArgTypes:  true,
 	}
 	if r.flops > 0 {
 		b.OpsUnit = "FLOP"

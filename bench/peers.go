@@ -1,0 +1,303 @@
+package main
+
+// Rows against the peers: clpeak (when installed), the plain C launch loop and
+// the plain C program-cache floor, each measured alternately with clmeter in
+// rounds, reported as the median of the per-round ratios with a 95% CI.
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+var (
+	peerRounds = flag.Int("peer-rounds", 3, "alternating rounds of clpeak and clmeter's peaks suite")
+	progbin    = flag.String("progbin", "bin/progbin", "the plain C program-cache floor (bench/c/progbin.c)")
+	cacheRuns  = flag.Int("cache-rounds", 9, "alternating fresh-process rounds of the program-cache row")
+)
+
+// medianCI returns the median of v and a distribution-free confidence
+// interval of it of at least 95% (order statistics of the binomial), or the
+// extremes when there are too few values for one.
+func medianCI(v []float64) (med, lo, hi float64) {
+	s := append([]float64{}, v...)
+	sort.Float64s(s)
+	n := len(s)
+	med = median(s)
+	if n == 0 {
+		return med, math.NaN(), math.NaN()
+	}
+	// Widen [k, n-1-k] until it covers 95%: P(B(n, 1/2) in [k+1, n-1-k]).
+	best := 0
+	for k := 0; k < n/2; k++ {
+		if binomCoverage(n, k) >= 0.95 {
+			best = k
+		} else {
+			break
+		}
+	}
+	return med, s[best], s[n-1-best]
+}
+
+// binomCoverage is the probability that the median lies between order
+// statistics k and n-1-k (0-based) of n samples.
+func binomCoverage(n, k int) float64 {
+	p := 0.0
+	for j := k + 1; j <= n-1-k; j++ {
+		p += math.Exp(lchoose(n, j) - float64(n)*math.Ln2)
+	}
+	return p
+}
+
+func lchoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
+}
+
+// ratioRow makes a row from per-round ratios (clmeter / peer) with a target.
+func ratioRow(name string, ratios, ours, theirs []float64, unit func(float64) string, target string, ok func(float64) bool, how string) row {
+	med, lo, hi := medianCI(ratios)
+	return row{name, fmt.Sprintf("%.3f [%.3f, %.3f] (%s vs %s)", med, lo, hi, unit(median(ours)), unit(median(theirs))), target, met(ok(med)), how}
+}
+
+func gbs(v float64) string   { return fmt.Sprintf("%.3g GB/s", v) }
+func gops(v float64) string  { return fmt.Sprintf("%.3g G/s", v) }
+func micro(v float64) string { return ns(v * 1e3) }
+
+// clpeakFigures are the best figure of each clpeak section (GB/s, G/s, µs).
+type clpeakFigures map[string]float64
+
+var clpeakNumber = regexp.MustCompile(`^\s*([A-Za-z0-9_ ]+?)\s*:\s*([0-9.]+)\s*(us)?\s*$`)
+
+// parseClpeak reads clpeak's text output: each section's best figure.
+func parseClpeak(out string) clpeakFigures {
+	f := clpeakFigures{}
+	section := ""
+	for _, line := range strings.Split(out, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "Global memory bandwidth"):
+			section = "bandwidth"
+		case strings.HasPrefix(t, "Single-precision compute"):
+			section = "float"
+		case strings.HasPrefix(t, "Double-precision compute"):
+			section = "double"
+		case strings.HasPrefix(t, "Half-precision compute"):
+			section = "half"
+		case strings.HasPrefix(t, "Local memory bandwidth"):
+			section = "local"
+		case strings.HasPrefix(t, "Image memory bandwidth"):
+			section = "image"
+		case strings.HasPrefix(t, "Integer char (8bit) compute"):
+			section = "char"
+		case strings.HasPrefix(t, "Integer short (16bit) compute"):
+			section = "short"
+		case strings.HasPrefix(t, "Integer compute Fast 24bit"):
+			section = "int24"
+		case strings.HasPrefix(t, "Integer compute"):
+			section = "int"
+		case strings.HasPrefix(t, "Transfer bandwidth"), strings.HasSuffix(t, ")") && !strings.Contains(t, ":"):
+			section = "" // a section clmeter has no row for
+		case strings.HasPrefix(t, "Kernel launch latency"):
+			if m := clpeakNumber.FindStringSubmatch(t); m != nil {
+				f["latency"], _ = strconv.ParseFloat(m[2], 64)
+			}
+		default:
+			if m := clpeakNumber.FindStringSubmatch(t); m != nil && section != "" {
+				v, _ := strconv.ParseFloat(m[2], 64)
+				f[section] = math.Max(f[section], v)
+			}
+		}
+	}
+	return f
+}
+
+// clmeterPeaks reads the best figures of 'clmeter suite peaks' and the
+// launch suite's medians (µs).
+func clmeterPeaks(dev *deviceJSON, dir string, suites ...string) (map[string]float64, error) {
+	got := map[string]float64{}
+	for _, suite := range suites {
+		out := filepath.Join(dir, suite+".json")
+		if _, err := clm("suite", suite, "--device", dev.Ref, "-o", out); err != nil {
+			return nil, err
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			return nil, err
+		}
+		var f resultFile
+		if err := json.Unmarshal(b, &f); err != nil {
+			return nil, err
+		}
+		for _, bm := range f.Benchmarks {
+			switch {
+			case bm.Name == "peaks/bandwidth-best":
+				got["bandwidth"] = bm.Figures[0].Value
+			case bm.Name == "peaks/local-bandwidth-best":
+				got["local"] = bm.Figures[0].Value
+			case bm.Name == "peaks/image-bandwidth-best":
+				got["image"] = bm.Figures[0].Value
+			case strings.HasPrefix(bm.Name, "peaks/compute-best/"):
+				got[strings.TrimPrefix(bm.Name, "peaks/compute-best/")] = bm.Figures[0].Value
+			case bm.Name == "launch/dispatch" && bm.Measurement != nil:
+				got["latency"] = bm.Measurement.Summary.Median / 1e3
+			}
+		}
+	}
+	return got, nil
+}
+
+// clpeakRows runs clpeak and clmeter's peaks and launch suites alternately.
+func clpeakRows(dev *deviceJSON, dir string) ([]row, error) {
+	path, err := exec.LookPath("clpeak")
+	if err != nil {
+		return []row{{"clpeak rows", "clpeak is not installed", "-", "-", "apt-get install clpeak (make bench installs it on Debian)"}}, nil
+	}
+	verOut, _ := exec.Command(path, "--version").CombinedOutput()
+	version := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(verOut)), "clpeak version:"))
+	var p, d string
+	if _, err := fmt.Sscanf(strings.Replace(dev.Ref, ":", " ", 1), "%s %s", &p, &d); err != nil {
+		return nil, fmt.Errorf("device ref %q: %v", dev.Ref, err)
+	}
+	keys := []string{"float", "double", "int", "int24", "short", "char", "half", "bandwidth", "local", "image", "latency"}
+	ours, theirs, ratio := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
+	for r := 0; r < *peerRounds; r++ {
+		// Every test but the transfers (clmeter's transfers suite is not in
+		// these rows): clpeak 1.x has no local, image, char or short tests.
+		out, err := exec.Command(path, append([]string{"-p", p, "-d", d}, clpeakTests(path)...)...).CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("clpeak: %v: %s", err, out)
+		}
+		cp := parseClpeak(string(out))
+		cm, err := clmeterPeaks(dev, dir, "peaks")
+		if err != nil {
+			return nil, err
+		}
+		for _, k := range keys[:len(keys)-1] {
+			if cp[k] > 0 && cm[k] > 0 {
+				ours[k], theirs[k] = append(ours[k], cm[k]), append(theirs[k], cp[k])
+				ratio[k] = append(ratio[k], cm[k]/cp[k]) // latency: lower is better
+			}
+		}
+	}
+	// Dispatch: clpeak's latency test alone against the launch suite, in as
+	// many rounds as the launch rows.
+	for r := 0; r < *rounds; r++ {
+		out, err := exec.Command(path, "-p", p, "-d", d, "--kernel-latency").CombinedOutput()
+		if err != nil {
+			return nil, fmt.Errorf("clpeak: %v: %s", err, out)
+		}
+		cp := parseClpeak(string(out))
+		cm, err := clmeterPeaks(dev, dir, "launch")
+		if err != nil {
+			return nil, err
+		}
+		if cp["latency"] > 0 && cm["latency"] > 0 {
+			ours["latency"], theirs["latency"] = append(ours["latency"], cm["latency"]), append(theirs["latency"], cp["latency"])
+			ratio["latency"] = append(ratio["latency"], cm["latency"]/cp["latency"])
+		}
+	}
+	how := fmt.Sprintf("clpeak %s / clmeter suite peaks alternated, median of %d per-round ratios [95%% CI]", version, *peerRounds)
+	names := map[string]string{"float": "fp32 compute", "double": "fp64 compute", "int": "int32 compute", "int24": "int24 (mad24) compute", "short": "int16 compute", "char": "int8 compute",
+		"half": "fp16 compute", "bandwidth": "global memory bandwidth", "local": "local memory bandwidth", "image": "image bandwidth"}
+	var rows []row
+	for _, k := range keys[:len(keys)-1] {
+		if len(ratio[k]) == 0 {
+			continue
+		}
+		unit := gops
+		if k == "bandwidth" || k == "local" || k == "image" {
+			unit = gbs
+		}
+		rows = append(rows, ratioRow(names[k]+": clmeter / clpeak "+version, ratio[k], ours[k], theirs[k], unit, ">= 1.00", func(v float64) bool { return v >= 1 }, how))
+	}
+	if len(ratio["latency"]) > 0 {
+		rows = append(rows, ratioRow("dispatch (QUEUED->START): clmeter / clpeak "+version, ratio["latency"], ours["latency"], theirs["latency"], micro, "<= 1.05", func(v float64) bool { return v <= 1.05 },
+			fmt.Sprintf("clpeak --kernel-latency / clmeter suite launch alternated, median of %d per-round ratios [95%% CI]; clpeak: mean of whole-µs QUEUED->START of a max-work-group x CUs kernel, clmeter: median of batch means, empty one-item kernel (the C loop's rows show the shape does not matter)", *rounds)))
+	}
+	return rows, nil
+}
+
+// cacheFloorRow compares clmeter's warm-cache build of bench/long.cl, in a
+// fresh process, with the C floor (clCreateProgramWithBinary + clBuildProgram
+// in a fresh process), alternating, with the driver's cache as it is for both.
+func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
+	src, _ := filepath.Abs("bench/long.cl")
+	opts := "-I" + filepath.Dir(src)
+	bin := filepath.Join(dir, "long.bin")
+	if out, err := exec.Command(*progbin, "save", fmt.Sprint(dev.Index), src, opts, bin).CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("progbin save: %v: %s", err, out)
+	}
+	args := []string{"run", "bench/long.cl", "--kernel", "spin", "--global", "64", "--arg", "buf:float:64:zero:out", "--arg", "int:10", "--device", dev.Ref, "--samples", "1", "--format", "json"}
+	clmBuild := func() (float64, error) {
+		out, err := clm(args...)
+		if err != nil {
+			return 0, err
+		}
+		var f struct {
+			Benchmarks []struct {
+				Program struct {
+					FromCache bool    `json:"from_cache"`
+					BuildTime float64 `json:"build_time_ns"`
+				} `json:"program"`
+			} `json:"benchmarks"`
+		}
+		if err := json.Unmarshal(out, &f); err != nil || len(f.Benchmarks) == 0 {
+			return 0, fmt.Errorf("clmeter run bench/long.cl: %v", err)
+		}
+		if !f.Benchmarks[0].Program.FromCache {
+			return 0, nil
+		}
+		return f.Benchmarks[0].Program.BuildTime, nil
+	}
+	if _, err := clmBuild(); err != nil { // fills clmeter's cache
+		return nil, err
+	}
+	var ours, floor, ratios []float64
+	for r := 0; r < *cacheRuns; r++ {
+		out, err := exec.Command(*progbin, "load", fmt.Sprint(dev.Index), bin, opts).Output()
+		if err != nil {
+			return nil, fmt.Errorf("progbin load: %v", err)
+		}
+		var c struct {
+			BuildNs float64 `json:"build_ns"`
+		}
+		if err := json.Unmarshal(out, &c); err != nil {
+			return nil, fmt.Errorf("progbin load: %v", err)
+		}
+		o, err := clmBuild()
+		if err != nil {
+			return nil, err
+		}
+		if o == 0 {
+			return nil, fmt.Errorf("cache floor: clmeter did not build bench/long.cl from its cache")
+		}
+		ours, floor, ratios = append(ours, o), append(floor, c.BuildNs), append(ratios, o/c.BuildNs)
+	}
+	return []row{ratioRow("program cache, warm build: clmeter / C floor", ratios, ours, floor, ns, "<= 1.10", func(v float64) bool { return v <= 1.10 },
+		fmt.Sprintf("fresh processes alternated, median of %d per-round ratios [95%% CI]; C: clCreateProgramWithBinary + clBuildProgram (bench/c/progbin.c)", *cacheRuns))}, nil
+}
+
+// clpeakTests returns the clpeak flags selecting every test clmeter has a row
+// for, of those this clpeak knows (from its --help).
+func clpeakTests(path string) []string {
+	help, _ := exec.Command(path, "--help").CombinedOutput()
+	var flags []string
+	for _, f := range []string{"--global-bandwidth", "--local-bandwidth", "--image-bandwidth", "--compute-hp", "--compute-sp", "--compute-dp",
+		"--compute-integer", "--compute-intfast", "--compute-char", "--compute-short", "--kernel-latency"} {
+		if strings.Contains(string(help), f+" ") || strings.Contains(string(help), f+"\n") {
+			flags = append(flags, f)
+		}
+	}
+	return flags
+}

@@ -1,0 +1,47 @@
+package main
+
+import "testing"
+
+func TestParseClpeak(t *testing.T) {
+	out := `
+    Global memory bandwidth (GBPS)
+      float   : 2.60
+      float16 : 14.26
+
+    Single-precision compute (GFLOPS)
+      float   : 1.55
+      float16 : 41.37
+
+    Integer compute (GIOPS)
+      int16 : 36.52
+
+    Integer compute Fast 24bit (GIOPS)
+      int16 : 65.90
+
+    Transfer bandwidth (GBPS)
+      enqueueWriteBuffer              : 15.16
+
+    Kernel launch latency : 16.93 us
+`
+	f := parseClpeak(out)
+	want := map[string]float64{"bandwidth": 14.26, "float": 41.37, "int": 36.52, "int24": 65.90, "latency": 16.93}
+	for k, v := range want {
+		if f[k] != v {
+			t.Errorf("%s: got %g, want %g", k, f[k], v)
+		}
+	}
+	if len(f) != len(want) {
+		t.Errorf("extra figures: %v", f)
+	}
+}
+
+func TestMedianCI(t *testing.T) {
+	med, lo, hi := medianCI([]float64{9, 1, 8, 2, 7, 3, 6, 4, 5})
+	// n = 9: the 2nd and 8th order statistics cover 96.1%.
+	if med != 5 || lo != 2 || hi != 8 {
+		t.Errorf("got %g [%g, %g]", med, lo, hi)
+	}
+	if _, lo, hi := medianCI([]float64{1, 2, 3}); lo != 1 || hi != 3 {
+		t.Errorf("three values: [%g, %g]", lo, hi)
+	}
+}

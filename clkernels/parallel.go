@@ -1,0 +1,172 @@
+package clkernels
+
+import (
+	"encoding/binary"
+	goruntime "runtime"
+	"sync"
+	"unsafe"
+)
+
+// littleEndian: the host stores numbers as the buffers hold them, so floats
+// can be written in place.
+var littleEndian = func() bool { x := uint16(1); return *(*byte)(unsafe.Pointer(&x)) == 1 }()
+
+// fillChunk is the number of elements one random stream fills: the data depend
+// on the seed and the element index only, never on how many cores ran.
+const fillChunk = 1 << 16
+
+// parallelChunks calls f(lo, hi) over [0, n) in chunks of chunk elements on
+// every core, and returns when all are done.
+func parallelChunks(n, chunk int64, f func(lo, hi int64)) {
+	chunks := (n + chunk - 1) / chunk
+	workers := int64(goruntime.GOMAXPROCS(0))
+	if chunks <= 1 || workers <= 1 {
+		for c := int64(0); c < chunks; c++ {
+			f(c*chunk, min(n, (c+1)*chunk))
+		}
+		return
+	}
+	workers = min(workers, chunks)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := int64(0)
+	for w := int64(0); w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				c := next
+				next++
+				mu.Unlock()
+				if c >= chunks {
+					return
+				}
+				f(c*chunk, min(n, (c+1)*chunk))
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// splitMix is SplitMix64: a tiny, fast generator (a nanosecond a number),
+// good enough for benchmark inputs; each fill chunk starts its own stream.
+type splitMix uint64
+
+func chunkRand(seed uint64, chunk int64) *splitMix {
+	s := splitMix(seed*0x9e3779b97f4a7c15 ^ uint64(chunk)*0xbf58476d1ce4e5b9)
+	s.Uint64()
+	return &s
+}
+
+// Uint64 returns the next 64 random bits.
+func (s *splitMix) Uint64() uint64 {
+	*s += 0x9e3779b97f4a7c15
+	z := uint64(*s)
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// Float64 returns a uniform value in [0, 1).
+func (s *splitMix) Float64() float64 { return float64(s.Uint64()>>11) * 0x1p-53 }
+
+// Uint32 returns 32 random bits.
+func (s *splitMix) Uint32() uint32 { return uint32(s.Uint64() >> 32) }
+
+// fillUniform returns an Init that fills a buffer of t with uniform values in
+// [lo, hi) from a fixed seed, so every run sees the same data. Chunks of
+// fillChunk elements have streams of their own and fill on every core.
+func fillUniform(t elemType, seed uint64, lo, hi float64) func([]byte) {
+	return func(b []byte) {
+		n := int64(len(b)) / t.Size
+		parallelChunks(n, fillChunk, func(from, to int64) {
+			r := chunkRand(seed, from/fillChunk)
+			switch {
+			case t.Name == "float" && littleEndian:
+				f := unsafe.Slice((*float32)(unsafe.Pointer(&b[from*4])), to-from)
+				for i := range f {
+					f[i] = float32(lo + (hi-lo)*r.Float64())
+				}
+			case t.Name == "double" && littleEndian:
+				f := unsafe.Slice((*float64)(unsafe.Pointer(&b[from*8])), to-from)
+				for i := range f {
+					f[i] = lo + (hi-lo)*r.Float64()
+				}
+			default:
+				for i := from; i < to; i++ {
+					t.put(b, i, lo+(hi-lo)*r.Float64())
+				}
+			}
+		})
+	}
+}
+
+// fillRandomBytes returns an Init that fills a buffer with random bytes (for
+// bandwidth tests, where only the traffic matters, not the values), on every core.
+func fillRandomBytes(seed uint64) func([]byte) {
+	return func(b []byte) {
+		words := int64(len(b)) / 8
+		parallelChunks(words, fillChunk, func(from, to int64) {
+			r := chunkRand(seed, from/fillChunk)
+			for i := from; i < to; i++ {
+				binary.LittleEndian.PutUint64(b[i*8:], r.Uint64())
+			}
+		})
+		r := chunkRand(seed, -1)
+		for i := words * 8; i < int64(len(b)); i++ {
+			b[i] = byte(r.Uint32())
+		}
+	}
+}
+
+// checkElems compares n elements of got with want(i) within t's tolerance, on
+// every core, and reports the first mismatch and how many there were.
+func checkElems(t elemType, what string, got []byte, n int64, want func(i int64) float64) error {
+	var mu sync.Mutex
+	bad, first := int64(0), int64(-1)
+	var fg, fw float64
+	parallelChunks(n, 1<<18, func(from, to int64) {
+		cb, cf := int64(0), int64(-1)
+		var g0, w0 float64
+		for i := from; i < to; i++ {
+			g, w := t.get(got, i), want(i)
+			if !near(g, w, t) {
+				if cf < 0 {
+					cf, g0, w0 = i, g, w
+				}
+				cb++
+			}
+		}
+		if cb == 0 {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		bad += cb
+		if first < 0 || cf < first {
+			first, fg, fw = cf, g0, w0
+		}
+	})
+	return mismatch(t, what, n, bad, first, fg, fw)
+}
+
+// sumProducts returns the sum of a[i]*b[i] over n elements of t in float64,
+// on every core (chunk sums added in chunk order, so the result is the same
+// whatever the core count).
+func sumProducts(t elemType, a, b []byte, n int64) float64 {
+	const chunk = 1 << 18
+	sums := make([]float64, (n+chunk-1)/chunk)
+	parallelChunks(n, chunk, func(from, to int64) {
+		var s float64
+		for i := from; i < to; i++ {
+			s += t.get(a, i) * t.get(b, i)
+		}
+		sums[from/chunk] = s
+	})
+	var s float64
+	for _, v := range sums {
+		s += v
+	}
+	return s
+}

@@ -1,0 +1,43 @@
+package cl
+
+import (
+	"io"
+	"os"
+	"sync"
+	"syscall"
+)
+
+var stderrMu sync.Mutex
+
+// captureStderr runs f with the process's stderr (fd 2) sent to a temporary
+// file and returns what was written there: OpenCL compilers (PoCL's clang)
+// print warnings straight to fd 2 during clBuildProgram. Captures are serial;
+// when fd 2 cannot be swapped, f runs as is.
+func captureStderr(f func()) string {
+	stderrMu.Lock()
+	defer stderrMu.Unlock()
+	tmp, err := os.CreateTemp("", "clmeter-build-stderr-")
+	if err != nil {
+		f()
+		return ""
+	}
+	os.Remove(tmp.Name())
+	defer tmp.Close()
+	saved, err := syscall.Dup(2)
+	if err != nil {
+		f()
+		return ""
+	}
+	defer syscall.Close(saved)
+	if err := syscall.Dup3(int(tmp.Fd()), 2, 0); err != nil {
+		f()
+		return ""
+	}
+	f()
+	syscall.Dup3(saved, 2, 0)
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return ""
+	}
+	b, _ := io.ReadAll(io.LimitReader(tmp, 1<<20))
+	return string(b)
+}
