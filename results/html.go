@@ -81,8 +81,8 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		d.Peaks = append(d.Peaks, plotOrErr(fc.Device+" ("+fc.Unit+")", svg, err, ""))
 	}
 	for _, f := range r.Figures {
-		d.Figures = append(d.Figures, []string{benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name,
-			formatValue(f.Figure.Value), f.Figure.Unit, f.Figure.Note})
+		v, u := scaledFigure(f.Figure.Value, f.Figure.Unit)
+		d.Figures = append(d.Figures, []string{benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name, v, u, f.Figure.Note})
 	}
 	for _, row := range r.Failed {
 		d.Failed = append(d.Failed, fmt.Sprintf("%s [%s]: %s", benchLabel(row.Key), r.deviceText(row.Key.Device, row.Where), row.Bench.Error))

@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/units"
 )
 
 // WriteReport renders r in format (one of ReportFormats; "html" goes through
@@ -95,8 +96,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 			if f.Figure.Note != "" {
 				note = "(" + f.Figure.Note + ")"
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s %s\t%s\n", benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where),
-				f.Figure.Name, formatValue(f.Figure.Value), f.Figure.Unit, note)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where),
+				f.Figure.Name, units.Quantity(f.Figure.Value, f.Figure.Unit), note)
 		}
 		tw.Flush()
 	}
@@ -114,6 +115,16 @@ func benchLabel(k Key) string {
 // formatValue writes a figure's value with up to four significant digits.
 func formatValue(v float64) string {
 	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// scaledFigure writes a figure's value and unit as people read them
+// (units.Quantity): 6.454e+04 GFLOP/s becomes "64.5", "TFLOP/s".
+func scaledFigure(v float64, unit string) (string, string) {
+	q := units.Quantity(v, unit)
+	if i := strings.LastIndexByte(q, ' '); i > 0 {
+		return q[:i], q[i+1:]
+	}
+	return q, ""
 }
 
 func (r *Report) writeFailedAndWarnings(w io.Writer, indent string) {
@@ -171,8 +182,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		mdRow(ew, []string{"benchmark", "device", "figure", "value", "unit", "note"})
 		mdRow(ew, []string{"---", "---", "---", "--:", "---", "---"})
 		for _, f := range r.Figures {
-			mdRow(ew, []string{benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name,
-				formatValue(f.Figure.Value), f.Figure.Unit, f.Figure.Note})
+			v, u := scaledFigure(f.Figure.Value, f.Figure.Unit)
+			mdRow(ew, []string{benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name, v, u, f.Figure.Note})
 		}
 	}
 	if len(r.Failed) > 0 {
