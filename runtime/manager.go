@@ -4,6 +4,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -134,8 +135,13 @@ func (m *Manager) Select(spec string) ([]*Device, error) {
 	return s.Match(devs)
 }
 
-// Close releases every context and queue made. The Manager must not be used after.
-func (m *Manager) Close() {
+// Close stores the binary cache's deferred entries and releases every context
+// and queue made (CloseContext without a way to abandon the stores). The
+// Manager must not be used after.
+func (m *Manager) Close() { m.CloseContext(context.Background()) }
+
+// release releases every context and queue made.
+func (m *Manager) release() {
 	for _, d := range m.devices {
 		if d.queue != nil {
 			d.queue.Release()
