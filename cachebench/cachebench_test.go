@@ -52,10 +52,10 @@ func TestFileKernelArgs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Release()
-	if _, args, note := fileKernelArgs(ctx, p, "a", src); note != "" || len(args) != 2 || args[0] != argBuffer || args[1] != argInt {
+	if _, args, note := fileKernelArgs(ctx, p, "a", src, ""); note != "" || len(args) != 2 || args[0] != argBuffer || args[1] != argInt {
 		t.Errorf("kernel a: %v %q", args, note)
 	}
-	if _, _, note := fileKernelArgs(ctx, p, "b", src); !strings.Contains(note, "is not a global buffer or an int") {
+	if _, _, note := fileKernelArgs(ctx, p, "b", src, ""); !strings.Contains(note, "is not a global buffer or an int") {
 		t.Errorf("kernel b: note %q", note)
 	}
 }

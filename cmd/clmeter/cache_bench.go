@@ -11,21 +11,27 @@ import (
 func cacheBenchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
-		Usage:     "measure program build time with and without clmeter's and the driver's binary caches",
+		Usage:     "measure the time to first result with and without clmeter's and the driver's binary caches",
 		ArgsUsage: "[small | large | FILE.cl ...]",
 		Description: "The binary-cache experiment. For each program (built-in 'small': 2 kernels; 'large': 32\n" +
-			"   kernels; or an OpenCL C file) and each mode -- cold (both caches off), driver cache warm,\n" +
-			"   clmeter cache warm, both warm -- it runs --trials fresh clmeter processes, so no in-process\n" +
-			"   state flatters the figures. Each cache is warmed by an untimed process first and lives in a\n" +
-			"   private temporary folder (CLMETER_CACHE_DIR, POCL_CACHE_DIR, CUDA_CACHE_PATH, ...): your caches\n" +
-			"   are untouched. Driver caches are turned off with CUDA_CACHE_DISABLE=1, POCL_KERNEL_CACHE=0,\n" +
-			"   NEO_CACHE_PERSISTENT=0, MESA_SHADER_CACHE_DISABLE=true, AMD_COMGR_CACHE=0; for a driver\n" +
-			"   clmeter does not know, cold trials append a unique comment to the source instead.\n\n" +
-			"   Each process times platform enumeration, context creation, program build, reading the\n" +
-			"   binaries, the first launch (create kernel, set arguments, enqueue, finish) and the median of\n" +
-			"   5 later launches. The table shows median [min-max] in ms across trials and the build speedup\n" +
-			"   over cold. A FILE.cl is launched (its first kernel) only when every argument is a global\n" +
-			"   buffer or an integer. -o writes a result file (kind cache-bench).",
+			"   kernels; or an OpenCL C file, its #includes found beside it) and each mode -- cold (both caches\n" +
+			"   off), driver cache warm, clmeter cache warm, both warm, and miss (a first run: clmeter's cache\n" +
+			"   empty, the driver's off) -- it runs --trials fresh clmeter processes, the modes interleaved, so\n" +
+			"   no in-process state and no drift flatters a mode. Each cache lives in a private temporary folder\n" +
+			"   (CLMETER_CACHE_DIR, POCL_CACHE_DIR, CUDA_CACHE_PATH, ...): your caches are untouched. Driver\n" +
+			"   caches are turned off with CUDA_CACHE_DISABLE=1, POCL_KERNEL_CACHE=0, NEO_CACHE_PERSISTENT=0,\n" +
+			"   MESA_SHADER_CACHE_DISABLE=true, AMD_COMGR_CACHE=0; for a driver clmeter does not know, cold\n" +
+			"   trials append a unique comment to the source instead. clmeter's cache is forced on in its modes\n" +
+			"   (CLMETER_CACHE=1) also where its policy leaves it off.\n\n" +
+			"   The table shows the time to first result (TTFR = enumeration + context + build + first launch:\n" +
+			"   create kernel, set arguments, enqueue, finish), its speedup over cold and over the driver's\n" +
+			"   cache alone, its parts, the steady launch, what a miss stores after the work, and the process's\n" +
+			"   wall time (medians in ms). The miss line gives a first run's cost against --no-cache and after\n" +
+			"   how many runs it is repaid; the verdict says which cache saves what on the device, and is\n" +
+			"   recorded in the clmeter cache folder for 'clmeter doctor' and 'clmeter cache stats'. A FILE.cl is\n" +
+			"   launched (its first kernel by name) only when every argument is a global buffer or an integer.\n" +
+			"   -o writes a result file (kind cache-bench; 'clmeter report --format html' draws a stacked bar\n" +
+			"   per mode).",
 		Flags: []cli.Flag{
 			deviceFlag,
 			&cli.IntFlag{Name: "trials", Aliases: []string{"n"}, Value: 5, Usage: "fresh processes per mode"},
