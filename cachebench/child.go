@@ -243,4 +243,3 @@ func kernelArgs(p *cl.Program, kernel string) ([]benchArg, error) {
 	}
 	return args, nil
 }
-
