@@ -17,6 +17,8 @@ type htmlData struct {
 	Sweeps   []htmlPlot
 	Dists    []htmlPlot
 	Peaks    []htmlPlot
+	TTFR     []htmlPlot
+	Verdicts []string
 	Figures  [][]string
 	Failed   []string
 	Warnings []string
@@ -33,8 +35,9 @@ type htmlPlot struct {
 
 // WriteHTML writes the report as one self-contained HTML file: the table, then
 // SVG plots (gonum.org/v1/plot) inline: throughput against each swept
-// parameter, each benchmark's sample distribution, and each device's suite
-// peaks. Nothing is loaded from elsewhere. A plot that cannot be drawn is
+// parameter, each device's suite peaks, a stacked bar of the time to first
+// result per cache mode of each 'cache bench' program (with the verdicts), and
+// each benchmark's sample distribution. Nothing is loaded from elsewhere. A plot that cannot be drawn is
 // replaced by its error.
 func (r *Report) WriteHTML(w io.Writer) error {
 	d := htmlData{Title: "clmeter report", Header: tableColumns}
@@ -75,6 +78,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		svg, err := FigurePlot(fc)
 		d.Peaks = append(d.Peaks, plotOrErr(fc.Device+" ("+fc.Unit+")", svg, err, ""))
 	}
+	for _, c := range TTFRCharts(r.Figures, r.MultiHost) {
+		svg, err := TTFRPlot(c)
+		d.TTFR = append(d.TTFR, plotOrErr(c.Program+" ["+c.Device+"]", svg, err, "median of fresh processes per mode"))
+	}
+	d.Verdicts = CacheVerdicts(r.Sources)
 	for _, f := range r.Figures {
 		d.Figures = append(d.Figures, []string{benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name,
 			formatValue(f.Figure.Value), f.Figure.Unit, f.Figure.Note})
@@ -130,6 +138,10 @@ figcaption { font-size: 85%; color: #555; max-width: 520px; }
 {{end}}</div>{{end}}
 {{if .Peaks}}<h2>Device peaks</h2>
 <div class="plots">{{range .Peaks}}<figure class="peaks">{{.SVG}}<figcaption>{{.Title}}{{if .Note}}: {{.Note}}{{end}}</figcaption></figure>
+{{end}}</div>{{end}}
+{{if .TTFR}}<h2>Binary cache: time to first result</h2>
+<ul class="verdict">{{range .Verdicts}}<li>{{.}}</li>{{end}}</ul>
+<div class="plots">{{range .TTFR}}<figure class="ttfr">{{.SVG}}<figcaption>{{.Title}}{{if .Note}}: {{.Note}}{{end}}</figcaption></figure>
 {{end}}</div>{{end}}
 {{if .Dists}}<h2>Sample distributions</h2>
 <p>Box: quartiles, whiskers at 1.5 IQR; dots: every sample, in the order taken (left to right); lines: minimum, median, mean.</p>
