@@ -618,6 +618,9 @@ type CacheStats struct {
 	Misses    int64 `json:"misses"`
 	Rejected  int64 `json:"rejected"`
 	Evictions int64 `json:"evictions"`
+	// Savings are what 'clmeter cache bench' measured each cache to save, per
+	// device, most recent first.
+	Savings []CacheSavings `json:"savings"`
 }
 
 // Stats counts the entries and reads the recorded counters.
@@ -630,6 +633,9 @@ func (c *Cache) Stats() (CacheStats, error) {
 	for _, e := range es {
 		s.Entries++
 		s.Bytes += e.Size
+	}
+	if s.Savings, err = c.Savings(); err != nil {
+		return s, err
 	}
 	b, err := os.ReadFile(filepath.Join(c.Dir, statsFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -54,7 +54,7 @@ func (p ProgramSavings) Summary() string {
 	if p.BreakEven > 0 {
 		be = fmt.Sprintf("repaid after %d runs", p.BreakEven)
 	}
-	return fmt.Sprintf("%s: time to first result cold %s, driver's cache %s (%s), clmeter's %s (%s), both %s (%s of the driver's alone); a miss stores for %s, %s",
+	return fmt.Sprintf("%s: time to first result cold %s, driver's cache %s (%s), clmeter's %s (%s), both %s (%s faster than the driver's alone); a miss stores for %s, %s",
 		p.Program, units.Milliseconds(p.Cold)+" ms", units.Milliseconds(p.Driver)+" ms", x(p.Cold, p.Driver),
 		units.Milliseconds(p.Ours)+" ms", x(p.Cold, p.Ours), units.Milliseconds(p.Both)+" ms", x(p.Driver, p.Both),
 		units.Milliseconds(p.MissStore)+" ms", be)

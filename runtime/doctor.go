@@ -70,6 +70,11 @@ type DeviceCheck struct {
 	Problem string        `json:"problem,omitempty"`
 	Context time.Duration `json:"context_ns"`
 	Build   time.Duration `json:"build_ns"`
+	// CachePolicy is what clmeter's binary cache does by default on the
+	// device's driver; Savings what 'clmeter cache bench' last measured on it
+	// (nil when it has not run here).
+	CachePolicy CachePolicy   `json:"cache_policy"`
+	Savings     *CacheSavings `json:"cache_savings,omitempty"`
 }
 
 // DefaultVendorDir is where ICD loaders look for vendor files by default.
@@ -204,7 +209,16 @@ func Diagnose() *Diagnosis {
 const doctorKernel = "__kernel void clmeter_doctor(__global int *x) { x[get_global_id(0)] = (int)get_global_id(0) * 3; }"
 
 func checkDevice(dev *Device) DeviceCheck {
-	dc := DeviceCheck{Index: dev.Index, Ref: dev.Ref(), Name: dev.Info.Name, Type: dev.Info.TypeName}
+	dc := DeviceCheck{Index: dev.Index, Ref: dev.Ref(), Name: dev.Info.Name, Type: dev.Info.TypeName,
+		CachePolicy: CachePolicyFor(DriverFamily(dev.Platform.Name, dev.Platform.Vendor), os.Environ())}
+	if envTrue(CacheForceEnv) {
+		dc.CachePolicy.On = true
+	}
+	if dir, err := DefaultCacheDir(); err == nil {
+		if s, ok := NewCache(dir, 0).SavingsFor(dev); ok {
+			dc.Savings = &s
+		}
+	}
 	fail := func(what string, err error) DeviceCheck {
 		dc.Problem = what + ": " + firstLine(err.Error())
 		return dc

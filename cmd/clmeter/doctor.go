@@ -102,6 +102,7 @@ func writeDiagnosis(w io.Writer, d *runtime.Diagnosis) {
 					fmt.Fprintf(w, ": %s", dc.Problem)
 				}
 				fmt.Fprintln(w)
+				writeCacheAdvice(w, "      ", dc.CachePolicy, dc.Savings)
 			}
 		}
 	}
