@@ -228,9 +228,9 @@ func deviceVerdict(device, family string, policy runtime.CachePolicy, sums []pro
 	if policy.On {
 		on = "on"
 	}
-	return fmt.Sprintf("verdict on %s (%s), time to first result: the driver's cache is %s faster than cold; clmeter's cache alone %s faster than cold "+
-		"and %s against the driver's alone; with both warm, clmeter's cache makes it %s faster than the driver's alone; "+
-		"a miss costs %s after the work (TTFR %s of --no-cache's). clmeter's cache is %s by default on %s: %s.",
+	return fmt.Sprintf("verdict on %s (%s), time to first result: the driver's cache alone %s faster than cold; clmeter's cache alone %s faster than cold, "+
+		"%s against the driver's alone; both caches %s faster than the driver's alone; "+
+		"a miss stores %s after the work (TTFR %s of --no-cache's). clmeter's cache is %s by default on %s: %s.",
 		device, name, perProgram(sums, x(modeCold, modeDriver)), perProgram(sums, x(modeCold, modeOurs)),
 		perProgram(sums, x(modeDriver, modeOurs)), perProgram(sums, x(modeDriver, modeBoth)),
 		perProgram(sums, func(s programSummary) string { return msText(s.store()) + " ms" }),

@@ -152,3 +152,35 @@ func TestCachePolicy(t *testing.T) {
 		t.Fatalf("forced on: note %q, want a miss", info.CacheNote)
 	}
 }
+
+// TestCacheDeferredEntryComplete checks, on PoCL, that an entry stored after
+// the first launch holds more than the binary read before it: the work-group
+// function PoCL compiled for that launch, which a hit then does not compile.
+func TestCacheDeferredEntryComplete(t *testing.T) {
+	m, d := realDevice(t)
+	if DriverFamily(d.Platform.Name, d.Platform.Vendor) != driverPoCL {
+		t.Skip("PoCL only: other drivers compile nothing at the first launch")
+	}
+	src := Source{Name: "add1.cl", Text: cacheTestSrc}
+	size := func(deferred bool) int64 {
+		c := NewCache(t.TempDir(), 0)
+		c.Defer = deferred
+		m.Cache = c
+		p, _, err := d.BuildProgram(src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		launchOnce(t, d, p, 1<<14)
+		p.Release()
+		c.StorePending(context.Background())
+		es, err := c.Entries()
+		if err != nil || len(es) != 1 {
+			t.Fatalf("entries %v, %v", es, err)
+		}
+		return es[0].Size
+	}
+	before, after := size(false), size(true)
+	if after <= before {
+		t.Errorf("entry stored after the launch is %d bytes, before it %d: the launch's work-group function is missing", after, before)
+	}
+}
