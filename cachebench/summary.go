@@ -256,6 +256,8 @@ func (s programSummary) benchmarks(d *runtime.Device) []results.Benchmark {
 		fig(figTTFR.Name, ms.TTFR.Median, note+" of enumeration + context + build + first launch")
 		fig(figTTFR.Name+" min", ms.TTFR.Min, "")
 		fig(figTTFR.Name+" max", ms.TTFR.Max, "")
+		fig(figTTFR.Name+" less enumeration", summarize(row.Trials, func(r childResult) time.Duration { return r.TTFR() - r.Enumeration }).Median,
+			note+": what the caches can change (enumeration loads every ICD, whatever the caches)")
 		launched := row.Trials[0].LaunchNote == ""
 		for j, f := range ttfrParts {
 			if j == 3 && !launched {
