@@ -64,7 +64,8 @@ func runChildTrial(program, device, nonce string, stderr io.Writer) (childResult
 		return r, err
 	}
 	if nonce != "" {
-		prog.Source += "\n// clmeter cache bench nonce " + nonce + "\n"
+		// Code, not a comment: drivers key their caches on the preprocessed source.
+		prog.Source += "\n__constant int clmeter_cache_bench_nonce_" + nonce + " = 1;\n"
 	}
 	m := runtime.NewManager()
 	defer m.Close()
