@@ -80,7 +80,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	}
 	for _, c := range TTFRCharts(r.Figures, r.MultiHost) {
 		svg, err := TTFRPlot(c)
-		d.TTFR = append(d.TTFR, plotOrErr(c.Program+" ["+c.Device+"]", svg, err, "median of fresh processes per mode"))
+		d.TTFR = append(d.TTFR, plotOrErr(c.Program+" ["+c.Device+"]", svg, err, "bars: each part's median over fresh processes; labels: the median time to first result"))
 	}
 	d.Verdicts = CacheVerdicts(r.Sources)
 	for _, f := range r.Figures {

@@ -25,20 +25,27 @@ type TTFRChart struct {
 	Device, Program string
 	// Modes are the cache modes, in cacheModeOrder.
 	Modes []string
-	// MS[i][j] is part TTFRParts[i] of mode j in milliseconds.
+	// MS[i][j] is part TTFRParts[i] of mode j in milliseconds (each the
+	// median over the trials).
 	MS [][]float64
+	// Total[j] is mode j's time to first result (the median of each trial's
+	// sum, so not quite the sum of the parts' medians); 0 when not recorded.
+	Total []float64
 }
 
 // TTFRCharts groups the cache-bench figures by device and program.
 func TTFRCharts(figs []FigureRow, multiHost bool) []TTFRChart {
 	type key struct{ dev, prog string }
 	var order []key
-	parts := map[key]map[string][]float64{} // mode -> part values
+	parts := map[key]map[string][]float64{} // mode -> part values, then the total
 	for _, f := range figs {
 		if f.Kind != "cache-bench" || f.Figure.Unit != "ms" {
 			continue
 		}
 		pi := slices.Index(TTFRParts, f.Figure.Name)
+		if f.Figure.Name == "time to first result" {
+			pi = len(TTFRParts)
+		}
 		i := strings.LastIndex(f.Key.Name, "/")
 		if pi < 0 || i < 0 {
 			continue
@@ -54,7 +61,7 @@ func TTFRCharts(figs []FigureRow, multiHost bool) []TTFRChart {
 			order = append(order, k)
 		}
 		if parts[k][mode] == nil {
-			parts[k][mode] = make([]float64, len(TTFRParts))
+			parts[k][mode] = make([]float64, len(TTFRParts)+1)
 		}
 		parts[k][mode][pi] = f.Figure.Value
 	}
@@ -83,6 +90,9 @@ func TTFRCharts(figs []FigureRow, multiHost bool) []TTFRChart {
 				c.MS[i] = append(c.MS[i], parts[k][m][i])
 			}
 		}
+		for _, m := range modes {
+			c.Total = append(c.Total, parts[k][m][len(TTFRParts)])
+		}
 		out = append(out, c)
 	}
 	return out
@@ -104,7 +114,7 @@ func TTFRPlot(c TTFRChart) ([]byte, error) {
 	}
 	p := plot.New()
 	p.Title.Text = c.Program + ": time to first result"
-	p.Y.Label.Text = "ms (stacked: " + strings.Join(TTFRParts, ", ") + ")"
+	p.Y.Label.Text = "ms"
 	p.Y.Min = 0
 	var prev *plotter.BarChart
 	totals := make([]float64, len(c.Modes))
@@ -131,7 +141,13 @@ func TTFRPlot(c TTFRChart) ([]byte, error) {
 	pts := make(plotter.XYs, len(totals))
 	top := 0.0
 	for j, t := range totals {
-		labels[j] = fmt.Sprintf("%.4g ms", t)
+		if j < len(c.Total) && c.Total[j] > 0 {
+			t = c.Total[j]
+		}
+		labels[j] = fmt.Sprintf("%.0f ms", t)
+		if t < 100 {
+			labels[j] = fmt.Sprintf("%.3g ms", t)
+		}
 		pts[j] = plotter.XY{X: float64(j), Y: t}
 		top = max(top, t)
 	}
