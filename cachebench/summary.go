@@ -171,6 +171,9 @@ func writeBenchTable(w io.Writer, s programSummary) {
 		}
 	}
 	tw.Flush()
+	if n := contextNote(s); n != "" {
+		notes = append(notes, n)
+	}
 	miss := s.Modes[modeMiss]
 	fmt.Fprintf(w, "miss (a first run: clmeter's cache empty, the driver's off): TTFR %s of --no-cache's; it stores %s ms after the work, so the process exits after %s of --no-cache's time; %s\n",
 		xText(ratio(miss.TTFR.Median, cold)), msText(s.store()), xText(ratio(miss.After[2], s.Modes[modeCold].After[2])), s.breakEvenText())
@@ -303,4 +306,27 @@ func onOff(b bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// contextNote attributes a slower context creation to turning the driver's
+// cache off (CUDA_CACHE_DISABLE=1 makes NVIDIA's 1.3-1.7 s instead of 0.12 s),
+// when the modes with it off take over twice as long and 50 ms more.
+func contextNote(s programSummary) string {
+	var on, off []time.Duration
+	for _, ms := range s.Modes {
+		if ms.Row.Mode.Driver {
+			on = append(on, ms.Parts[1])
+		} else {
+			off = append(off, ms.Parts[1])
+		}
+	}
+	if len(on) == 0 || len(off) == 0 {
+		return ""
+	}
+	a, b := slices.Min(off), slices.Max(on)
+	if a > 2*b && a-b > 50*time.Millisecond {
+		return fmt.Sprintf("context creation takes %s-%s ms with the driver's cache turned off against %s ms with it on: "+
+			"the switch costs that, not the build (part of every driver-off mode's TTFR)", msText(a), msText(slices.Max(off)), msText(b))
+	}
+	return ""
 }

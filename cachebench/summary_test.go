@@ -57,3 +57,17 @@ func TestSummaryBreakEvenAndVerdict(t *testing.T) {
 		t.Errorf("hit note %q for a warm mode that missed", n)
 	}
 }
+
+func TestContextNote(t *testing.T) {
+	ms := time.Millisecond
+	s := summarizeProgram("p", rowsOf([5]time.Duration{1000 * ms, 100 * ms, 50 * ms, 20 * ms, 1000 * ms}, 400*ms))
+	if n := contextNote(s); n != "" {
+		t.Errorf("equal contexts gave a note: %q", n)
+	}
+	for _, i := range []int{modeCold, modeOurs, modeMiss} { // the driver's cache off: NVIDIA's slow context
+		s.Modes[i].Parts[1] = 1500 * ms
+	}
+	if n := contextNote(s); !strings.Contains(n, "1500-1500 ms with the driver's cache turned off against 10.0 ms") {
+		t.Errorf("note %q", n)
+	}
+}
