@@ -286,6 +286,14 @@ func (c *Cache) BuildProgram(d *Device, src Source, options string) (*cl.Program
 	short := key[:12]
 	path := c.entryPath(key)
 
+	if c.Defer {
+		if p := c.reusePending(key, d); p != nil {
+			info := BuildInfo{Options: options, FromCache: true, CacheNote: "reused: built earlier in this process, stored after the work"}
+			info.Total = time.Since(start)
+			c.debugf("reuse %s %s on %s (built earlier in this process)", short, src.Name, d.Info.Name)
+			return p, info, nil
+		}
+	}
 	note := "miss"
 	b, err := os.ReadFile(path)
 	switch {
@@ -326,7 +334,7 @@ func (c *Cache) BuildProgram(d *Device, src Source, options string) (*cl.Program
 	c.count('m')
 	c.debugf("miss %s %s on %s", short, src.Name, d.Info.Name)
 	if c.Defer {
-		if err := c.deferStore(key, kf, src.Name, p); err != nil {
+		if err := c.deferStore(key, kf, src.Name, p, d); err != nil {
 			c.debugf("not stored %s: %v", short, err)
 		}
 		info.Total = time.Since(start)

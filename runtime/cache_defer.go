@@ -16,11 +16,12 @@ type pendingStore struct {
 	kf     KeyFields
 	source string
 	prog   *cl.Program // a retained handle, released once stored
+	device *Device     // the program's device (and context)
 }
 
 // deferStore keeps a second handle on p, to be read and stored by StorePending.
 // A key already pending is not kept twice.
-func (c *Cache) deferStore(key string, kf KeyFields, source string, p *cl.Program) error {
+func (c *Cache) deferStore(key string, kf KeyFields, source string, p *cl.Program, d *Device) error {
 	c.pmu.Lock()
 	defer c.pmu.Unlock()
 	for _, ps := range c.pending {
@@ -32,8 +33,24 @@ func (c *Cache) deferStore(key string, kf KeyFields, source string, p *cl.Progra
 	if err != nil {
 		return err
 	}
-	c.pending = append(c.pending, pendingStore{key: key, kf: kf, source: source, prog: h})
+	c.pending = append(c.pending, pendingStore{key: key, kf: kf, source: source, prog: h, device: d})
 	c.debugf("store %s deferred until the work is done", key[:12])
+	return nil
+}
+
+// reusePending returns another handle on the program built for key on d
+// earlier in this process and not stored yet, or nil: a later build of the
+// same program needs neither the compiler nor the disk.
+func (c *Cache) reusePending(key string, d *Device) *cl.Program {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	for _, ps := range c.pending {
+		if ps.key == key && ps.device == d {
+			if h, err := ps.prog.Retain(); err == nil {
+				return h
+			}
+		}
+	}
 	return nil
 }
 

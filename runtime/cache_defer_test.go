@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,15 +55,17 @@ func TestCacheDeferredStore(t *testing.T) {
 	if info.CacheNote != "miss" || c.Pending() != 1 {
 		t.Fatalf("first build: note %q, %d pending; want a miss, 1 pending", info.CacheNote, c.Pending())
 	}
-	// The same program again before the store: a miss, still one pending.
-	p2, _, err := d.BuildProgram(src, "")
+	// The same program again before the store: the program built above,
+	// reused, and still one store pending.
+	p2, info2, err := d.BuildProgram(src, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p2.Release()
-	if c.Pending() != 1 {
-		t.Fatalf("%d pending after a second miss of the same key, want 1", c.Pending())
+	if !strings.HasPrefix(info2.CacheNote, "reused") || !info2.FromCache || c.Pending() != 1 {
+		t.Fatalf("second build before the store: note %q, %d pending; want reused, 1 pending", info2.CacheNote, c.Pending())
 	}
+	launchOnce(t, d, p2, 1<<10)
+	p2.Release()
 	if es, _ := c.Entries(); len(es) != 0 {
 		t.Fatalf("%d entries before StorePending, want none", len(es))
 	}
