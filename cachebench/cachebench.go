@@ -180,11 +180,14 @@ func childEnv(dir, trialDir string, mode benchMode) []string {
 
 // runChild runs one bench-child process and reads its JSON line; Wall is the
 // process's life from start to exit.
-func runChild(ctx context.Context, exe string, env []string, program, device, nonce string) (childResult, error) {
+func runChild(ctx context.Context, exe string, env []string, program, device, nonce, launch string) (childResult, error) {
 	var r childResult
 	args := []string{"cache", "bench-child", "--program", program, "--device", device}
 	if nonce != "" {
 		args = append(args, "--nonce", nonce)
+	}
+	if launch != "" {
+		args = append(args, "--launch", launch)
 	}
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Env = env
@@ -199,18 +202,43 @@ func runChild(ctx context.Context, exe string, env []string, program, device, no
 		}
 		return r, fmt.Errorf("trial process failed (%v): %s", err, strings.TrimSpace(errb.String()))
 	}
+	if err := json.Unmarshal(lastJSONLine(out.Bytes()), &r); err != nil {
+		return r, fmt.Errorf("trial process printed no result: %q %s", out.String(), errb.String())
+	}
+	r.Wall = wall
+	return r, nil
+}
+
+// lastJSONLine is the last line of out that opens a JSON object.
+func lastJSONLine(out []byte) []byte {
 	var last string
-	sc := bufio.NewScanner(&out)
+	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "{") {
 			last = l
 		}
 	}
-	if err := json.Unmarshal([]byte(last), &r); err != nil {
-		return r, fmt.Errorf("trial process printed no result: %q %s", out.String(), errb.String())
+	return []byte(last)
+}
+
+// probeLaunch runs 'cache bench-child --probe' with every cache off in a
+// private folder: the kernel a file's trials launch, and its arguments.
+func probeLaunch(ctx context.Context, exe, dir, program, device string) (string, error) {
+	cmd := exec.CommandContext(ctx, exe, "cache", "bench-child", "--probe", "--program", program, "--device", device)
+	cmd.Env = childEnv(dir, dir, benchModes[modeCold])
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", fmt.Errorf("probe process failed (%v): %s", err, strings.TrimSpace(errb.String()))
 	}
-	r.Wall = wall
-	return r, nil
+	var p probeResult
+	if err := json.Unmarshal(lastJSONLine(out.Bytes()), &p); err != nil || p.Launch == "" {
+		return "", fmt.Errorf("probe process printed no result: %q %s", out.String(), errb.String())
+	}
+	return p.Launch, nil
 }
 
 // Run runs the experiment: for each program, an untimed child warms each warm
@@ -259,9 +287,12 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 	}
 	var sums []programSummary
 	for pi, name := range opts.Programs {
-		program := name
+		program, launch := name, ""
 		if _, builtin := builtinBenchPrograms[name]; !builtin {
 			program, _ = filepath.Abs(name)
+			if launch, err = probeLaunch(ctx, exe, filepath.Join(tmp, fmt.Sprintf("p%d-probe", pi)), program, d.Ref()); err != nil {
+				return fmt.Errorf("cache bench %s: %w", name, err)
+			}
 		}
 		rows := make([]benchRow, len(benchModes))
 		for mi, mode := range benchModes {
@@ -270,7 +301,7 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 				continue
 			}
 			dir := filepath.Join(tmp, fmt.Sprintf("p%d-m%d", pi, mi))
-			if _, err := runChild(ctx, exe, childEnv(dir, filepath.Join(dir, "warm-up"), mode), program, d.Ref(), ""); err != nil {
+			if _, err := runChild(ctx, exe, childEnv(dir, filepath.Join(dir, "warm-up"), mode), program, d.Ref(), "", launch); err != nil {
 				return fmt.Errorf("cache bench %s, %s (warm-up): %w", name, mode.Name, err)
 			}
 		}
@@ -283,7 +314,7 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 				if !mode.Driver && family == "" {
 					nonce = newNonce()
 				}
-				r, err := runChild(ctx, exe, childEnv(dir, filepath.Join(dir, fmt.Sprintf("t%d", t)), mode), program, d.Ref(), nonce)
+				r, err := runChild(ctx, exe, childEnv(dir, filepath.Join(dir, fmt.Sprintf("t%d", t)), mode), program, d.Ref(), nonce, launch)
 				if err != nil {
 					return fmt.Errorf("cache bench %s, %s: %w", name, mode.Name, err)
 				}

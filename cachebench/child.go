@@ -48,20 +48,101 @@ func (r childResult) TTFR() time.Duration {
 
 // Child is one trial, run in a fresh process by the hidden command
 // 'cache bench-child': everything from platform enumeration to a steady launch,
-// with the caches the environment sets. It prints one JSON line on stdout.
-func Child(program, device, nonce string, stdout, stderr io.Writer) error {
-	r, err := runChildTrial(program, device, nonce, stderr)
+// with the caches the environment sets. launch, for an OpenCL C file, is the
+// kernel and arguments Probe found ("name:buf,buf,int" or "skip:why"), so the
+// trial builds nothing beside what it times ("" finds them itself). It prints
+// one JSON line on stdout.
+func Child(program, device, nonce, launch string, stdout, stderr io.Writer) error {
+	r, err := runChildTrial(program, device, nonce, launch, stderr)
 	if err != nil {
 		return err
 	}
 	return json.NewEncoder(stdout).Encode(r)
 }
 
-func runChildTrial(program, device, nonce string, stderr io.Writer) (childResult, error) {
+// probeResult is what Probe prints.
+type probeResult struct {
+	Launch string `json:"launch"`
+}
+
+// Probe finds, in its own process, which kernel of an OpenCL C file a trial
+// launches and with what arguments (a build with -cl-kernel-arg-info), and
+// prints {"launch": spec} for Child.
+func Probe(program, device string, stdout, stderr io.Writer) error {
+	prog, err := loadBenchProgram(program)
+	if err != nil {
+		return err
+	}
+	m := runtime.NewManager()
+	defer m.Close()
+	devs, err := m.Select(device)
+	if err != nil {
+		return err
+	}
+	d := devs[0]
+	p, _, err := d.BuildFromSource(runtime.Source{Name: prog.Name, Text: prog.Source, Dir: prog.Dir}, strings.TrimSpace("-cl-kernel-arg-info "+prog.options()))
+	if err != nil {
+		return err
+	}
+	defer p.Release()
+	spec := "skip:launch skipped: no kernel names"
+	if names, err := p.KernelNames(); err == nil && len(names) > 0 {
+		sort.Strings(names)
+		args, err := kernelArgs(p, names[0])
+		if err != nil {
+			spec = fmt.Sprintf("skip:launch skipped: kernel %s: %v", names[0], oneLine(err.Error()))
+		} else {
+			spec = names[0] + ":" + formatArgs(args)
+		}
+	}
+	return json.NewEncoder(stdout).Encode(probeResult{Launch: spec})
+}
+
+// formatArgs writes argument kinds as "buf,buf,int".
+func formatArgs(args []benchArg) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		parts[i] = map[benchArg]string{argBuffer: "buf", argInt: "int"}[a]
+	}
+	return strings.Join(parts, ",")
+}
+
+// applyLaunch sets the program's kernel and arguments from a Probe spec; it
+// returns the note of a kernel that cannot be launched.
+func applyLaunch(prog *benchProgram, spec string) (string, error) {
+	if note, ok := strings.CutPrefix(spec, "skip:"); ok {
+		return note, nil
+	}
+	name, list, ok := strings.Cut(spec, ":")
+	if !ok || name == "" {
+		return "", fmt.Errorf("bad launch spec %q", spec)
+	}
+	prog.Kernel, prog.Args = name, []benchArg{}
+	for _, a := range strings.Split(list, ",") {
+		switch a {
+		case "buf":
+			prog.Args = append(prog.Args, argBuffer)
+		case "int":
+			prog.Args = append(prog.Args, argInt)
+		case "":
+		default:
+			return "", fmt.Errorf("bad launch spec %q", spec)
+		}
+	}
+	return "", nil
+}
+
+func runChildTrial(program, device, nonce, launch string, stderr io.Writer) (childResult, error) {
 	var r childResult
 	prog, err := loadBenchProgram(program)
 	if err != nil {
 		return r, err
+	}
+	skip := ""
+	if launch != "" {
+		if skip, err = applyLaunch(&prog, launch); err != nil {
+			return r, err
+		}
 	}
 	if nonce != "" {
 		// Code, not a comment: drivers key their caches on the preprocessed source.
@@ -101,7 +182,11 @@ func runChildTrial(program, device, nonce string, stderr io.Writer) (childResult
 	}
 	defer p.Release()
 	r.FromCache, r.CacheNote = info.FromCache, info.CacheNote
-	r.FirstLaunch, r.Steady, r.LaunchNote = benchLaunch(ctx, q, p, prog)
+	if skip != "" {
+		r.LaunchNote = skip
+	} else {
+		r.FirstLaunch, r.Steady, r.LaunchNote = benchLaunch(ctx, q, p, prog)
+	}
 	// The work is done: a miss stores now, as Manager.CloseContext does at the
 	// end of every command.
 	if cache != nil {
@@ -115,8 +200,10 @@ func runChildTrial(program, device, nonce string, stderr io.Writer) (childResult
 // kernel; a kernel it cannot launch gives zero times and a note.
 func benchLaunch(ctx *cl.Context, q *cl.Queue, p *cl.Program, prog benchProgram) (first, steady time.Duration, note string) {
 	kernel, args, itemBytes := prog.Kernel, prog.Args, builtinItemBytes
-	if kernel == "" {
+	if prog.Dir != "" { // a file: any element type
 		itemBytes = benchItemBytes
+	}
+	if kernel == "" {
 		names, err := p.KernelNames()
 		if err != nil || len(names) == 0 {
 			return 0, 0, "launch skipped: no kernel names"

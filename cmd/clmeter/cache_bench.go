@@ -58,9 +58,14 @@ func cacheBenchChildCommand() *cli.Command {
 			&cli.StringFlag{Name: "program", Required: true},
 			&cli.StringFlag{Name: "device"},
 			&cli.StringFlag{Name: "nonce"},
+			&cli.StringFlag{Name: "launch"},
+			&cli.BoolFlag{Name: "probe"},
 		},
 		Action: func(c *cli.Context) error {
-			return cachebench.Child(c.String("program"), c.String("device"), c.String("nonce"), c.App.Writer, c.App.ErrWriter)
+			if c.Bool("probe") {
+				return cachebench.Probe(c.String("program"), c.String("device"), c.App.Writer, c.App.ErrWriter)
+			}
+			return cachebench.Child(c.String("program"), c.String("device"), c.String("nonce"), c.String("launch"), c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
