@@ -48,7 +48,7 @@ func cacheTTFRRows(dev *deviceJSON, dir string) ([]row, error) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, fmt.Errorf("cache bench result: %w", err)
 	}
-	ttfr, wall, less := map[string]float64{}, map[string]float64{}, map[string]float64{}
+	ttfr, wall, less, work := map[string]float64{}, map[string]float64{}, map[string]float64{}, map[string]float64{}
 	family, on := "", false
 	for _, bm := range f.Benchmarks {
 		family, on = bm.Extra.Policy.Family, bm.Extra.Policy.On
@@ -60,6 +60,8 @@ func cacheTTFRRows(dev *deviceJSON, dir string) ([]row, error) {
 				wall[bm.Name] = fig.Value
 			case "time to first result less enumeration":
 				less[bm.Name] = fig.Value
+			case "cache work before the first result":
+				work[bm.Name] = fig.Value
 			}
 		}
 	}
@@ -84,7 +86,8 @@ func cacheTTFRRows(dev *deviceJSON, dir string) ([]row, error) {
 		}
 		rows = append(rows,
 			row{"cache, " + name + ": TTFR driver's cache alone / clmeter's defaults (" + defNote + ")", fmt.Sprintf("%.2fx (%.4g ms vs %.4g ms)", drv/def, drv, def) + exEnum, target, met(ok), how},
-			row{"cache, " + name + ": TTFR of a miss / --no-cache", fmt.Sprintf("%.2fx (%.4g ms vs %.4g ms)", miss/cold, miss, cold), "<= 1.05", met(miss/cold <= 1.05), how + "; the store runs after the work"},
+			row{"cache, " + name + ": TTFR of a miss / --no-cache", fmt.Sprintf("%.2fx (%.4g ms vs %.4g ms); the cache's own work in it %.3g ms", miss/cold, miss, cold, work[prog+"/miss"]),
+				"<= 1.05", met(miss/cold <= 1.05), how + "; the store runs after the work"},
 			row{"cache, " + name + ": wall time of a miss / --no-cache", fmt.Sprintf("%.2fx (%.4g ms vs %.4g ms)", wall[prog+"/miss"]/wall[prog+"/cold"], wall[prog+"/miss"], wall[prog+"/cold"]), "-", "-", "process start to exit, the store included"})
 		r := row{"cache, " + name + ": TTFR clmeter's cache alone / driver's cache alone", fmt.Sprintf("%.2fx (%.4g ms vs %.4g ms); less enumeration %.2fx", ours/drv, ours, drv,
 			less[prog+"/clmeter cache"]/less[prog+"/driver cache"]), "-", "-", how}

@@ -32,6 +32,10 @@ type childResult struct {
 	FirstLaunch time.Duration `json:"first_launch_ns"`
 	Steady      time.Duration `json:"steady_launch_ns"`
 	LaunchNote  string        `json:"launch_note,omitempty"`
+	// CacheWork is what clmeter's cache itself spent inside the build on a miss
+	// (key, lookup, counting, keeping the program for the store): the miss's
+	// only cost before the first result.
+	CacheWork time.Duration `json:"cache_work_ns"`
 	// Store is what a miss spent after the work reading the binary and writing
 	// the entry (zero on a hit or with clmeter's cache off); StoredBytes the
 	// entry's size.
@@ -182,6 +186,9 @@ func runChildTrial(program, device, nonce, launch string, stderr io.Writer) (chi
 	}
 	defer p.Release()
 	r.FromCache, r.CacheNote = info.FromCache, info.CacheNote
+	if info.CacheNote == "miss" {
+		r.CacheWork = info.Total - info.Create - info.Build
+	}
 	if skip != "" {
 		r.LaunchNote = skip
 	} else {
