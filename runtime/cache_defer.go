@@ -3,12 +3,17 @@ package runtime
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/clmeter/clmeter/runtime/cl"
 )
+
+// storeNotice is how long a deferred store runs before it says so on stderr.
+const storeNotice = time.Second
 
 // pendingStore is a miss whose binary is read and stored after the work.
 type pendingStore struct {
@@ -113,10 +118,19 @@ func (c *Cache) StorePending(ctx context.Context) StoreReport {
 			finished.Add(1)
 		}
 	}()
+	// A long store says why the process has not exited yet, and how to skip it.
+	slow := time.AfterFunc(storeNotice, func() {
+		w := c.Warn
+		if w == nil {
+			w = os.Stderr
+		}
+		fmt.Fprintf(w, "clmeter cache: storing %d program binary(ies) for the next runs (the driver compiles what its binary needs; on PoCL every kernel's work-group function); Ctrl-C skips it\n", len(ps))
+	})
 	select {
 	case <-done:
 	case <-ctx.Done():
 	}
+	slow.Stop()
 	mu.Lock()
 	defer mu.Unlock()
 	out := r
