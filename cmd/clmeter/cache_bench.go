@@ -24,12 +24,12 @@ func cacheBenchCommand() *cli.Command {
 			"   (CLMETER_CACHE_DIR, POCL_CACHE_DIR, CUDA_CACHE_PATH, ...): your caches are untouched. Driver\n" +
 			"   caches are turned off with CUDA_CACHE_DISABLE=1, POCL_KERNEL_CACHE=0, NEO_CACHE_PERSISTENT=0,\n" +
 			"   MESA_SHADER_CACHE_DISABLE=true, AMD_COMGR_CACHE=0; for a driver clmeter does not know, cold\n" +
-			"   trials append a unique comment to the source instead. clmeter's cache is forced on in its modes\n" +
+			"   trials append a unique declaration to the source instead. clmeter's cache is forced on in its modes\n" +
 			"   (CLMETER_CACHE=1) also where its policy leaves it off.\n\n" +
 			"   The table shows the time to first result (TTFR = enumeration + context + build + first launch:\n" +
 			"   create kernel, set arguments, enqueue, finish), its speedup over cold and over the driver's\n" +
-			"   cache alone, its parts, the steady launch, what a miss stores after the work, and the process's\n" +
-			"   wall time (medians in ms). The miss line gives a first run's cost against --no-cache and after\n" +
+			"   cache alone, the same less enumeration (which no cache changes), its parts, the steady launch,\n" +
+			"   what a miss stores after the work, and the process's wall time (medians in ms). The miss line gives a first run's cost against --no-cache and after\n" +
 			"   how many runs it is repaid; the verdict says which cache saves what on the device, and is\n" +
 			"   recorded in the clmeter cache folder for 'clmeter doctor' and 'clmeter cache stats'. A FILE.cl is\n" +
 			"   launched (its first kernel by name) only when every argument is a global buffer or an integer.\n" +
