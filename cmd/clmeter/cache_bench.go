@@ -29,12 +29,12 @@ func cacheBenchCommand() *cli.Command {
 			"   The table shows the time to first result (TTFR = enumeration + context + build + first launch:\n" +
 			"   create kernel, set arguments, enqueue, finish), its speedup over cold and over the driver's\n" +
 			"   cache alone, the same less enumeration (which no cache changes), its parts, the steady launch,\n" +
-			"   what a miss stores after the work, and the process's wall time (medians in ms). The miss line gives a first run's cost against --no-cache and after\n" +
-			"   how many runs it is repaid; the verdict says which cache saves what on the device, and is\n" +
-			"   recorded in the clmeter cache folder for 'clmeter doctor' and 'clmeter cache stats'. A FILE.cl is\n" +
-			"   launched (its first kernel by name) only when every argument is a global buffer or an integer.\n" +
-			"   -o writes a result file (kind cache-bench; 'clmeter report --format html' draws a stacked bar\n" +
-			"   per mode).",
+			"   what a miss stores after the work and the process's wall time (medians in ms). The miss line\n" +
+			"   gives a first run's cost against --no-cache and after how many runs it is repaid; the verdict\n" +
+			"   says which cache saves what on the device, and is recorded in the clmeter cache folder for\n" +
+			"   'clmeter doctor' and 'clmeter cache stats'. A FILE.cl is launched (its first kernel by name)\n" +
+			"   only when every argument is a global buffer or an integer. -o writes a result file (kind\n" +
+			"   cache-bench; 'clmeter report --format html' draws a stacked bar per mode).",
 		Flags: []cli.Flag{
 			deviceFlag,
 			&cli.IntFlag{Name: "trials", Aliases: []string{"n"}, Value: 5, Usage: "fresh processes per mode"},
