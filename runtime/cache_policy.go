@@ -39,7 +39,8 @@ func CachePolicyFor(family string, env []string) CachePolicy {
 	case driverPoCL:
 		return CachePolicy{Family: family, On: true,
 			Stores: "PoCL's binary read after the work: the program's IR, its kernels' metadata, each kernel's generic work-group function and the specialised ones the run's launches compiled",
-			Why:    "a hit skips PoCL's build and its first-launch compile: with both caches warm the time to first result beats PoCL's own cache alone (clmeter cache bench)"}
+			Why: "a hit skips PoCL's build and its first launch's compile: with both caches warm the time to first result is 1.15-1.34x shorter than with PoCL's cache alone (builds of 7-23 ms against 64-67 ms on a 2-core EPYC); " +
+				"a miss pays 0.12-0.17 s a kernel once, after the work, to compile what PoCL's binary holds"}
 	case driverNVIDIA:
 		if envValue(env, "CUDA_CACHE_DISABLE") == "1" {
 			return CachePolicy{Family: family, On: true,
