@@ -78,7 +78,7 @@ func run() error {
 		add(agreement(dev, dir))
 	}
 	if want("cache") {
-		add(cacheRows(dev, dir))
+		add(cacheTTFRRows(dev, dir))
 	}
 	if want("cache-floor") {
 		add(cacheFloorRow(dev, dir))
@@ -384,44 +384,6 @@ func met(ok bool) string {
 		return "yes"
 	}
 	return "NO"
-}
-
-// cacheRows runs 'clmeter cache bench' (fresh processes per trial) on a small
-// and a large program and compares build times: cold / ours, driver / ours.
-func cacheRows(dev *deviceJSON, dir string) ([]row, error) {
-	out := filepath.Join(dir, "cache-bench.json")
-	if _, err := clm("cache", "bench", "small", "large", "--trials", "3", "--device", dev.Ref, "-o", out); err != nil {
-		return nil, err
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		return nil, err
-	}
-	var f resultFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("cache bench result: %w", err)
-	}
-	build := map[string]float64{}
-	for _, bm := range f.Benchmarks {
-		for _, fig := range bm.Figures {
-			if fig.Name == "program build" {
-				build[bm.Name] = fig.Value
-			}
-		}
-	}
-	var rows []row
-	for _, prog := range []string{"small", "large"} {
-		cold, drv, ours, both := build[prog+"/cold"], build[prog+"/driver cache"], build[prog+"/clmeter cache"], build[prog+"/both caches"]
-		if cold == 0 || ours == 0 {
-			return nil, fmt.Errorf("cache bench: no build figures for %s", prog)
-		}
-		how := "median of 3 fresh processes per mode (clmeter cache bench)"
-		rows = append(rows,
-			row{"cache, " + prog + ": build cold / clmeter cache (driver cache on)", fmt.Sprintf("%.1fx (%.3g ms vs %.3g ms)", cold/both, cold, both), ">= 10x", met(cold/both >= 10), how},
-			row{"cache, " + prog + ": build driver cache / clmeter cache (driver cache on)", fmt.Sprintf("%.2fx (%.3g ms vs %.3g ms)", drv/both, drv, both), "-", "-", how + "; the floor is the C row below"},
-			row{"cache, " + prog + ": build cold / clmeter cache alone (driver cache off)", fmt.Sprintf("%.2fx (%.3g ms vs %.3g ms)", cold/ours, cold, ours), "-", "-", how})
-	}
-	return rows, nil
 }
 
 // quickSuite times the quick suite, the main job of 'make run'.

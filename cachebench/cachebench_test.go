@@ -52,10 +52,44 @@ func TestFileKernelArgs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Release()
-	if _, args, note := fileKernelArgs(ctx, p, "a", src); note != "" || len(args) != 2 || args[0] != argBuffer || args[1] != argInt {
+	if _, args, note := fileKernelArgs(ctx, p, "a", src, ""); note != "" || len(args) != 2 || args[0] != argBuffer || args[1] != argInt {
 		t.Errorf("kernel a: %v %q", args, note)
 	}
-	if _, _, note := fileKernelArgs(ctx, p, "b", src); !strings.Contains(note, "is not a global buffer or an int") {
+	if _, _, note := fileKernelArgs(ctx, p, "b", src, ""); !strings.Contains(note, "is not a global buffer or an int") {
 		t.Errorf("kernel b: note %q", note)
+	}
+}
+
+// TestImagingExample builds examples/imaging (18 kernels, three headers) as
+// the experiment does and checks the probe's launch of its first kernel.
+func TestImagingExample(t *testing.T) {
+	needDevice(t)
+	prog, err := loadBenchProgram("../examples/imaging/imaging.cl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, errb strings.Builder
+	if err := Probe("../examples/imaging/imaging.cl", "", &out, &errb); err != nil {
+		t.Fatalf("probe: %v %s", err, errb.String())
+	}
+	if !strings.Contains(out.String(), `"launch":"adjust_brightness_contrast:buf,buf,int"`) {
+		t.Errorf("probe printed %s", out.String())
+	}
+	if note, err := applyLaunch(&prog, "adjust_brightness_contrast:buf,buf,int"); note != "" || err != nil || prog.Kernel != "adjust_brightness_contrast" || len(prog.Args) != 3 {
+		t.Fatalf("applyLaunch: %q %v %+v", note, err, prog.Args)
+	}
+	if _, err := applyLaunch(&prog, "k:float"); err == nil {
+		t.Error("a bad launch spec is accepted")
+	}
+	m := runtime.NewManager()
+	defer m.Close()
+	devs, _ := m.Devices()
+	p, _, err := devs[0].BuildFromSource(runtime.Source{Name: prog.Name, Text: prog.Source, Dir: prog.Dir}, prog.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Release()
+	if names, err := p.KernelNames(); err != nil || len(names) != 18 {
+		t.Fatalf("imaging has kernels %q, %v; want 18", names, err)
 	}
 }

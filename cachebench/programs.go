@@ -24,6 +24,15 @@ type benchProgram struct {
 	Args   []benchArg
 }
 
+// options are the build options: OpenCL compilers look #include "x.h" up from
+// the working folder, so a file's folder is added as -I.
+func (p benchProgram) options() string {
+	if p.Dir == "" {
+		return ""
+	}
+	return "-I" + p.Dir
+}
+
 // builtinBenchPrograms are the experiment's built-in programs: "small" (two
 // kernels) and "large" (32 distinct kernels).
 var builtinBenchPrograms = map[string]func() benchProgram{

@@ -18,6 +18,8 @@ type htmlData struct {
 	Dists    []htmlPlot
 	Peaks    []htmlPlot
 	Roofs    []htmlPlot
+	TTFR     []htmlPlot
+	Verdicts []string
 	Figures  [][]string
 	Failed   []string
 	Warnings []string
@@ -34,8 +36,9 @@ type htmlPlot struct {
 
 // WriteHTML writes the report as one self-contained HTML file: the table, then
 // SVG plots (gonum.org/v1/plot) inline: throughput against each swept
-// parameter, each benchmark's sample distribution, and each device's suite
-// peaks. Nothing is loaded from elsewhere. A plot that cannot be drawn is
+// parameter, each device's suite peaks, a stacked bar of the time to first
+// result per cache mode of each 'cache bench' program (with the verdicts), and
+// each benchmark's sample distribution. Nothing is loaded from elsewhere. A plot that cannot be drawn is
 // replaced by its error.
 func (r *Report) WriteHTML(w io.Writer) error {
 	d := htmlData{Title: "clmeter report", Header: tableColumns}
@@ -80,6 +83,11 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		svg, err := FigurePlot(fc)
 		d.Peaks = append(d.Peaks, plotOrErr(fc.Device+" ("+fc.Unit+")", svg, err, ""))
 	}
+	for _, c := range TTFRCharts(r.Figures, r.MultiHost) {
+		svg, err := TTFRPlot(c)
+		d.TTFR = append(d.TTFR, plotOrErr(c.Program+" ["+c.Device+"]", svg, err, "bars: each part's median over fresh processes; labels: the median time to first result"))
+	}
+	d.Verdicts = CacheVerdicts(r.Sources)
 	for _, f := range r.Figures {
 		v, u := scaledFigure(f.Figure.Value, f.Figure.Unit)
 		d.Figures = append(d.Figures, []string{benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name, v, u, f.Figure.Note})
@@ -139,6 +147,10 @@ figcaption { font-size: 85%; color: #555; max-width: 520px; }
 {{end}}</div>{{end}}
 {{if .Peaks}}<h2>Device peaks</h2>
 <div class="plots">{{range .Peaks}}<figure class="peaks">{{.SVG}}<figcaption>{{.Title}}{{if .Note}}: {{.Note}}{{end}}</figcaption></figure>
+{{end}}</div>{{end}}
+{{if .TTFR}}<h2>Binary cache: time to first result</h2>
+<ul class="verdict">{{range .Verdicts}}<li>{{.}}</li>{{end}}</ul>
+<div class="plots">{{range .TTFR}}<figure class="ttfr">{{.SVG}}<figcaption>{{.Title}}{{if .Note}}: {{.Note}}{{end}}</figcaption></figure>
 {{end}}</div>{{end}}
 {{if .Dists}}<h2>Sample distributions</h2>
 <p>Box: quartiles, whiskers at 1.5 IQR; dots: every sample, in the order taken (left to right); lines: minimum, median, mean.</p>

@@ -114,7 +114,7 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 		if err != nil {
 			return err
 		}
-		defer p.mgr.Close()
+		defer p.mgr.CloseContext(ctx)
 		plans[i] = p
 	}
 	pa, pb := plans[0], plans[1]

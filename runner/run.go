@@ -83,7 +83,7 @@ func Run(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	defer plan.mgr.Close()
+	defer plan.mgr.CloseContext(ctx)
 	return executeRun(ctx, plan, stdout, stderr)
 }
 

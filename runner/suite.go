@@ -74,7 +74,7 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	defer m.Close()
+	defer m.CloseContext(ctx)
 	return runSuite(ctx, m, o, stdout, stderr)
 }
 

@@ -43,7 +43,7 @@ func Trace(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	defer plan.mgr.Close()
+	defer plan.mgr.CloseContext(ctx)
 	plan.output = output
 	rec := runtime.NewRecorder()
 	tracers := map[*runtime.Device]*runtime.QueueTracer{}

@@ -67,10 +67,21 @@ type Cache struct {
 	// Warn receives the one warning given when the folder cannot be written
 	// (nil: os.Stderr).
 	Warn io.Writer
+	// Force turns the cache on for every driver, also where CachePolicyFor
+	// leaves it off.
+	Force bool
+	// Defer keeps a miss's store off the critical path: BuildProgram does not
+	// read the binary; StorePending (called by Manager.CloseContext, after the
+	// work) reads and stores it. On PoCL the binary read then also holds the
+	// work-group functions the launches compiled, so that a hit's first launch
+	// does not compile either. False stores at once, inside BuildProgram.
+	Defer bool
 
 	now      func() time.Time
 	warnOnce sync.Once
 	mu       sync.Mutex // serialises this process's stores and trims
+	pmu      sync.Mutex // guards pending
+	pending  []pendingStore
 }
 
 // NewCache returns a cache in dir bounded by maxSize bytes. It touches no file.
@@ -94,7 +105,8 @@ func DefaultCacheDir() (string, error) {
 // CacheFromEnv makes the cache the commands use. dir "" takes CLMETER_CACHE_DIR,
 // then os.UserCacheDir()/clmeter; maxSize "" takes CLMETER_CACHE_MAX_SIZE, then
 // 512MiB. disabled (--no-cache) or CLMETER_NO_CACHE=1 returns a nil cache.
-// CLMETER_CACHE_DEBUG=1 sends debug lines to stderr. A folder that cannot be
+// CLMETER_CACHE_DEBUG=1 sends debug lines to stderr; CLMETER_CACHE=1 turns it on
+// for every driver (see CachePolicyFor). Its stores are deferred (Cache.Defer). A folder that cannot be
 // created or written returns a nil cache and a warning to show once; err is only
 // for a bad size.
 func CacheFromEnv(dir, maxSize string, disabled bool) (c *Cache, warning string, err error) {
@@ -119,6 +131,8 @@ func CacheFromEnv(dir, maxSize string, disabled bool) (c *Cache, warning string,
 		return nil, fmt.Sprintf("clmeter cache: folder %s is not writable (%v); building without the cache", dir, err), nil
 	}
 	c = NewCache(dir, size)
+	c.Defer = true
+	c.Force = envTrue(CacheForceEnv)
 	if envTrue(CacheDebugEnv) {
 		c.Debug = os.Stderr
 	}
@@ -255,16 +269,31 @@ func (c *Cache) count(event byte) {
 }
 
 // BuildProgram builds src for d through the cache: on a hit, from the stored
-// binary; on a miss or a bad entry, from source, then it stores the binary. The
-// cache's own failures never fail the build; BuildInfo.CacheNote says what
-// happened ("hit", "miss", "rejected: <reason>").
+// binary; on a miss or a bad entry, from source, then it stores the binary (at
+// once, or with Defer after the work). Where the driver's policy leaves the
+// cache off (CachePolicyFor) it builds from source. The cache's own failures
+// never fail the build; BuildInfo.CacheNote says what happened ("hit", "miss",
+// "rejected: <reason>", "off on nvidia").
 func (c *Cache) BuildProgram(d *Device, src Source, options string) (*cl.Program, BuildInfo, error) {
+	if pol := c.policy(d); !pol.On {
+		p, info, err := d.BuildFromSource(src, options)
+		info.CacheNote = "off on " + pol.Family
+		return p, info, err
+	}
 	start := time.Now()
 	kf := CacheKey(d, src, options)
 	key := kf.Key()
 	short := key[:12]
 	path := c.entryPath(key)
 
+	if c.Defer {
+		if p := c.reusePending(key, d); p != nil {
+			info := BuildInfo{Options: options, FromCache: true, CacheNote: "reused: built earlier in this process, stored after the work"}
+			info.Total = time.Since(start)
+			c.debugf("reuse %s %s on %s (built earlier in this process)", short, src.Name, d.Info.Name)
+			return p, info, nil
+		}
+	}
 	note := "miss"
 	b, err := os.ReadFile(path)
 	switch {
@@ -304,6 +333,13 @@ func (c *Cache) BuildProgram(d *Device, src Source, options string) (*cl.Program
 	}
 	c.count('m')
 	c.debugf("miss %s %s on %s", short, src.Name, d.Info.Name)
+	if c.Defer {
+		if err := c.deferStore(key, kf, src.Name, p, d); err != nil {
+			c.debugf("not stored %s: %v", short, err)
+		}
+		info.Total = time.Since(start)
+		return p, info, nil
+	}
 	if bins, berr := p.Binaries(); berr != nil || len(bins) != 1 || len(bins[0]) == 0 {
 		c.debugf("not stored %s: the driver gave no binary (%v)", short, berr)
 	} else {
@@ -333,16 +369,18 @@ func (c *Cache) touch(path string) {
 
 // store writes an entry atomically (temporary file in the same folder, fsync,
 // rename) and trims the cache to its bound.
-func (c *Cache) store(key string, kf KeyFields, source string, payload []byte) {
+// It returns the entry's size in bytes.
+func (c *Cache) store(key string, kf KeyFields, source string, payload []byte) (int64, error) {
 	h := EntryHeader{KeyFields: kf, Key: key, Source: source, Created: c.clock().UTC().Truncate(time.Second)}
 	data := encodeEntry(h, payload)
 	if err := writeFileAtomic(c.entryPath(key), data, c.clock()); err != nil {
 		c.warnf("cannot write to %s (%v); building without the cache", c.Dir, err)
 		c.debugf("not stored %s: %v", key[:12], err)
-		return
+		return 0, err
 	}
 	c.debugf("store %s %s (%d bytes)", key[:12], source, len(data))
 	c.trim()
+	return int64(len(data)), nil
 }
 
 // writeFileAtomic writes data to path through a synced temporary file in the
@@ -588,6 +626,9 @@ type CacheStats struct {
 	Misses    int64 `json:"misses"`
 	Rejected  int64 `json:"rejected"`
 	Evictions int64 `json:"evictions"`
+	// Savings are what 'clmeter cache bench' measured each cache to save, per
+	// device, most recent first.
+	Savings []CacheSavings `json:"savings"`
 }
 
 // Stats counts the entries and reads the recorded counters.
@@ -600,6 +641,9 @@ func (c *Cache) Stats() (CacheStats, error) {
 	for _, e := range es {
 		s.Entries++
 		s.Bytes += e.Size
+	}
+	if s.Savings, err = c.Savings(); err != nil {
+		return s, err
 	}
 	b, err := os.ReadFile(filepath.Join(c.Dir, statsFile))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

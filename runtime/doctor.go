@@ -81,6 +81,11 @@ type DeviceCheck struct {
 	TimerProblem string        `json:"timer_problem,omitempty"`
 	// Quirks are what the device lacks or does differently (Device.Quirks).
 	Quirks []string `json:"quirks"`
+	// CachePolicy is what clmeter's binary cache does by default on the
+	// device's driver; Savings what 'clmeter cache bench' last measured on it
+	// (nil when it has not run here).
+	CachePolicy CachePolicy   `json:"cache_policy"`
+	Savings     *CacheSavings `json:"cache_savings,omitempty"`
 }
 
 // DefaultVendorDir is where ICD loaders look for vendor files by default.
@@ -221,6 +226,15 @@ func checkDevice(dev *Device) DeviceCheck {
 		Version: cl.ParseVersion(dev.Info.Version).String(), Quirks: dev.Quirks()}
 	if dc.Quirks == nil {
 		dc.Quirks = []string{}
+	}
+	dc.CachePolicy = CachePolicyFor(DriverFamily(dev.Platform.Name, dev.Platform.Vendor), os.Environ())
+	if envTrue(CacheForceEnv) {
+		dc.CachePolicy.On = true
+	}
+	if dir, err := DefaultCacheDir(); err == nil {
+		if s, ok := NewCache(dir, 0).SavingsFor(dev); ok {
+			dc.Savings = &s
+		}
 	}
 	fail := func(what string, err error) DeviceCheck {
 		dc.Problem = what + ": " + firstLine(err.Error())

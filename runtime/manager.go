@@ -4,6 +4,7 @@
 package runtime
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -137,10 +138,14 @@ func (m *Manager) Select(spec string) ([]*Device, error) {
 	return s.Match(devs)
 }
 
-// Close releases every context and queue made, except those of a device whose
-// wait was abandoned (Busy): releasing them could wait for the device for ever.
-// The Manager must not be used after.
-func (m *Manager) Close() {
+// Close stores the binary cache's deferred entries and releases every context
+// and queue made (CloseContext without a way to abandon the stores), except
+// those of a device whose wait was abandoned (Busy): releasing them could wait
+// for the device for ever. The Manager must not be used after.
+func (m *Manager) Close() { m.CloseContext(context.Background()) }
+
+// release releases every context and queue made, but a busy device's.
+func (m *Manager) release() {
 	for _, d := range m.devices {
 		if d.busy.Load() {
 			continue

@@ -161,7 +161,10 @@ func runCacheStats(ctx context.Context, cache *runtime.Cache, format string, std
 	}
 	fmt.Fprintf(tw, "hits / misses\t%d / %d (hit rate %s)\n", s.Hits, s.Misses, rate)
 	fmt.Fprintf(tw, "rejected / evicted\t%d / %d\n", s.Rejected, s.Evictions)
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeSavings(stdout, s.Savings)
 }
 
 // cacheEntryJSON is one entry in 'cache list --format json' and 'cache verify'.

@@ -1,31 +1,40 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/cachebench"
+	"github.com/clmeter/clmeter/runtime"
 )
 
 func cacheBenchCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "bench",
-		Usage:     "measure program build time with and without clmeter's and the driver's binary caches",
+		Usage:     "measure the time to first result with and without clmeter's and the driver's binary caches",
 		ArgsUsage: "[small | large | FILE.cl ...]",
 		Description: "The binary-cache experiment. For each program (built-in 'small': 2 kernels; 'large': 32\n" +
-			"   kernels; or an OpenCL C file) and each mode -- cold (both caches off), driver cache warm,\n" +
-			"   clmeter cache warm, both warm -- it runs --trials fresh clmeter processes, so no in-process\n" +
-			"   state flatters the figures. Each cache is warmed by an untimed process first and lives in a\n" +
-			"   private temporary folder (CLMETER_CACHE_DIR, POCL_CACHE_DIR, CUDA_CACHE_PATH, ...): your caches\n" +
-			"   are untouched. Driver caches are turned off with CUDA_CACHE_DISABLE=1, POCL_KERNEL_CACHE=0,\n" +
-			"   NEO_CACHE_PERSISTENT=0, MESA_SHADER_CACHE_DISABLE=true, AMD_COMGR_CACHE=0; for a driver\n" +
-			"   clmeter does not know, cold trials append a unique comment to the source instead.\n\n" +
-			"   Each process times platform enumeration, context creation, program build, reading the\n" +
-			"   binaries, the first launch (create kernel, set arguments, enqueue, finish) and the median of\n" +
-			"   5 later launches. The table shows median [min-max] in ms across trials and the build speedup\n" +
-			"   over cold. A FILE.cl is launched (its first kernel) only when every argument is a global\n" +
-			"   buffer or an integer. -o writes a result file (kind cache-bench).",
+			"   kernels; or an OpenCL C file, its #includes found beside it) and each mode -- cold (both caches\n" +
+			"   off), driver cache warm, clmeter cache warm, both warm, and miss (a first run: clmeter's cache\n" +
+			"   empty, the driver's off) -- it runs --trials fresh clmeter processes, the modes interleaved, so\n" +
+			"   no in-process state and no drift flatters a mode. Each cache lives in a private temporary folder\n" +
+			"   (CLMETER_CACHE_DIR, POCL_CACHE_DIR, CUDA_CACHE_PATH, ...): your caches are untouched. Driver\n" +
+			"   caches are turned off with CUDA_CACHE_DISABLE=1, POCL_KERNEL_CACHE=0, NEO_CACHE_PERSISTENT=0,\n" +
+			"   MESA_SHADER_CACHE_DISABLE=true, AMD_COMGR_CACHE=0; for a driver clmeter does not know, cold\n" +
+			"   trials append a unique declaration to the source instead. clmeter's cache is forced on in its modes\n" +
+			"   (CLMETER_CACHE=1) also where its policy leaves it off.\n\n" +
+			"   The table shows the time to first result (TTFR = enumeration + context + build + first launch:\n" +
+			"   create kernel, set arguments, enqueue, finish), its speedup over cold and over the driver's\n" +
+			"   cache alone, the same less enumeration (which no cache changes), its parts, the steady launch,\n" +
+			"   what a miss stores after the work and the process's wall time (medians in ms). The miss line\n" +
+			"   gives a first run's cost against --no-cache and after how many runs it is repaid; the verdict\n" +
+			"   says which cache saves what on the device, and is recorded in the clmeter cache folder for\n" +
+			"   'clmeter doctor' and 'clmeter cache stats'. A FILE.cl is launched (its first kernel by name)\n" +
+			"   only when every argument is a global buffer or an integer. -o writes a result file (kind\n" +
+			"   cache-bench; 'clmeter report --format html' draws a stacked bar per mode).",
 		Flags: []cli.Flag{
 			deviceFlag,
 			&cli.IntFlag{Name: "trials", Aliases: []string{"n"}, Value: 5, Usage: "fresh processes per mode"},
@@ -49,9 +58,53 @@ func cacheBenchChildCommand() *cli.Command {
 			&cli.StringFlag{Name: "program", Required: true},
 			&cli.StringFlag{Name: "device"},
 			&cli.StringFlag{Name: "nonce"},
+			&cli.StringFlag{Name: "launch"},
+			&cli.BoolFlag{Name: "probe"},
 		},
 		Action: func(c *cli.Context) error {
-			return cachebench.Child(c.String("program"), c.String("device"), c.String("nonce"), c.App.Writer, c.App.ErrWriter)
+			if c.Bool("probe") {
+				return cachebench.Probe(c.String("program"), c.String("device"), c.App.Writer, c.App.ErrWriter)
+			}
+			return cachebench.Child(c.String("program"), c.String("device"), c.String("nonce"), c.String("launch"), c.App.Writer, c.App.ErrWriter)
 		},
 	}
+}
+
+// writeCacheAdvice prints what each binary cache saves on a device: clmeter's
+// policy for its driver and, when 'cache bench' ran here, the measured figures.
+func writeCacheAdvice(w io.Writer, indent string, pol runtime.CachePolicy, s *runtime.CacheSavings) {
+	writePolicy(w, indent, pol)
+	if s == nil {
+		fmt.Fprintf(w, "%sno measurement of what each cache saves on this device: run clmeter cache bench\n", indent)
+		return
+	}
+	fmt.Fprintf(w, "%smeasured by clmeter cache bench on %s:\n", indent, s.Measured.Format("2006-01-02"))
+	for _, p := range s.Programs {
+		fmt.Fprintf(w, "%s  %s\n", indent, p.Summary())
+	}
+}
+
+// writeSavings prints, per device measured, what each cache saves there.
+func writeSavings(w io.Writer, all []runtime.CacheSavings) error {
+	if len(all) == 0 {
+		_, err := fmt.Fprintln(w, "what each cache saves: not measured here yet (run clmeter cache bench)")
+		return err
+	}
+	for _, s := range all {
+		fmt.Fprintf(w, "\nwhat each cache saves on %s (%s), measured %s:\n", s.Device, s.Platform, s.Measured.Format("2006-01-02"))
+		for _, p := range s.Programs {
+			fmt.Fprintf(w, "  %s\n", p.Summary())
+		}
+		writePolicy(w, "  ", runtime.CachePolicyFor(s.Family, os.Environ()))
+	}
+	return nil
+}
+
+// writePolicy prints clmeter's binary-cache policy for a driver.
+func writePolicy(w io.Writer, indent string, pol runtime.CachePolicy) {
+	state := "off"
+	if pol.On {
+		state = "on"
+	}
+	fmt.Fprintf(w, "%sbinary cache: clmeter's is %s by default on this driver; it stores %s (%s)\n", indent, state, pol.Stores, pol.Why)
 }

@@ -160,6 +160,8 @@ func TestCacheBench(t *testing.T) {
 		t.Skip("starts clmeter processes")
 	}
 	t.Setenv("CLMETER_TEST_MAIN", "1") // the trial processes are this test binary running main
+	cacheDir := t.TempDir()
+	t.Setenv(runtime.CacheDirEnv, cacheDir) // where the savings are recorded
 	out := filepath.Join(t.TempDir(), "bench.json")
 	user := filepath.Join(t.TempDir(), "user.cl")
 	os.WriteFile(user, []byte("__kernel void f(__global float *x, int n) { if (get_global_id(0) < n) x[get_global_id(0)] *= 2.0f; }\n"), 0o644)
@@ -167,7 +169,8 @@ func TestCacheBench(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("cache bench: exit %d\n%s\n%s", code, stdout, stderr)
 	}
-	for _, w := range []string{"MODE", "cold", "driver cache", "clmeter cache", "both caches", "BUILD SPEEDUP"} {
+	for _, w := range []string{"MODE", "TTFR", "VS COLD", "VS DRIVER", "STORE", "EXIT", "cold", "driver cache", "clmeter cache", "both caches",
+		"miss (a first run", "repaid", "verdict on "} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("table lacks %q:\n%s", w, stdout)
 		}
@@ -179,20 +182,43 @@ func TestCacheBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Benchmarks) != 4 || f.Benchmarks[0].Kind != "cache-bench" || !strings.HasSuffix(f.Benchmarks[0].Name, "user.cl/cold") {
+	if len(f.Benchmarks) != 5 || f.Benchmarks[0].Kind != "cache-bench" || !strings.HasSuffix(f.Benchmarks[0].Name, "user.cl/cold") {
 		t.Fatalf("result file has %d benchmarks, first %+v", len(f.Benchmarks), f.Benchmarks[0])
 	}
-	if !f.Benchmarks[2].Program.FromCache || f.Benchmarks[0].Program.FromCache {
-		t.Errorf("from_cache: cold %v, clmeter cache %v", f.Benchmarks[0].Program.FromCache, f.Benchmarks[2].Program.FromCache)
+	if !f.Benchmarks[2].Program.FromCache || f.Benchmarks[0].Program.FromCache || f.Benchmarks[4].Program.FromCache {
+		t.Errorf("from_cache: cold %v, clmeter cache %v, miss %v", f.Benchmarks[0].Program.FromCache, f.Benchmarks[2].Program.FromCache, f.Benchmarks[4].Program.FromCache)
 	}
-	names := map[string]bool{}
-	for _, fg := range f.Benchmarks[0].Figures {
-		names[fg.Name] = true
+	figs := func(b results.Benchmark) map[string]float64 {
+		m := map[string]float64{}
+		for _, fg := range b.Figures {
+			m[fg.Name] = fg.Value
+		}
+		return m
 	}
-	for _, n := range []string{"platform enumeration", "context creation", "program build", "binaries read", "first launch", "steady launch min", "build speedup vs cold"} {
-		if !names[n] {
+	cold, miss := figs(f.Benchmarks[0]), figs(f.Benchmarks[4])
+	for _, n := range []string{"time to first result", "enumeration", "context creation", "program build", "first launch", "steady launch",
+		"store after the work", "process wall time", "speedup over cold", "speedup over driver cache"} {
+		if _, ok := cold[n]; !ok {
 			t.Errorf("result lacks figure %q", n)
 		}
+	}
+	sum := cold["enumeration"] + cold["context creation"] + cold["program build"] + cold["first launch"]
+	if d := cold["time to first result"] - sum; d > 1e-6*sum || d < -1e-6*sum {
+		t.Errorf("cold: TTFR %v ms is not the sum of its parts %v ms (one trial)", cold["time to first result"], sum)
+	}
+	if miss["store after the work"] <= 0 || cold["store after the work"] != 0 {
+		t.Errorf("store after the work: miss %v ms, cold %v ms; want the miss to store and cold not", miss["store after the work"], cold["store after the work"])
+	}
+	if _, ok := miss["break-even runs"]; !ok {
+		t.Error("the miss lacks its break-even runs")
+	}
+	if v, _ := f.Benchmarks[0].Extra["verdict"].(string); !strings.HasPrefix(v, "verdict on ") {
+		t.Errorf("verdict %q", v)
+	}
+	// The savings are recorded where doctor and cache stats read them.
+	// (An explicit size: an earlier test's flag value can linger in the shared flag.)
+	if code, out, errs := clm(t, "cache", "stats", "--cache-max-size", "512MiB"); code != 0 || !strings.Contains(out, "what each cache saves on ") || !strings.Contains(out, "user.cl: time to first result cold") {
+		t.Errorf("cache stats after cache bench: exit %d\n%s%s", code, out, errs)
 	}
 	if code, _, _ := clm(t, "cache", "bench", "nosuch", "--trials", "1"); code != exitUsage {
 		t.Errorf("unknown program: exit %d, want %d", code, exitUsage)

@@ -105,6 +105,7 @@ func writeDiagnosis(w io.Writer, d *runtime.Diagnosis) {
 				}
 				fmt.Fprintln(w)
 				writeDoctorTimer(w, dc)
+				writeCacheAdvice(w, "      ", dc.CachePolicy, dc.Savings)
 			}
 		}
 	}

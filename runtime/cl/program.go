@@ -208,6 +208,15 @@ func (p *Program) Binaries() ([][]byte, error) {
 	return out, nil
 }
 
+// Retain returns a second handle on the same program (clRetainProgram): the
+// program lives until both handles are released.
+func (p *Program) Retain() (*Program, error) {
+	if err := check("clRetainProgram", C.clm_clRetainProgram(p.h)); err != nil {
+		return nil, err
+	}
+	return &Program{h: p.h, ctx: p.ctx}, nil
+}
+
 // Release releases the program. Releasing twice is harmless.
 func (p *Program) Release() error {
 	if p == nil || p.h == nil {

@@ -35,6 +35,7 @@ X(cl_int, clBuildProgram, (cl_program a, cl_uint b, const cl_device_id *c, const
 X(cl_int, clGetProgramInfo, (cl_program a, cl_program_info b, size_t c, void *d, size_t *e), (a, b, c, d, e)) \
 X(cl_int, clGetProgramBuildInfo, (cl_program a, cl_device_id b, cl_program_build_info c, size_t d, void *e, size_t *f), (a, b, c, d, e, f)) \
 X(cl_int, clReleaseProgram, (cl_program a), (a)) \
+X(cl_int, clRetainProgram, (cl_program a), (a)) \
 X(cl_kernel, clCreateKernel, (cl_program a, const char *b, cl_int *c), (a, b, c)) \
 X(cl_int, clReleaseKernel, (cl_kernel a), (a)) \
 X(cl_int, clSetKernelArg, (cl_kernel a, cl_uint b, size_t c, const void *d), (a, b, c, d)) \

@@ -1,0 +1,187 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/clmeter/clmeter/runtime/cl"
+)
+
+// storeNotice is how long a deferred store runs before it says so on stderr.
+const storeNotice = time.Second
+
+// pendingStore is a miss whose binary is read and stored after the work.
+type pendingStore struct {
+	key    string
+	kf     KeyFields
+	source string
+	prog   *cl.Program // a retained handle, released once stored
+	device *Device     // the program's device (and context)
+}
+
+// deferStore keeps a second handle on p, to be read and stored by StorePending.
+// A key already pending is not kept twice.
+func (c *Cache) deferStore(key string, kf KeyFields, source string, p *cl.Program, d *Device) error {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	for _, ps := range c.pending {
+		if ps.key == key {
+			return nil
+		}
+	}
+	h, err := p.Retain()
+	if err != nil {
+		return err
+	}
+	c.pending = append(c.pending, pendingStore{key: key, kf: kf, source: source, prog: h, device: d})
+	c.debugf("store %s deferred until the work is done", key[:12])
+	return nil
+}
+
+// reusePending returns another handle on the program built for key on d
+// earlier in this process and not stored yet, or nil: a later build of the
+// same program needs neither the compiler nor the disk.
+func (c *Cache) reusePending(key string, d *Device) *cl.Program {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	for _, ps := range c.pending {
+		if ps.key == key && ps.device == d {
+			if h, err := ps.prog.Retain(); err == nil {
+				return h
+			}
+		}
+	}
+	return nil
+}
+
+// Pending is the number of misses whose stores StorePending has yet to do.
+func (c *Cache) Pending() int {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	return len(c.pending)
+}
+
+// A StoreReport says what one StorePending did.
+type StoreReport struct {
+	// Stored entries and their total bytes.
+	Stored int   `json:"stored"`
+	Bytes  int64 `json:"bytes"`
+	// Failed are binaries the driver did not give or entries not written;
+	// Abandoned were not done when the context ended.
+	Failed    int `json:"failed"`
+	Abandoned int `json:"abandoned"`
+	// Took is the time from the call to its return: reading the binaries (on
+	// PoCL this compiles every kernel's generic work-group function not yet
+	// compiled) and writing the entries.
+	Took time.Duration `json:"took_ns"`
+}
+
+// StorePending reads and stores the binaries of the programs that missed since
+// the last call (see Defer), after the work, while the programs are still
+// alive. It returns when every entry is written, or as soon as ctx is done (an
+// interrupt at exit): the store then under way is abandoned. It is either
+// finished later, or cut off by the process's exit; an entry is written to a
+// temporary file and renamed into place, so the cache only ever holds whole
+// entries. Programs not yet read when ctx ends are released unread.
+func (c *Cache) StorePending(ctx context.Context) StoreReport {
+	c.pmu.Lock()
+	ps := c.pending
+	c.pending = nil
+	c.pmu.Unlock()
+	start := time.Now()
+	var r StoreReport
+	if len(ps) == 0 {
+		return r
+	}
+	var mu sync.Mutex // guards r's counts while the goroutine runs
+	var finished atomic.Int32
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for _, p := range ps {
+			n, err := c.storeOne(ctx, p)
+			mu.Lock()
+			switch {
+			case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+			case err != nil:
+				r.Failed++
+			default:
+				r.Stored++
+				r.Bytes += n
+			}
+			mu.Unlock()
+			finished.Add(1)
+		}
+	}()
+	// A long store says why the process has not exited yet, and how to skip it.
+	slow := time.AfterFunc(storeNotice, func() {
+		w := c.Warn
+		if w == nil {
+			w = os.Stderr
+		}
+		fmt.Fprintf(w, "clmeter cache: storing %d program binary(ies) for the next runs (the driver compiles what its binary needs; on PoCL every kernel's work-group function); Ctrl-C skips it\n", len(ps))
+	})
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	slow.Stop()
+	mu.Lock()
+	defer mu.Unlock()
+	out := r
+	out.Abandoned = len(ps) - out.Stored - out.Failed
+	out.Took = time.Since(start)
+	if out.Abandoned > 0 {
+		c.debugf("%d deferred store(s) abandoned: %v", out.Abandoned, ctx.Err())
+	}
+	return out
+}
+
+// storeOne reads a pending program's binary and stores it, unless ctx is done.
+func (c *Cache) storeOne(ctx context.Context, p pendingStore) (int64, error) {
+	defer p.prog.Release()
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	t := time.Now()
+	bins, err := p.prog.Binaries()
+	if err == nil && (len(bins) != 1 || len(bins[0]) == 0) {
+		err = errors.New("the driver gave no binary")
+	}
+	if err != nil {
+		c.debugf("not stored %s: %v", p.key[:12], err)
+		return 0, err
+	}
+	read := time.Since(t)
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := c.store(p.key, p.kf, p.source, bins[0])
+	if err == nil {
+		c.debugf("stored %s after the work: binary read %s, written %s", p.key[:12], read.Round(time.Microsecond), (time.Since(t) - read).Round(time.Microsecond))
+	}
+	return n, err
+}
+
+// pendingStorer is a ProgramCache whose stores wait for the work to end.
+type pendingStorer interface {
+	StorePending(ctx context.Context) StoreReport
+}
+
+// CloseContext stores the binary cache's deferred entries (see
+// Cache.StorePending; a done ctx abandons them), then releases every context
+// and queue made. Call it when the work is done. The Manager must not be used
+// after.
+func (m *Manager) CloseContext(ctx context.Context) StoreReport {
+	var r StoreReport
+	if s, ok := m.Cache.(pendingStorer); ok {
+		r = s.StorePending(ctx)
+	}
+	m.release()
+	return r
+}
