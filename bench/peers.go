@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/clmeter/clmeter/units"
 )
 
 var (
@@ -70,8 +72,8 @@ func ratioRow(name string, ratios, ours, theirs []float64, unit func(float64) st
 	return row{name, fmt.Sprintf("%.3f [%.3f, %.3f] (%s vs %s)", med, lo, hi, unit(median(ours)), unit(median(theirs))), target, met(ok(med)), how}
 }
 
-func gbs(v float64) string   { return fmt.Sprintf("%.3g GB/s", v) }
-func gops(v float64) string  { return fmt.Sprintf("%.3g G/s", v) }
+func gbs(v float64) string   { return units.Rate(v, "B") }
+func gops(v float64) string  { return units.Rate(v, "op") }
 func micro(v float64) string { return ns(v * 1e3) }
 
 // clpeakFigures are the best figure of each clpeak section (GB/s, G/s, µs).
@@ -232,6 +234,10 @@ func clpeakRows(dev *deviceJSON, dir string) ([]row, error) {
 // fresh process, with the C floor (clCreateProgramWithBinary + clBuildProgram
 // in a fresh process), alternating, with the driver's cache as it is for both.
 func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
+	// The row measures the cache's mechanism, so it is on whatever the
+	// driver's default policy (NVIDIA's is off while the driver's cache is on).
+	defer os.Setenv("CLMETER_CACHE", os.Getenv("CLMETER_CACHE"))
+	os.Setenv("CLMETER_CACHE", "1")
 	src, _ := filepath.Abs("bench/long.cl")
 	opts := "-I" + filepath.Dir(src)
 	bin := filepath.Join(dir, "long.bin")
