@@ -119,7 +119,9 @@ func (c *Cache) StorePending(ctx context.Context) StoreReport {
 		}
 	}()
 	// A long store says why the process has not exited yet, and how to skip it.
+	noticed := make(chan struct{})
 	slow := time.AfterFunc(storeNotice, func() {
+		defer close(noticed)
 		w := c.Warn
 		if w == nil {
 			w = os.Stderr
@@ -130,7 +132,9 @@ func (c *Cache) StorePending(ctx context.Context) StoreReport {
 	case <-done:
 	case <-ctx.Done():
 	}
-	slow.Stop()
+	if !slow.Stop() {
+		<-noticed // the notice is being written: nothing writes after this returns
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	out := r
