@@ -1,0 +1,60 @@
+// Package archcheck checks the layering rules of docs/ARCHITECTURE.md that the
+// Go compiler does not: only runtime/cl imports "C", nothing imports a command,
+// and cmd/clmeter does not reach the OpenCL binding itself. Its test runs the
+// check over the module as part of 'make test'.
+package archcheck
+
+import (
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Module is the module path the rules speak of.
+const Module = "github.com/clmeter/clmeter"
+
+// Check walks the non-test Go files under root and returns each import that
+// breaks a rule, as "file: reason".
+func Check(root string) ([]string, error) {
+	var out []string
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(root, filepath.Dir(path))
+		rel = filepath.ToSlash(rel)
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			switch {
+			case p == "C" && rel != "runtime/cl":
+				out = append(out, fmt.Sprintf("%s: imports \"C\": only runtime/cl may", path))
+			case strings.HasPrefix(p, Module+"/cmd/"):
+				out = append(out, fmt.Sprintf("%s: imports %s: nothing may import a command", path, p))
+			case p == Module+"/runtime/cl" && strings.HasPrefix(rel, "cmd/"):
+				out = append(out, fmt.Sprintf("%s: imports runtime/cl: a command reaches OpenCL through runtime", path))
+			}
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}

@@ -1,0 +1,38 @@
+package archcheck
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestModuleLayering fails on every import that breaks the layering rules.
+func TestModuleLayering(t *testing.T) {
+	ps, err := Check(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		t.Error(p)
+	}
+}
+
+// TestCheckFinds shows the check can fail.
+func TestCheckFinds(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "cmd", "x"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "lib"), 0o755)
+	os.WriteFile(filepath.Join(dir, "cmd", "x", "m.go"), []byte("package main\n\nimport _ \""+Module+"/runtime/cl\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lib", "l.go"), []byte("package lib\n\nimport \"C\"\nimport _ \""+Module+"/cmd/x\"\n"), 0o644)
+	ps, err := Check(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(ps, "\n")
+	for _, want := range []string{"only runtime/cl may", "nothing may import a command", "reaches OpenCL through runtime"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("missing %q in:\n%s", want, all)
+		}
+	}
+}
