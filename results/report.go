@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/units"
 )
 
 // A Source is one result file read for a report or a comparison.
@@ -284,62 +285,21 @@ func FormatDuration(d time.Duration) string {
 	return formatNS(float64(d))
 }
 
+// formatNS is units.Nanoseconds, but a zero is "-": a figure of 0 is never
+// printed as a time.
 func formatNS(ns float64) string {
-	a := math.Abs(ns)
-	switch {
-	case a == 0:
-		return "-" // a figure of 0 is never printed as a time
-	case a < 1e3:
-		return strconv.FormatFloat(ns, 'f', 0, 64) + " ns"
-	case a < 1e6:
-		return sig4(ns/1e3) + " µs"
-	case a < 1e9:
-		return sig4(ns/1e6) + " ms"
+	if ns == 0 {
+		return "-"
 	}
-	return sig4(ns/1e9) + " s"
+	return units.Nanoseconds(ns)
 }
 
 // sig4 formats v with four significant digits without an exponent.
-func sig4(v float64) string {
-	a := math.Abs(v)
-	switch {
-	case a >= 1000:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	case a >= 100:
-		return strconv.FormatFloat(v, 'f', 1, 64)
-	case a >= 10:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 3, 64)
-}
+func sig4(v float64) string { return units.Sig4(v) }
 
-// formatRate writes a rate given in G<unit>/s with three significant digits and
-// an SI prefix: "12.3 GB/s", "845 MB/s".
-func formatRate(g float64, unit string) string {
-	if g <= 0 {
-		return ""
-	}
-	v, p := g*1e9, ""
-	for _, x := range []struct {
-		p string
-		m float64
-	}{{"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"k", 1e3}} {
-		if v >= x.m {
-			v, p = v/x.m, x.p
-			break
-		}
-	}
-	var s string
-	switch {
-	case v >= 100:
-		s = strconv.FormatFloat(v, 'f', 0, 64)
-	case v >= 10:
-		s = strconv.FormatFloat(v, 'f', 1, 64)
-	default:
-		s = strconv.FormatFloat(v, 'f', 2, 64)
-	}
-	return s + " " + p + unit + "/s"
-}
+// formatRate writes a rate given in G<unit>/s with an SI prefix ("12.3 GB/s",
+// "845 MB/s"); "" when there is none.
+func formatRate(g float64, unit string) string { return units.Rate(g, unit) }
 
 // bandwidth and compute format a row's throughput ("" when it has none).
 func bandwidth(m *measure.Result) string {
