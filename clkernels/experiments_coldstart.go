@@ -225,7 +225,7 @@ func runColdStart(r *runner) error {
 		}
 	}
 	for i, s := range sizes {
-		_, err := r.kernel(ColdStartWarm+s.String(), []param{{"size", s.String()}, {"order", fmt.Sprint(i + 1)}}, func() (*runtime.KernelBenchmark, error) {
+		_, err := r.kernelPhases(ColdStartWarm+s.String(), []param{{"size", s.String()}, {"order", fmt.Sprint(i + 1)}}, true, func() (*runtime.KernelBenchmark, error) {
 			return MatmulBenchmark(r.dev, MatmulNaive, s, 0)
 		})
 		if err != nil {

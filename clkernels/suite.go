@@ -149,13 +149,21 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 	return res, r.emit(b)
 }
 
-// kernel measures a KernelBenchmark made by mk.
+// kernel measures a KernelBenchmark made by mk, without the copy-in, compute
+// and copy-out phases: the suites' tables show the kernel's own figures.
 func (r *runner) kernel(name string, params []param, mk func() (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
+	return r.kernelPhases(name, params, false, mk)
+}
+
+// kernelPhases measures a KernelBenchmark made by mk, with its phases when
+// phases is set (the coldstart experiment's in-process totals).
+func (r *runner) kernelPhases(name string, params []param, phases bool, mk func() (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
 	return r.measure(name, params, "", func() (measure.Benchmark, func() *results.ProgramInfo, error) {
 		kb, err := mk()
 		if err != nil {
 			return nil, nil, err
 		}
+		kb.NoPhases = !phases
 		return kb.Measurable(), func() *results.ProgramInfo { return kb.Build.ProgramInfo(kb.Source.Name) }, nil
 	})
 }

@@ -107,6 +107,7 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 			if err != nil {
 				return nil, err
 			}
+			kb.NoPhases = true // a ceiling is the kernel's figure, not its copies'
 			return kb.Measurable(), nil
 		})
 	}

@@ -108,6 +108,10 @@ type KernelBenchmark struct {
 	flush     *cl.Buffer
 	flushSz   int64
 	abandoned atomic.Bool
+	// NoPhases leaves out the copy-in, compute and copy-out phases (and the
+	// first-touch figure worked out from them): for suites whose tables do not
+	// show them, where they cost seconds on large arrays.
+	NoPhases bool
 }
 
 // Setup builds the program (through the cache), makes the buffers, writes their
@@ -653,10 +657,12 @@ type Tracer interface {
 // Measurable returns the benchmark as measure.Run takes it: a measure.Benchmark
 // and measure.Flusher that is also a measure.Phased when the kernel has buffer
 // arguments and a measure.Validator when Check is set.
+//
+// With NoPhases it is never a measure.Phased.
 func (b *KernelBenchmark) Measurable() measure.Benchmark {
 	hasBuf := false
 	for _, a := range b.Args {
-		hasBuf = hasBuf || a.Kind == ArgBuffer
+		hasBuf = hasBuf || (a.Kind == ArgBuffer && !b.NoPhases)
 	}
 	base := kbPlain{b}
 	switch {
