@@ -5,20 +5,24 @@ BIN     := bin/clmeter
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X main.version=$(VERSION)
 # What clmeter needs from the system: the ICD loader and headers (to build), PoCL (the
-# default CPU device), clinfo (to compare against), the two other implementations the
-# device tests run on: Mesa's Rusticl (mesa-opencl-icd, with RUSTICL_ENABLE=llvmpipe) and
-# Oclgrind (an OpenCL 1.2 simulator, also 'clmeter check'), and for the tests PostgreSQL (the
-# store starts a private server) and Chromium (the dashboard and HTML reports load headless).
-DEB_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo mesa-opencl-icd oclgrind postgresql chromium
+# default CPU device), clinfo (to compare against).
+DEB_PKGS  := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+# What the tests need besides: the two other implementations the device tests run on,
+# Mesa's Rusticl (mesa-opencl-icd, with RUSTICL_ENABLE=llvmpipe) and Oclgrind (an OpenCL 1.2
+# simulator, also 'clmeter check'); PostgreSQL (the store's tests start a private server);
+# Chromium (the dashboard and HTML reports are loaded headless).
+TEST_PKGS := mesa-opencl-icd oclgrind postgresql chromium
+# deps installs PKGS (make deps PKGS="..." for others).
+PKGS      ?= $(DEB_PKGS)
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test bench fuzz check-html clean
+.PHONY: all deps test-deps build run test bench fuzz check-html clean
 
 all: build
 
 deps:
 	@if [ -f /etc/debian_version ] && command -v apt-get >/dev/null; then \
-	  missing=""; for p in $(DEB_PKGS); do \
+	  missing=""; for p in $(PKGS); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
 	  done; \
 	  if [ -n "$$missing" ]; then \
@@ -26,7 +30,7 @@ deps:
 	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null && \
 	    echo "deps: installed$$missing"; \
-	  else echo "deps: all present ($(DEB_PKGS))"; fi; \
+	  else echo "deps: all present ($(PKGS))"; fi; \
 	else \
 	  echo "deps: not a Debian/Ubuntu system; install by hand: an OpenCL ICD loader and headers"; \
 	  echo "      (Fedora: ocl-icd-devel opencl-headers pocl; Arch: ocl-icd opencl-headers pocl;"; \
@@ -48,7 +52,10 @@ run: build
 # on PoCL, Rusticl and Oclgrind, each in a child process; CLMETER_IMPLS_REQUIRED
 # makes a missing one fail instead of being left out.
 IMPLS ?= pocl,rusticl,oclgrind
-test: deps
+test-deps:
+	@$(MAKE) --no-print-directory deps PKGS="$(DEB_PKGS) $(TEST_PKGS)"
+
+test: test-deps
 	$(GO) vet ./...
 	CLMETER_IMPLS_REQUIRED=$(IMPLS) $(GO) test -race -count=1 -timeout 60m ./...
 
@@ -80,8 +87,7 @@ fuzz: deps
 
 # make check-html: render an HTML report in headless Chromium (installed from
 # Debian's packages) and check that its plots are in the page.
-check-html: deps
-	@command -v chromium >/dev/null || { $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; }
+check-html: test-deps
 	$(GO) test -count=1 -run 'HTML' -v ./results ./cmd/clmeter
 
 clean:
