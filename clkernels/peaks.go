@@ -496,18 +496,21 @@ func LocalBandwidthBenchmark(dev *runtime.Device, width, iters int) (*runtime.Ke
 func ImageSupported(dev *runtime.Device) bool { return dev.Info.ImageSupport }
 
 // ImageBandwidthBenchmark reads a 2D image of RGBA float texels (about bytes
-// of them, 4096 texels a row, capped by the device's largest 2D image) with
-// read_imagef, consecutive work-items on consecutive texels (clpeak's "image
-// bandwidth"). Bytes count the texels read and each work-item's one float
-// written. The check compares a spread of work-items' sums with the CPU's.
+// of them, 4096 texels a row or the device's widest power of two below that,
+// capped by the device's largest 2D image) with read_imagef, consecutive
+// work-items on consecutive texels (clpeak's "image bandwidth"), eight reads in
+// flight per work-item. Bytes count the texels read and each work-item's one
+// float written. The check compares a spread of work-items' sums with the
+// CPU's.
 func ImageBandwidthBenchmark(dev *runtime.Device, bytes int64) (*runtime.KernelBenchmark, error) {
 	if !ImageSupported(dev) {
 		return nil, fmt.Errorf("device %s has no image support (CL_DEVICE_IMAGE_SUPPORT)", dev.Info.Name)
 	}
-	width := 4096
-	if m := dev.Info.Image2DMaxSize[0]; m > 0 && m < width {
-		width = m
+	wshift := 12 // 4096 texels a row
+	for m := dev.Info.Image2DMaxSize[0]; m > 0 && wshift > 0 && 1<<wshift > m; {
+		wshift--
 	}
+	width := 1 << wshift
 	height := int(bytes / 16 / int64(width))
 	if m := dev.Info.Image2DMaxSize[1]; m > 0 && height > m {
 		height = m
@@ -516,6 +519,10 @@ func ImageBandwidthBenchmark(dev *runtime.Device, bytes int64) (*runtime.KernelB
 		height = 1
 	}
 	texels := int64(width) * int64(height)
+	if texels >= 1<<31 { // the kernel's texel index is a 32-bit uint, with room for a trip's 8 reads
+		height = int((1<<31 - 1) / int64(width))
+		texels = int64(width) * int64(height)
+	}
 	if err := fits(dev, texels*16, 1); err != nil {
 		return nil, err
 	}
@@ -529,8 +536,8 @@ func ImageBandwidthBenchmark(dev *runtime.Device, bytes int64) (*runtime.KernelB
 		Args: []runtime.Arg{
 			{Kind: runtime.ArgImage2D, Name: "img", Bytes: texels * 16, Width: width, Height: height, Init: fillUniform(tFloat, 9, 0, 1)},
 			{Kind: runtime.ArgBuffer, Name: "out", Bytes: int64(global) * 4, Output: true},
-			{Kind: runtime.ArgScalar, Name: "width", Value: uint32(width)},
-			{Kind: runtime.ArgScalar, Name: "texels", Value: uint64(texels)},
+			{Kind: runtime.ArgScalar, Name: "wshift", Value: uint32(wshift)},
+			{Kind: runtime.ArgScalar, Name: "texels", Value: uint32(texels)},
 		},
 		BytesPerLaunch: texels*16 + int64(global)*4,
 	}

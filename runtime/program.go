@@ -74,7 +74,10 @@ func (d *Device) BuildFromSource(src Source, options string) (*cl.Program, Build
 		return nil, info, fmt.Errorf("%s: %w", src.Name, err)
 	}
 	t := time.Now()
-	if err := p.Build(options, d.CL); err != nil {
+	unlock := lockBuild(d, []byte(src.Text), options)
+	err = p.Build(options, d.CL)
+	unlock()
+	if err != nil {
 		p.Release()
 		var ce *cl.Error
 		if errors.As(err, &ce) && ce.Log != "" {
@@ -108,7 +111,10 @@ func (d *Device) BuildFromBinary(binary []byte, options string) (*cl.Program, Bu
 		return nil, info, err
 	}
 	t := time.Now()
-	if err := p.Build(options, d.CL); err != nil {
+	unlock := lockBuild(d, binary, options)
+	err = p.Build(options, d.CL)
+	unlock()
+	if err != nil {
 		p.Release()
 		return nil, info, err
 	}

@@ -1,0 +1,44 @@
+package runtime
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestLockBuildSerialises checks that a second lock of the same build waits
+// for the first's release, and that a different build does not wait.
+func TestLockBuildSerialises(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	unlock := lockBuild(nil, []byte("__kernel void k() {}"), "-DX=1")
+	var got atomic.Bool
+	done := make(chan struct{})
+	go func() {
+		// flock locks belong to the open file, so a second open in this
+		// process waits like another process would.
+		u := lockBuild(nil, []byte("__kernel void k() {}"), "-DX=1")
+		got.Store(true)
+		u()
+		close(done)
+	}()
+	other := make(chan struct{})
+	go func() {
+		lockBuild(nil, []byte("__kernel void k() {}"), "-DX=2")()
+		close(other)
+	}()
+	select {
+	case <-other:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a different build waited for the lock")
+	}
+	time.Sleep(50 * time.Millisecond)
+	if got.Load() {
+		t.Fatal("the same build took the lock while it was held")
+	}
+	unlock()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the waiting build never got the lock after its release")
+	}
+}
