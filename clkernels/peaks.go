@@ -39,6 +39,18 @@ func PatternTraffic(pattern string) string {
 	return "read-only"
 }
 
+// StreamTraffic names the kind of memory traffic of a stream kernel: dot reads
+// only, saxpy rewrites y in place, the others write an array they do not read.
+func StreamTraffic(kernel string) string {
+	switch kernel {
+	case StreamDot:
+		return "read-only"
+	case StreamSaxpy:
+		return "read-modify-write"
+	}
+	return "copy"
+}
+
 // VectorWidths are the vector widths the peaks suite sweeps.
 var VectorWidths = []int{1, 2, 4, 8, 16}
 
@@ -281,7 +293,7 @@ func ComputeIters(dev *runtime.Device, width int) int {
 	// A launch should last far longer than the gap between two back-to-back
 	// launches (about 1-2 us on NVIDIA, tens of us on PoCL), which would
 	// otherwise count as idle time: 2048 trips make a launch last about 0.5 ms
-	// on an H100; 256 trips of 8 chains about 1 ms on a CPU core.
+	// on an H100; 256 trips of 8-16 chains 0.1-1 ms on a CPU core.
 	base := 2048
 	if isCPU(dev) {
 		base = 256
@@ -289,14 +301,21 @@ func ComputeIters(dev *runtime.Device, width int) int {
 	return max(base/width, 4)
 }
 
-// ComputeChains is the number of independent chains per lane: 8 on a CPU
-// (a core overlaps them to hide the multiply-add latency, as it has no other
-// threads to switch to), 2 on a GPU (other warps hide it; registers are scarce).
-func ComputeChains(dev *runtime.Device) int {
-	if isCPU(dev) {
-		return 8
+// ComputeChains is the number of independent chains per lane for vectors of
+// vectorBytes: 2 on a GPU (other warps hide the latency; registers are
+// scarce); on a CPU, which has no other threads to switch to, enough to cover
+// the multiply-add latency of two FMA pipes: 16 where a vector fits one
+// AVX-512 register (32 of them: 16 chains leave room for the coefficients),
+// else 8 (seen on a Zen 5 core under PoCL: float16 reaches 293 GFLOP/s with 8
+// chains, 459 with 16; double16, two registers a vector, is best at 8).
+func ComputeChains(dev *runtime.Device, vectorBytes int64) int {
+	if !isCPU(dev) {
+		return 2
 	}
-	return 2
+	if reg := int64(dev.Info.NativeVectorWidthFloat) * 4; reg >= 64 && vectorBytes <= reg {
+		return 16
+	}
+	return 8
 }
 
 // ComputeBenchmark runs two dependent multiply-add chains per lane in vectors
@@ -333,7 +352,7 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 	}
 	global, local := workItems(dev)
 	lanes := int64(global) * int64(width)
-	chains := ComputeChains(dev)
+	chains := ComputeChains(dev, t.Size*int64(width))
 	opts := fmt.Sprintf("%s -DW=%d -DITERS=%d -DCHAINS=%d", t.options(), width, iters, chains)
 	a, b := computeA, computeB
 	unit := "FLOP"

@@ -150,7 +150,7 @@ func StreamBenchmark(dev *runtime.Device, kernel, typ string, n int64) (*runtime
 	}
 	kb := &runtime.KernelBenchmark{
 		Device: dev, Source: source("stream.cl"), Options: t.options(), Kernel: kernel,
-		Global: []int{int(n)}, Local: localFor(dev, n), OpsUnit: "FLOP",
+		Global: []int{int(n)}, Local: localFor(dev, n), OpsUnit: "FLOP", Traffic: StreamTraffic(kernel),
 	}
 	s := t.round(streamScalar)
 	in := func(name string, seed uint64) runtime.Arg {

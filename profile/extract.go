@@ -43,10 +43,7 @@ func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source strin
 			better(&c, gbps(b), "GB/s", b.Name, pattern)
 			p.Patterns[pattern] = c
 		case len(parts) == 3 && parts[0] == "streams":
-			pattern := "copy"
-			if parts[1] == clkernels.StreamDot {
-				pattern = "read-only"
-			}
+			pattern := clkernels.StreamTraffic(parts[1])
 			better(&p.Bandwidth, gbps(b), "GB/s", b.Name, pattern)
 			c := p.Patterns[pattern]
 			better(&c, gbps(b), "GB/s", b.Name, pattern)

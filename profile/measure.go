@@ -207,12 +207,16 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 // FactsOf returns what the theoretical figures of dev are computed from.
 func FactsOf(dev *runtime.Device) DeviceFacts {
 	in := dev.Info
-	return DeviceFacts{
+	f := DeviceFacts{
 		Name: in.Name, Vendor: in.Vendor, CPU: in.Type&2 != 0 || in.TypeName == "CPU",
 		ComputeUnits: in.ComputeUnits, ClockMHz: in.MaxClockMHz,
 		NativeWidthFloat: in.NativeVectorWidthFloat, NativeWidthDouble: in.NativeVectorWidthDouble,
 		NVComputeCapability: in.NVComputeCapability,
 	}
+	if f.CPU { // a CPU device's cores are this host's
+		f.CoreClockMHz, _ = CoreClockMHz()
+	}
+	return f
 }
 
 // MemoryTheory is dev's theoretical memory bandwidth: from NVML (bus width and

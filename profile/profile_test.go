@@ -271,8 +271,13 @@ func TestComputeTheory(t *testing.T) {
 		t.Errorf("H100 fp64 %g", v)
 	}
 	cpu := ComputeTheory(DeviceFacts{CPU: true, ComputeUnits: 2, ClockMHz: 2000, NativeWidthFloat: 16, NativeWidthDouble: 8})
-	if cpu["float"].Value != 128 || cpu["double"].Value != 64 || !strings.Contains(cpu["float"].Note, "one FMA unit a core assumed") {
+	if cpu["float"].Value != 256 || cpu["double"].Value != 128 || !strings.Contains(cpu["float"].Note, "2 FMA units x 2000 MHz (the driver's clock)") {
 		t.Errorf("CPU theory %+v", cpu)
+	}
+	// A core measured above the driver's base clock: the measured clock counts.
+	boost := ComputeTheory(DeviceFacts{CPU: true, ComputeUnits: 2, ClockMHz: 2000, CoreClockMHz: 4000, NativeWidthFloat: 16, NativeWidthDouble: 8})
+	if boost["float"].Value != 512 || !strings.Contains(boost["float"].Note, "4000 MHz (measured; the driver reports 2000 MHz)") {
+		t.Errorf("CPU theory at a measured clock %+v", boost)
 	}
 	if len(ComputeTheory(DeviceFacts{Name: "gfx90a", ComputeUnits: 104, ClockMHz: 1700})) != 0 {
 		t.Error("a theory for a device of unknown make-up")
@@ -284,5 +289,40 @@ func TestComputeTheory(t *testing.T) {
 	ApplyTheory(p, th, &Theory{Value: 3352, Note: "n"})
 	if pc := p.Bandwidth.Percent(); pc < 89 || pc > 90 {
 		t.Errorf("bandwidth %.1f%% of theory", pc)
+	}
+}
+
+// TestPlaceTrafficRoof checks that a kernel of known traffic is placed under
+// its pattern's bandwidth ceiling (a CPU's copy pattern is below its
+// read-modify-write one: writes read their line first), and one of unknown
+// traffic under the best.
+func TestPlaceTrafficRoof(t *testing.T) {
+	p := h100()
+	p.Bandwidth = &Ceiling{Value: 95, Unit: "GB/s", From: "peaks/bandwidth/rmw/float1", Pattern: "read-modify-write"}
+	p.Patterns = map[string]*Ceiling{
+		"read-modify-write": p.Bandwidth,
+		"copy":              {Value: 50, Unit: "GB/s", From: "streams/copy/float", Pattern: "copy"},
+		"read-only":         {Value: 65, Unit: "GB/s", From: "peaks/bandwidth/chunk/float16", Pattern: "read-only"},
+	}
+	triad := Kernel{BytesPerLaunch: 3 * 4 << 24, OpsPerLaunch: 2 << 24, OpsUnit: "FLOP", Median: dur(3*4<<24, 49e9), WorkGroups: 1 << 16}
+	for _, tt := range []struct {
+		traffic string
+		pct     float64
+		say     string
+	}{
+		{"copy", 98, "the bandwidth roof is the copy pattern's ceiling 50.0 GB/s"},
+		{"read-only", 75, "the read-only pattern's ceiling 65.0 GB/s"},
+		{"", 52, "95.0 GB/s"},
+		{"read-modify-write", 52, "95.0 GB/s"},
+	} {
+		k := triad
+		k.Traffic = tt.traffic
+		r := Place(p, k, Settings{})
+		if r.Verdict != MemoryBound || r.PercentOfRoof < tt.pct-1 || r.PercentOfRoof > tt.pct+1 {
+			t.Errorf("traffic %q: %s at %.1f%% of the roof, want memory-bound at %.0f%%: %q", tt.traffic, r.Verdict, r.PercentOfRoof, tt.pct, r.Evidence)
+		}
+		if all := strings.Join(r.Evidence, "\n"); !strings.Contains(all, tt.say) {
+			t.Errorf("traffic %q: evidence lacks %q:\n%s", tt.traffic, tt.say, all)
+		}
 	}
 }

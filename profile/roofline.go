@@ -30,6 +30,10 @@ type Kernel struct {
 	Precision string
 	// Median is the median time per launch.
 	Median time.Duration
+	// Traffic is the kernel's memory traffic ("read-only", "copy",
+	// "read-modify-write"; empty when unknown): where the profile has that
+	// pattern's ceiling, it is the bandwidth roof, else the best pattern's.
+	Traffic string
 	// WorkGroups is the number of work-groups a launch runs (zero when the
 	// driver picks the local size); WorkItems the global size's product.
 	WorkGroups, WorkItems int64
@@ -95,6 +99,11 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 		}
 	}
 	bw := p.Bandwidth
+	if c := p.Patterns[k.Traffic]; k.Traffic != "" && c != nil && bw != nil && c != bw && c.Value < bw.Value {
+		r.Evidence = append(r.Evidence, fmt.Sprintf("the bandwidth roof is the %s pattern's ceiling %s (%s), the traffic this kernel makes; the device's best is %s (%s pattern)",
+			k.Traffic, rate(c.Value, "GB/s"), c.From, rate(bw.Value, "GB/s"), bw.Pattern))
+		bw = c
+	}
 	comp := p.Compute[prec]
 	if comp == nil && k.OpsPerLaunch > 0 && p.Compute["float"] != nil {
 		comp = p.Compute["float"]

@@ -19,6 +19,9 @@ type DeviceFacts struct {
 	CPU          bool
 	ComputeUnits int
 	ClockMHz     int
+	// CoreClockMHz is the clock a CPU core was measured running at
+	// (CoreClockMHz); zero when not measured. Cores boost above ClockMHz.
+	CoreClockMHz int
 	// NativeWidthFloat and NativeWidthDouble are CL_DEVICE_NATIVE_VECTOR_WIDTH_*.
 	NativeWidthFloat, NativeWidthDouble int
 	// NVComputeCapability is "9.0" on NVIDIA devices, empty elsewhere.
@@ -36,9 +39,12 @@ var nvLanes = map[string][2]int{
 // ComputeTheory returns the theoretical peak in GFLOP/s of "float" and
 // "double" where the device's make-up is known: compute units x lanes x clock x
 // 2 (a fused multiply-add is two operations). NVIDIA GPUs take their lanes per
-// SM from the compute capability; CPUs take the native vector width as the
-// lanes of one FMA unit a core (cores with two FMA units reach twice this).
-// Other devices get no figure.
+// SM from the compute capability. CPUs take the native vector width as the
+// lanes of an FMA unit and two FMA units a core (the most any x86-64 core has:
+// Skylake-SP Gold and Platinum, Zen 2, 3 and 5 have two; Zen 4's AVX-512 and
+// smaller Xeons have one, so the figure is a ceiling those cores stay below),
+// at the measured core clock where it is above the driver's (the driver
+// reports the base clock; cores boost). Other devices get no figure.
 func ComputeTheory(f DeviceFacts) map[string]Theory {
 	out := map[string]Theory{}
 	if f.ComputeUnits <= 0 || f.ClockMHz <= 0 {
@@ -58,13 +64,18 @@ func ComputeTheory(f DeviceFacts) map[string]Theory {
 			}
 		}
 	case f.CPU:
+		clock := fmt.Sprintf("%d MHz (the driver's clock)", f.ClockMHz)
+		if f.CoreClockMHz > f.ClockMHz {
+			ghz = float64(f.CoreClockMHz) / 1000
+			clock = fmt.Sprintf("%d MHz (measured; the driver reports %d MHz)", f.CoreClockMHz, f.ClockMHz)
+		}
 		for typ, w := range map[string]int{"float": f.NativeWidthFloat, "double": f.NativeWidthDouble} {
 			if w <= 0 {
 				continue
 			}
 			out[typ] = Theory{
-				Value: float64(f.ComputeUnits*w) * ghz * 2,
-				Note:  fmt.Sprintf("%d cores x %d %s lanes (native vector width) x %d MHz x 2 (FMA), one FMA unit a core assumed", f.ComputeUnits, w, typ, f.ClockMHz),
+				Value: float64(f.ComputeUnits*w) * 2 * ghz * 2,
+				Note:  fmt.Sprintf("%d cores x %d %s lanes (native vector width) x 2 FMA units x %s x 2 (FMA); cores with one FMA unit reach half", f.ComputeUnits, w, typ, clock),
 			}
 		}
 	}

@@ -72,7 +72,7 @@ func (a *analysis) annotate(ctx context.Context, dev *runtime.Device, kb *runtim
 	}
 	if p := a.profileOf(ctx, dev); p != nil {
 		k := profile.Kernel{BytesPerLaunch: kb.BytesPerLaunch, OpsPerLaunch: kb.OpsPerLaunch, OpsUnit: kb.OpsUnit,
-			Precision: precision, Median: m.Summary.Median, WorkItems: 1}
+			Precision: precision, Traffic: kb.Traffic, Median: m.Summary.Median, WorkItems: 1}
 		for _, g := range kb.Global {
 			k.WorkItems *= int64(g)
 		}

@@ -67,6 +67,11 @@ type KernelBenchmark struct {
 	// OpsUnit names the operations: "FLOP", "IOP", "item".
 	BytesPerLaunch, OpsPerLaunch int64
 	OpsUnit                      string
+	// Traffic is the memory traffic of a launch, for the roofline's bandwidth
+	// roof: "read-only", "copy" (it writes arrays it does not read: on CPUs
+	// each such write also reads its line first) or "read-modify-write";
+	// empty when unknown.
+	Traffic string
 	// Check validates one launch's outputs: in holds every buffer argument's
 	// initial contents and out every Output buffer's contents after one launch
 	// on fresh inputs, both by argument index. Nil: no validation.
