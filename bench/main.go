@@ -176,6 +176,9 @@ type resultFile struct {
 		Measurement *struct {
 			Summary     summary  `json:"summary"`
 			HostSummary *summary `json:"host_summary"`
+			Throughput  *struct {
+				GBPerS float64 `json:"gb_per_s"`
+			} `json:"throughput"`
 		} `json:"measurement"`
 		Figures []struct {
 			Name  string  `json:"name"`
