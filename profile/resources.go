@@ -2,9 +2,13 @@ package profile
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -69,9 +73,38 @@ func IsNVIDIA(dev *runtime.Device) bool {
 
 // KernelResources reads what kernel takes of dev: clGetKernelWorkGroupInfo's
 // figures, and on NVIDIA the registers and spills that ptxas prints when the
-// program is built again with -cl-nv-verbose (outside the binary cache, so the
-// log is fresh). Elsewhere Note says the driver does not report registers.
+// program is built again with -cl-nv-verbose, outside the binary cache and
+// with a nonce kernel added to the source: NVIDIA's own cache keys on the
+// program's PTX, and a build it serves runs no ptxas and prints nothing (seen
+// on an H100: the second of three sizes of one kernel had no registers). Each
+// kernel's resources are read once a process (sizes and axes share them).
+// Elsewhere Note says the driver does not report registers.
 func KernelResources(dev *runtime.Device, src runtime.Source, options, kernel string) (*results.Resources, error) {
+	key := resourcesKey{dev, src.Text, options, kernel}
+	if r, ok := resourcesSeen.Load(key); ok {
+		c := *r.(*results.Resources)
+		return &c, nil
+	}
+	r, err := kernelResources(dev, src, options, kernel)
+	if err == nil {
+		c := *r
+		resourcesSeen.Store(key, &c)
+	}
+	return r, err
+}
+
+// resourcesKey and resourcesSeen hold the resources read in this process.
+type resourcesKey struct {
+	dev                   *runtime.Device
+	text, options, kernel string
+}
+
+var resourcesSeen sync.Map
+
+// nonceSeq numbers the nonce kernels of this process.
+var nonceSeq atomic.Int64
+
+func kernelResources(dev *runtime.Device, src runtime.Source, options, kernel string) (*results.Resources, error) {
 	nv := IsNVIDIA(dev)
 	var build = dev.BuildProgram
 	opts := options
@@ -80,6 +113,7 @@ func KernelResources(dev *runtime.Device, src runtime.Source, options, kernel st
 		if !strings.Contains(opts, NVVerbose) {
 			opts = strings.TrimSpace(opts + " " + NVVerbose)
 		}
+		src.Text += fmt.Sprintf("\n__kernel void clmeter_resources_nonce_%x_%d_%d(void) {}\n", time.Now().UnixNano(), os.Getpid(), nonceSeq.Add(1))
 	}
 	p, _, err := build(src, opts)
 	if err != nil {

@@ -7,32 +7,47 @@
 #define T float
 #endif
 
+// The element-wise kernels take SW elements a work-item (-DSW=2 for float on
+// GPUs: 8 bytes a load, as a double, so that as many bytes are in flight; a
+// GPU keeps a bounded number of loads in flight a thread). ST is the type of
+// one work-item's elements; a scalar times ST is element-wise.
+#ifndef SW
+#define SW 1
+#endif
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#if SW == 1
+#define ST T
+#else
+#define ST CAT(T, SW)
+#endif
+
 // saxpy: y = a*x + y.
-__kernel void saxpy(const T a, __global const T *restrict x, __global T *restrict y) {
+__kernel void saxpy(const T a, __global const ST *restrict x, __global ST *restrict y) {
 	const size_t i = get_global_id(0);
 	y[i] = a * x[i] + y[i];
 }
 
 // copy: b = a (the run built-in and the stream Copy).
-__kernel void copy(__global const T *restrict a, __global T *restrict b) {
+__kernel void copy(__global const ST *restrict a, __global ST *restrict b) {
 	const size_t i = get_global_id(0);
 	b[i] = a[i];
 }
 
 // scale (BabelStream Mul): b = s*c.
-__kernel void scale(const T s, __global const T *restrict c, __global T *restrict b) {
+__kernel void scale(const T s, __global const ST *restrict c, __global ST *restrict b) {
 	const size_t i = get_global_id(0);
 	b[i] = s * c[i];
 }
 
 // add: c = a + b.
-__kernel void add(__global const T *restrict a, __global const T *restrict b, __global T *restrict c) {
+__kernel void add(__global const ST *restrict a, __global const ST *restrict b, __global ST *restrict c) {
 	const size_t i = get_global_id(0);
 	c[i] = a[i] + b[i];
 }
 
 // triad: a = b + s*c.
-__kernel void triad(const T s, __global const T *restrict b, __global const T *restrict c, __global T *restrict a) {
+__kernel void triad(const T s, __global const ST *restrict b, __global const ST *restrict c, __global ST *restrict a) {
 	const size_t i = get_global_id(0);
 	a[i] = b[i] + s * c[i];
 }
