@@ -66,16 +66,24 @@ func TestLocalBandwidthValidates(t *testing.T) {
 func TestImageBandwidthValidates(t *testing.T) {
 	dev := device(t)
 	if !ImageSupported(dev) {
-		if _, err := ImageBandwidthBenchmark(dev, 1<<20); err == nil {
+		if _, err := ImageBandwidthBenchmark(dev, 1<<20, ImageLinear); err == nil {
 			t.Error("image benchmark on a device without images")
 		}
 		t.Skip("no image support")
 	}
-	kb, err := ImageBandwidthBenchmark(dev, 1<<20)
-	if err != nil {
-		t.Fatal(err)
+	// 1 MiB and an image of a few rows (fewer rows than the tile walk's)
+	for _, size := range []int64{1 << 20, 3 * 4096 * 16} {
+		for _, walk := range ImageWalks {
+			kb, err := ImageBandwidthBenchmark(dev, size, walk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runValid(t, kb)
+		}
 	}
-	runValid(t, kb)
+	if _, err := ImageBandwidthBenchmark(dev, 1<<20, "zigzag"); err == nil {
+		t.Error("an unknown walk was accepted")
+	}
 }
 
 func TestIntegerReferenceWraps(t *testing.T) {

@@ -141,32 +141,38 @@ __kernel void local_bandwidth(__global T *restrict out) {
 	out[get_global_id(0)] = HSUM(acc);
 }
 
-// image_bandwidth: reads every texel of a 2D RGBA float image (a power-of-two
-// width of 1 << wshift texels a row, texels in all) in a grid-stride walk over
-// the row-major texel index, consecutive work-items on consecutive texels of a
-// row; each work-item writes the sum of what it read. Each trip issues 8
-// independent reads (a texture fetch has a long latency: one read at a time
-// leaves the texture units idle), and coordinates are a shift and a mask (a
-// division per texel costs GPUs several percent of the bandwidth).
+// Image bandwidth: every texel of a 2D RGBA float image (a power-of-two width
+// of 1 << wshift texels a row, texels in all) read once with read_imagef, in
+// one of two walks (clkernels.ImageWalks; the suite races them, as drivers lay
+// images out differently: row-major, or in 2D blocks on NVIDIA). Each
+// work-item writes the sum of what it read. Coordinates are shifts and masks
+// (a division per texel costs GPUs several percent of the bandwidth).
 __constant sampler_t image_sampler = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST;
-#define TEXEL(t) read_imagef(img, image_sampler, (int2)((int)((t) & mask), (int)((t) >> wshift)))
+
+// image_bandwidth: a grid-stride walk over the row-major texel index,
+// consecutive work-items on consecutive texels of a row.
 __kernel void image_bandwidth(__read_only image2d_t img, __global float *restrict out, const uint wshift, const uint texels) {
 	const uint gid = (uint)get_global_id(0), g = (uint)get_global_size(0);
 	const uint mask = (1u << wshift) - 1u;
-	float4 a0 = (float4)(0), a1 = a0, a2 = a0, a3 = a0;
-	uint t = gid;
-	for (; texels >= 8u * g && t < texels - 7u * g; t += 8u * g) {
-		a0 += TEXEL(t);
-		a1 += TEXEL(t + g);
-		a2 += TEXEL(t + 2u * g);
-		a3 += TEXEL(t + 3u * g);
-		a0 += TEXEL(t + 4u * g);
-		a1 += TEXEL(t + 5u * g);
-		a2 += TEXEL(t + 6u * g);
-		a3 += TEXEL(t + 7u * g);
-	}
-	for (; t < texels; t += g)
-		a0 += TEXEL(t);
-	const float4 acc = (a0 + a1) + (a2 + a3);
+	float4 acc = (float4)(0);
+	for (uint t = gid; t < texels; t += g)
+		acc += read_imagef(img, image_sampler, (int2)((int)(t & mask), (int)(t >> wshift)));
 	out[gid] = acc.x + acc.y + acc.z + acc.w;
+}
+
+// image_bandwidth_tile: a 2D NDRange as wide as the image and rows rows tall
+// (work-groups of 2D tiles), each work-item reading its column every rows
+// rows: a work-group reads a 2D block of texels at a time.
+__kernel void image_bandwidth_tile(__read_only image2d_t img, __global float *restrict out, const uint height) {
+	const uint x = (uint)get_global_id(0), y0 = (uint)get_global_id(1), rows = (uint)get_global_size(1);
+	float4 a0 = (float4)(0), a1 = a0;
+	uint y = y0;
+	for (; y + rows < height; y += 2u * rows) {
+		a0 += read_imagef(img, image_sampler, (int2)((int)x, (int)y));
+		a1 += read_imagef(img, image_sampler, (int2)((int)x, (int)(y + rows)));
+	}
+	if (y < height)
+		a0 += read_imagef(img, image_sampler, (int2)((int)x, (int)y));
+	const float4 acc = a0 + a1;
+	out[y0 * get_global_size(0) + x] = acc.x + acc.y + acc.z + acc.w;
 }
