@@ -296,7 +296,7 @@ func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
 		ours, floor, ratios = append(ours, o), append(floor, c.BuildNs), append(ratios, o/c.BuildNs)
 	}
 	return []row{ratioRow("program cache, warm build: clmeter / C floor", ratios, ours, floor, ns, "<= 1.10", func(v float64) bool { return v <= 1.10 },
-		fmt.Sprintf("fresh processes alternated, median of %d per-round ratios [95%% CI]; C: clCreateProgramWithBinary + clBuildProgram (bench/c/progbin.c)", *cacheRuns))}, nil
+		fmt.Sprintf("fresh processes alternated, median of %d per-round ratios [95%% CI]; C: read the binary + clCreateProgramWithBinary + clBuildProgram (bench/c/progbin.c)", *cacheRuns))}, nil
 }
 
 // clpeakTests returns the clpeak flags selecting every test clmeter has a row

@@ -5,6 +5,7 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 )
 
@@ -30,6 +31,24 @@ func buildLockDir() string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("clmeter-%d", os.Getuid()), "build-locks")
 }
 
+// lockDirMade remembers the lock folder made (or failed) once a process.
+var (
+	lockDirMu   sync.Mutex
+	lockDirMade = map[string]error{}
+)
+
+// lockDirOnce makes dir once a process.
+func lockDirOnce(dir string) error {
+	lockDirMu.Lock()
+	defer lockDirMu.Unlock()
+	err, ok := lockDirMade[dir]
+	if !ok {
+		err = os.MkdirAll(dir, 0o700)
+		lockDirMade[dir] = err
+	}
+	return err
+}
+
 // lockBuild takes the cross-process lock of a build of what (a source text or
 // a binary) with options on d, waiting while another process holds it, and
 // returns its release. It never fails: without a lock the build runs unlocked.
@@ -41,7 +60,7 @@ func lockBuild(d *Device, what []byte, options string) (unlock func()) {
 	fmt.Fprintf(h, "%s\x00", options)
 	h.Write(what)
 	dir := buildLockDir()
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := lockDirOnce(dir); err != nil {
 		return func() {}
 	}
 	f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("%08x.lock", h.Sum32())), os.O_CREATE|os.O_RDWR, 0o600)

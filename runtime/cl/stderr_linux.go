@@ -7,7 +7,13 @@ import (
 	"syscall"
 )
 
-var stderrMu sync.Mutex
+// stderrMu serialises captures; stderrFile is their file, made once a process
+// (unlinked at once) and emptied before each capture, so that a build pays a
+// few system calls for the capture, not a file's creation.
+var (
+	stderrMu   sync.Mutex
+	stderrFile *os.File
+)
 
 // captureStderr runs f with the process's stderr (fd 2) sent to a temporary
 // file and returns what was written there: OpenCL compilers (PoCL's clang)
@@ -16,13 +22,24 @@ var stderrMu sync.Mutex
 func captureStderr(f func()) string {
 	stderrMu.Lock()
 	defer stderrMu.Unlock()
-	tmp, err := os.CreateTemp("", "clmeter-build-stderr-")
-	if err != nil {
+	if stderrFile == nil {
+		tmp, err := os.CreateTemp("", "clmeter-build-stderr-")
+		if err != nil {
+			f()
+			return ""
+		}
+		os.Remove(tmp.Name())
+		stderrFile = tmp
+	}
+	tmp := stderrFile
+	if err := tmp.Truncate(0); err != nil {
 		f()
 		return ""
 	}
-	os.Remove(tmp.Name())
-	defer tmp.Close()
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		f()
+		return ""
+	}
 	saved, err := syscall.Dup(2)
 	if err != nil {
 		f()
