@@ -247,51 +247,56 @@ func runPeaks(r *runner) error {
 // peakImageBandwidth races the image walks over an image of size bytes and
 // emits the best (clpeak's "image memory bandwidth").
 func (r *runner) peakImageBandwidth(size int64) error {
-	best, bestName := 0.0, ""
+	var rs []racer
 	for _, walk := range ImageWalks {
-		name := "peaks/image-bandwidth/" + walk
-		res, err := r.kernel(name, []param{{"walk", walk}, {"size", sizeLabel(size)}}, func() (*runtime.KernelBenchmark, error) {
+		rs = append(rs, racer{"peaks/image-bandwidth/" + walk, []param{{"walk", walk}, {"size", sizeLabel(size)}}, func() (*runtime.KernelBenchmark, error) {
 			return ImageBandwidthBenchmark(r.dev, size, walk)
-		})
-		if err != nil {
-			return err
-		}
-		if v := throughput(res, false); v > best && validOK(res) {
-			best, bestName = v, name
-		}
+		}})
 	}
-	if best == 0 {
-		return nil
-	}
-	return r.figures("peaks/image-bandwidth-best", nil, []results.Figure{{Name: "peak image bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
-		map[string]any{ExtraPeak: "image-bandwidth", "from": bestName})
+	return r.bandwidthPeak("image-bandwidth", "peak image bandwidth", rs)
 }
 
 // peakLocalBandwidth measures local memory bandwidth at each width and emits
 // the best (clpeak's "local memory bandwidth").
 func (r *runner) peakLocalBandwidth(widths []int) error {
-	best, bestName := 0.0, ""
+	iters := 0
+	if r.o.Small {
+		iters = 4
+	}
+	var rs []racer
 	for _, w := range widths {
-		name := fmt.Sprintf("peaks/local-bandwidth/float%d", w)
-		iters := 0
-		if r.o.Small {
-			iters = 4
-		}
-		res, err := r.kernel(name, []param{{"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+		rs = append(rs, racer{fmt.Sprintf("peaks/local-bandwidth/float%d", w), []param{{"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
 			return LocalBandwidthBenchmark(r.dev, w, iters)
-		})
+		}})
+	}
+	return r.bandwidthPeak("local-bandwidth", "peak local memory bandwidth", rs)
+}
+
+// A racer is one of the benchmarks a peak is the best of.
+type racer struct {
+	name   string
+	params []param
+	make   func() (*runtime.KernelBenchmark, error)
+}
+
+// bandwidthPeak runs the racers and emits the best valid median bandwidth as
+// the figure peaks/KIND-best (nothing when none gave one).
+func (r *runner) bandwidthPeak(kind, figure string, racers []racer) error {
+	best, bestName := 0.0, ""
+	for _, c := range racers {
+		res, err := r.kernel(c.name, c.params, c.make)
 		if err != nil {
 			return err
 		}
 		if v := throughput(res, false); v > best && validOK(res) {
-			best, bestName = v, name
+			best, bestName = v, c.name
 		}
 	}
 	if best == 0 {
 		return nil
 	}
-	return r.figures("peaks/local-bandwidth-best", nil, []results.Figure{{Name: "peak local memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
-		map[string]any{ExtraPeak: "local-bandwidth", "from": bestName})
+	return r.figures("peaks/"+kind+"-best", nil, []results.Figure{{Name: figure, Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
+		map[string]any{ExtraPeak: kind, "from": bestName})
 }
 
 func (r *runner) bandwidthBytes(full int64) int64 {
