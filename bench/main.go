@@ -47,6 +47,11 @@ func main() {
 
 func run() error {
 	dir := *workDir
+	if dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
 	if dir == "" {
 		d, err := os.MkdirTemp("", "clmeter-bench-")
 		if err != nil {

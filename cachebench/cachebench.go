@@ -257,6 +257,11 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 	if err := CheckPrograms(opts.Programs); err != nil {
 		return err
 	}
+	if opts.Output != "" {
+		if err := results.CheckWritable(opts.Output); err != nil {
+			return err
+		}
+	}
 	m := runtime.NewManager()
 	devs, err := m.Select(opts.Device)
 	if err != nil {

@@ -136,6 +136,9 @@ func Create(path string, f File) (*Writer, error) {
 		f.Version = SchemaVersion
 	}
 	f.Benchmarks = append([]Benchmark{}, f.Benchmarks...)
+	if err := CheckWritable(path); err != nil {
+		return nil, err
+	}
 	w := &Writer{path: path, file: f}
 	if err := w.Flush(); err != nil {
 		return nil, err

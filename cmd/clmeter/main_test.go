@@ -353,3 +353,24 @@ func TestRunBadInput(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestUnwritableOutputFailsFirst: a -o that cannot be written is a usage error
+// (exit 2) before anything is measured, for every command that measures.
+func TestUnwritableOutputFailsFirst(t *testing.T) {
+	needDevice(t)
+	bad := filepath.Join(t.TempDir(), "no-such-folder", "out.json")
+	for _, args := range [][]string{
+		append([]string{"run", "saxpy", "--size", "4Ki", "-o", bad}, fast...),
+		append([]string{"suite", "launch", "-o", bad}, fast...),
+		{"cache", "bench", "small", "--trials", "1", "-o", bad},
+		append([]string{"tune", "../../examples/matmul/tune.yaml", "--set", "N=256", "-o", bad}, fast...),
+	} {
+		code, out, errs := clm(t, args...)
+		if code != exitUsage || !strings.Contains(errs, "cannot write there") || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q, want exit %d and one line saying -o cannot be written", args[:2], code, errs, exitUsage)
+		}
+		if strings.Contains(out, "BENCHMARK") || strings.Contains(out, "time to first result") || strings.Contains(out, "CONFIGURATION") {
+			t.Errorf("%v measured before failing on -o:\n%s", args[:2], out)
+		}
+	}
+}
