@@ -53,7 +53,7 @@ func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source strin
 		case len(parts) == 4 && parts[0] == "peaks" && parts[1] == "compute":
 			typ := parts[2]
 			unit := "GFLOP/s"
-			if typ == "int" {
+			if typ != "float" && typ != "double" && typ != "half" { // int, int24, short, char
 				unit = "GIOP/s"
 			}
 			c := p.Compute[typ]

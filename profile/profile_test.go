@@ -232,6 +232,7 @@ func TestFromBenchmarks(t *testing.T) {
 		bench("peaks/compute/float/1", gpu, time.Millisecond, 0, 40000),
 		bench("peaks/compute/float/4", gpu, time.Millisecond, 0, 51000),
 		bench("peaks/compute/int/4", gpu, time.Millisecond, 0, 20000),
+		bench("peaks/compute/short/4", gpu, time.Millisecond, 0, 20000),
 		bench("launch/throughput", gpu, 3*time.Microsecond, 0, 0.0003),
 		bench("launch/round-trip", gpu, 12*time.Microsecond, 0, 0),
 		bench("transfers/pinned/write/64MiB", gpu, time.Millisecond, 25, 0),
@@ -245,7 +246,7 @@ func TestFromBenchmarks(t *testing.T) {
 	if p.Bandwidth.Value != 2900 || p.Bandwidth.Pattern != "copy" || p.Bandwidth.From != "streams/copy/float" {
 		t.Errorf("bandwidth %+v", p.Bandwidth)
 	}
-	if p.LocalBandwidth.Value != 30000 || p.Compute["float"].Value != 51000 || p.Compute["int"].Unit != "GIOP/s" {
+	if p.LocalBandwidth.Value != 30000 || p.Compute["float"].Value != 51000 || p.Compute["int"].Unit != "GIOP/s" || p.Compute["short"].Unit != "GIOP/s" {
 		t.Errorf("local %+v compute %+v", p.LocalBandwidth, p.Compute)
 	}
 	if p.LaunchLatency != 3*time.Microsecond || p.LaunchRoundTrip != 12*time.Microsecond {

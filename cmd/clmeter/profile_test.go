@@ -19,7 +19,7 @@ func TestRunRoofline(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, stdout, errs)
 	}
-	for _, want := range []string{"BOUND", "memory-bound", "roofline: memory-bound: intensity 0.167 FLOP/byte is below the ridge point", "resources: work-group limit", "clocks not observable"} {
+	for _, want := range []string{"BOUND", "memory-bound", "roofline: memory-bound: ", "intensity 0.167 FLOP/byte is below the ridge point", "resources: work-group limit", "clocks not observable"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("run -v lacks %q:\n%s", want, stdout)
 		}
