@@ -39,10 +39,29 @@ type Ceiling struct {
 	// Pattern is, for a bandwidth, the memory traffic that set it: "read-only",
 	// "copy" or "read-modify-write".
 	Pattern string `json:"pattern,omitempty"`
+	// CacheSized marks a bandwidth measured over less than four times the
+	// device's last-level cache (a --small run, the quick suite): part of it
+	// may have come from the cache. It stands in until a figure measured over
+	// more replaces it, whatever that figure's value (Beats).
+	CacheSized bool `json:"cache_sized,omitempty"`
 	// Theoretical is the vendor's figure in the same unit (zero when unknown)
 	// and TheoryNote how it was computed ("132 SMs x 128 lanes x 1980 MHz x 2").
 	Theoretical float64 `json:"theoretical,omitempty"`
 	TheoryNote  string  `json:"theoretical_note,omitempty"`
+}
+
+// Beats reports whether c should replace old as a ceiling: a figure measured
+// beyond the cache beats a cache-sized one; otherwise the higher value wins.
+func (c *Ceiling) Beats(old *Ceiling) bool {
+	switch {
+	case c == nil:
+		return false
+	case old == nil:
+		return true
+	case c.CacheSized != old.CacheSized:
+		return old.CacheSized
+	}
+	return c.Value > old.Value
 }
 
 // Percent is the measured value as a percentage of the theoretical one (zero
@@ -163,7 +182,7 @@ func Merge(p, n *Profile, replace bool) *Profile {
 		}
 	}
 	raise := func(dst **Ceiling, src *Ceiling) {
-		if src != nil && (replace || *dst == nil || src.Value > (*dst).Value) {
+		if src != nil && (replace || src.Beats(*dst)) {
 			*dst = src
 		}
 	}
@@ -313,6 +332,9 @@ func (p *Profile) Lines() []string {
 		s := fmt.Sprintf("%s %s (%s", what, units.Rate(c.Value, unit), c.From)
 		if c.Pattern != "" && what == "global memory bandwidth" {
 			s += ", " + c.Pattern + " pattern"
+		}
+		if c.CacheSized {
+			s += ", over less than 4x the last-level cache: partly the cache's; 'clmeter suite peaks' measures beyond it"
 		}
 		s += ")"
 		if c.Theoretical > 0 {

@@ -327,3 +327,44 @@ func TestPlaceTrafficRoof(t *testing.T) {
 		}
 	}
 }
+
+// TestFromBenchmarksSkipsCacheSized checks that a bandwidth benchmark moving
+// less than four times the device's last-level cache a launch sets no ceiling.
+func TestFromBenchmarksSkipsCacheSized(t *testing.T) {
+	cpu := gpu
+	cpu.Index, cpu.Name, cpu.GlobalCacheBytes = "0:0", "pthread-cpu", 32<<20
+	sized := func(name string, gbps float64, bytes int64) results.Benchmark {
+		b := bench(name, cpu, time.Millisecond, gbps, 0)
+		b.Measurement.Throughput.BytesPerLaunch = bytes
+		return b
+	}
+	bs := []results.Benchmark{
+		sized("streams/triad/float", 76, 96<<20),          // 3 arrays of 32 MiB: partly in the L3
+		sized("streams/triad/float", 49, 192<<20),         // 3 arrays of 64 MiB
+		sized("peaks/bandwidth/rmw/float16", 106, 96<<20), // 2 x 48 MiB
+		sized("peaks/bandwidth/rmw/float16", 60, 512<<20),
+	}
+	p := FromBenchmarks(cpu, bs, "test", time.Now())
+	if p == nil {
+		t.Fatal("no profile")
+	}
+	if c := p.Patterns["copy"]; c == nil || c.Value != 49 {
+		t.Errorf("copy ceiling %+v, want 49 GB/s from the 64 MiB arrays", c)
+	}
+	if c := p.Patterns["read-modify-write"]; c == nil || c.Value != 60 || c.CacheSized {
+		t.Errorf("read-modify-write ceiling %+v, want 60 GB/s from 512 MiB", c)
+	}
+	// Alone, a cache-sized figure stands in, marked; a later figure measured
+	// beyond the cache replaces it in a merge even when lower.
+	small := FromBenchmarks(cpu, bs[:1], "quick", time.Now())
+	if small == nil || small.Patterns["copy"] == nil || !small.Patterns["copy"].CacheSized || small.Patterns["copy"].Value != 76 {
+		t.Fatalf("cache-sized alone: %+v", small)
+	}
+	m := Merge(small, FromBenchmarks(cpu, bs[1:2], "streams", time.Now()), false)
+	if c := m.Patterns["copy"]; c.Value != 49 || c.CacheSized {
+		t.Errorf("merged copy ceiling %+v, want 49 GB/s measured beyond the cache", c)
+	}
+	if m2 := Merge(m, small, false); m2.Patterns["copy"].Value != 49 {
+		t.Errorf("a cache-sized figure raised a memory one: %+v", m2.Patterns["copy"])
+	}
+}
