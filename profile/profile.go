@@ -333,10 +333,10 @@ func (p *Profile) Lines() []string {
 		if c.Pattern != "" && what == "global memory bandwidth" {
 			s += ", " + c.Pattern + " pattern"
 		}
-		if c.CacheSized {
-			s += ", over less than 4x the last-level cache: partly the cache's; 'clmeter suite peaks' measures beyond it"
-		}
 		s += ")"
+		if c.CacheSized {
+			s += "; measured over less than 4x the last-level cache, so partly the cache's: 'clmeter suite peaks' measures beyond it"
+		}
 		if c.Theoretical > 0 {
 			s += fmt.Sprintf("; theoretical %s (%s): measured is %.0f%% of it", units.Rate(c.Theoretical, unit), c.TheoryNote, c.Percent())
 		}
