@@ -39,18 +39,6 @@ func PatternTraffic(pattern string) string {
 	return "read-only"
 }
 
-// StreamTraffic names the kind of memory traffic of a stream kernel: dot reads
-// only, saxpy rewrites y in place, the others write an array they do not read.
-func StreamTraffic(kernel string) string {
-	switch kernel {
-	case StreamDot:
-		return "read-only"
-	case StreamSaxpy:
-		return "read-modify-write"
-	}
-	return "copy"
-}
-
 // VectorWidths are the vector widths the peaks suite sweeps.
 var VectorWidths = []int{1, 2, 4, 8, 16}
 

@@ -224,6 +224,18 @@ func StreamBenchmark(dev *runtime.Device, kernel, typ string, n int64) (*runtime
 	return kb, nil
 }
 
+// StreamTraffic names the kind of memory traffic of a stream kernel: dot reads
+// only, saxpy rewrites y in place, the others write an array they do not read.
+func StreamTraffic(kernel string) string {
+	switch kernel {
+	case StreamDot:
+		return "read-only"
+	case StreamSaxpy:
+		return "read-modify-write"
+	}
+	return "copy"
+}
+
 // streamWidth is the number of elements a work-item of the element-wise
 // stream kernels takes: 2 floats on a GPU (8 bytes a load, as a double: on an
 // H100 float copy ran at 2.41 TB/s one element a work-item, double copy at

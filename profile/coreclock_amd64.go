@@ -1,6 +1,9 @@
 package profile
 
-import "time"
+import (
+	"sync"
+	"time"
+)
 
 // addChain runs n trips of four dependent additions (coreclock_amd64.s).
 func addChain(n int64) int64
@@ -11,8 +14,12 @@ func addChain(n int64) int64
 // of about 20 ms each (the core has ramped up by then; a run the scheduler
 // interrupted is slower, never faster). It is what a CPU device's theoretical
 // compute figure uses: CL_DEVICE_MAX_CLOCK_FREQUENCY is the base clock, and
-// cores boost far above it.
-func CoreClockMHz() (mhz int, ok bool) {
+// cores boost far above it. It is measured once a process (about 0.1 s).
+func CoreClockMHz() (mhz int, ok bool) { return coreClock() }
+
+var coreClock = sync.OnceValues(measureCoreClock)
+
+func measureCoreClock() (mhz int, ok bool) {
 	const trips = 20_000_000 // 80 M cycles: 20 ms at 4 GHz
 	addChain(trips)          // ramp up
 	best := time.Duration(1<<63 - 1)

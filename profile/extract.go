@@ -19,23 +19,15 @@ import (
 func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source string, updated time.Time) *Profile {
 	p := &Profile{Format: FormatVersion, Key: KeyOf(dev), Device: dev, Updated: updated, Compute: map[string]*Ceiling{}, Patterns: map[string]*Ceiling{}}
 	found := false
-	better := func(c **Ceiling, v float64, unit, from, pattern string) {
-		if v <= 0 {
+	// better makes n the ceiling *c when it beats it (Ceiling.Beats).
+	better := func(c **Ceiling, n Ceiling) {
+		if n.Value <= 0 {
 			return
 		}
-		if *c == nil || v > (*c).Value {
-			*c = &Ceiling{Value: v, Unit: unit, From: from, Pattern: pattern}
+		if n.Beats(*c) {
+			*c = &n
 		}
 		found = true
-	}
-	betterBW := func(c **Ceiling, v float64, from, pattern string, small bool) {
-		n := &Ceiling{Value: v, Unit: "GB/s", From: from, Pattern: pattern, CacheSized: small}
-		if v > 0 && n.Beats(*c) {
-			*c = n
-		}
-		if v > 0 {
-			found = true
-		}
 	}
 	for i := range bs {
 		b := &bs[i]
@@ -51,15 +43,15 @@ func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source strin
 			if parts[0] == "peaks" {
 				pattern = clkernels.PatternTraffic(parts[2])
 			}
-			small := cacheSized(b, dev)
-			betterBW(&p.Bandwidth, gbps(b), b.Name, pattern, small)
+			n := Ceiling{Value: gbps(b), Unit: "GB/s", From: b.Name, Pattern: pattern, CacheSized: cacheSized(b, dev)}
+			better(&p.Bandwidth, n)
 			c := p.Patterns[pattern]
-			betterBW(&c, gbps(b), b.Name, pattern, small)
+			better(&c, n)
 			if c != nil {
 				p.Patterns[pattern] = c
 			}
 		case len(parts) == 3 && parts[0] == "peaks" && parts[1] == "local-bandwidth":
-			better(&p.LocalBandwidth, gbps(b), "GB/s", b.Name, "read-only")
+			better(&p.LocalBandwidth, Ceiling{Value: gbps(b), Unit: "GB/s", From: b.Name, Pattern: "read-only"})
 		case len(parts) == 4 && parts[0] == "peaks" && parts[1] == "compute":
 			typ := parts[2]
 			unit := "GFLOP/s"
@@ -67,7 +59,7 @@ func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source strin
 				unit = "GIOP/s"
 			}
 			c := p.Compute[typ]
-			better(&c, gops(b), unit, b.Name, "")
+			better(&c, Ceiling{Value: gops(b), Unit: unit, From: b.Name})
 			if c != nil {
 				p.Compute[typ] = c
 			}
@@ -77,9 +69,9 @@ func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source strin
 			p.LaunchRoundTrip, found = m.Summary.Median, true
 		case len(parts) == 4 && parts[0] == "transfers" && parts[1] == clkernels.TransferPinned:
 			if parts[2] == clkernels.ToDevice {
-				better(&p.PinnedToDevice, gbps(b), "GB/s", b.Name, "")
+				better(&p.PinnedToDevice, Ceiling{Value: gbps(b), Unit: "GB/s", From: b.Name})
 			} else {
-				better(&p.PinnedToHost, gbps(b), "GB/s", b.Name, "")
+				better(&p.PinnedToHost, Ceiling{Value: gbps(b), Unit: "GB/s", From: b.Name})
 			}
 		}
 	}
