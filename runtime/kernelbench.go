@@ -38,6 +38,11 @@ type Arg struct {
 	// Init fills the buffer's initial contents (len(b) == Bytes). Nil leaves it
 	// zero. Inputs are written in full before timing (data warm-up).
 	Init func(b []byte)
+	// Fill, when set, fills the buffer on the device with this pattern repeated
+	// (clEnqueueFillBuffer; its length a power of two up to 128 bytes dividing
+	// Bytes) instead of writing host data: no host copy of the buffer is made or
+	// kept, and Check finds no input for it. Init is then ignored.
+	Fill []byte
 	// Output marks a buffer that Validate reads back.
 	Output bool
 	// Flags are extra memory flags (MemReadWrite when zero).
@@ -179,7 +184,7 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	// Host data: allocated and generated first, timed on their own.
 	prep := time.Now()
 	for i, a := range b.Args {
-		if a.Kind != ArgBuffer && a.Kind != ArgImage2D {
+		if a.Kind != ArgBuffer && a.Kind != ArgImage2D || a.Kind == ArgBuffer && len(a.Fill) > 0 {
 			continue
 		}
 		data := make([]byte, a.Bytes)
@@ -364,7 +369,16 @@ func (b *KernelBenchmark) checkSizes() error {
 
 func (b *KernelBenchmark) write(i int) error {
 	t := time.Now()
-	ev, err := b.queue.EnqueueWriteBuffer(b.bufs[i], true, 0, b.inputs[i])
+	var ev *cl.Event
+	var err error
+	if fill := b.Args[i].Fill; len(fill) > 0 {
+		ev, err = b.queue.EnqueueFillBuffer(b.bufs[i], fill, 0, b.Args[i].Bytes)
+		if err == nil {
+			err = ev.Wait()
+		}
+	} else {
+		ev, err = b.queue.EnqueueWriteBuffer(b.bufs[i], true, 0, b.inputs[i])
+	}
 	if err != nil {
 		return fmt.Errorf("writing buffer %s: %w", b.Args[i].label(i), err)
 	}

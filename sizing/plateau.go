@@ -1,0 +1,143 @@
+package sizing
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/clmeter/clmeter/units"
+)
+
+// PlateauTolerance is how close the figures of three sizes, each double the
+// last, must be to stand on one plateau: 5%, above the noise of a short probe on a busy machine and
+// below the step from a last-level cache to memory (1.5-3x on the CPUs and GPUs
+// seen).
+const PlateauTolerance = 0.05
+
+// Regions of a bandwidth figure: where its working set lives.
+const (
+	// RegionMemory: the working set is larger than every cache the device
+	// reports, at a plateau or at the memory budget.
+	RegionMemory = "memory"
+	// RegionCache: the working set fits in the last-level cache the device
+	// reports (the figure is that cache's, not memory's).
+	RegionCache = "cache"
+)
+
+// A Step is one size the search measured and the figure it gave.
+type Step struct {
+	Bytes int64   `json:"bytes"`
+	GBps  float64 `json:"gb_per_s"`
+}
+
+// A Probe measures the bandwidth of a working set of bytes, in GB/s.
+type Probe func(ctx context.Context, bytes int64) (float64, error)
+
+// A Plateau is what the search found: the working set a memory bandwidth figure
+// is measured at, and how it was found.
+type Plateau struct {
+	// Steps are every size measured, in order.
+	Steps []Step `json:"steps"`
+	// Memory is the size memory figures are measured at: the middle of the
+	// three sizes of the first plateau beyond the reported cache, or the
+	// largest size the budget allowed when none was found.
+	Memory Step `json:"memory"`
+	// Found is true when Memory is on a plateau (else the budget ended the
+	// search).
+	Found bool `json:"plateau_found"`
+	// Region is RegionMemory when Memory is beyond the reported cache, else
+	// RegionCache (the budget did not reach past it).
+	Region string `json:"region"`
+	// Cache is the fastest size inside the reported cache (zero when none was
+	// measured): the in-cache figure, as clpeak's buffers give on large caches.
+	Cache Step `json:"cache"`
+	// CacheBytes is the cache size the device reported; Budget the budget.
+	CacheBytes int64  `json:"cache_bytes"`
+	Budget     Budget `json:"budget"`
+}
+
+// Note says for people where the plateau was found and what the budget
+// allowed: "plateau at 256 MiB (128 MiB within 1.2%); budget ...".
+func (p Plateau) Note() string {
+	var s string
+	switch {
+	case p.Found:
+		s = fmt.Sprintf("working set %s: a plateau beyond the %s cache (two doublings within %.0f%%)", units.Bytes(p.Memory.Bytes), units.Bytes(p.CacheBytes), 100*PlateauTolerance)
+	case p.Region == RegionMemory:
+		s = fmt.Sprintf("working set %s: beyond the %s cache, where the memory budget ended the search before a plateau", units.Bytes(p.Memory.Bytes), units.Bytes(p.CacheBytes))
+	default:
+		s = fmt.Sprintf("working set %s: the memory budget ends inside the %s cache the device reports, so this is the cache's figure", units.Bytes(p.Memory.Bytes), units.Bytes(p.CacheBytes))
+	}
+	return s + "; budget " + p.Budget.String()
+}
+
+// StartBytes is the first size the search measures: a power of two at most an
+// eighth of the reported cache (4 MiB when none is reported), at least 1 MiB.
+func StartBytes(cache int64) int64 {
+	n := int64(4 << 20)
+	if cache > 0 {
+		n = max(cache/8, 1<<20)
+	}
+	return floorPow2(n)
+}
+
+// Search grows a working set from StartBytes(cache) by doubling, up to
+// limit bytes, and measures each size with probe. It stops at the first
+// plateau beyond the cache: three sizes, each double the last and all larger
+// than the reported cache, whose figures are within PlateauTolerance of one
+// another (a sweep just past a cache still hits it in part: two sizes can agree
+// while both are a cache's). A plateau inside
+// the cache is the cache's figure (Plateau.Cache), never memory's: the cache a
+// device reports may be real, even at 480 MiB.
+func Search(ctx context.Context, cache, limit int64, budget Budget, probe Probe) (Plateau, error) {
+	p := Plateau{CacheBytes: cache, Budget: budget, Region: RegionCache}
+	if limit < 1<<20 {
+		return p, fmt.Errorf("memory budget %s is under 1 MiB: no bandwidth can be measured", units.Bytes(limit))
+	}
+	size := min(StartBytes(cache), floorPow2(limit))
+	for {
+		if err := ctx.Err(); err != nil {
+			return p, err
+		}
+		gbps, err := probe(ctx, size)
+		if err != nil {
+			return p, fmt.Errorf("bandwidth probe at %s: %w", units.Bytes(size), err)
+		}
+		p.Steps = append(p.Steps, Step{Bytes: size, GBps: gbps})
+		if size <= cache && gbps > p.Cache.GBps {
+			p.Cache = Step{Bytes: size, GBps: gbps}
+		}
+		if n := len(p.Steps); n >= 3 {
+			a, b, c := p.Steps[n-3], p.Steps[n-2], p.Steps[n-1]
+			if a.Bytes > cache && close(a.GBps, b.GBps) && close(a.GBps, c.GBps) && close(b.GBps, c.GBps) {
+				// The middle size: on the plateau, and half the largest's cost.
+				p.Found, p.Memory = true, b
+				break
+			}
+		}
+		if size*2 > limit {
+			p.Memory = p.Steps[len(p.Steps)-1]
+			break
+		}
+		size *= 2
+	}
+	if p.Memory.Bytes > cache {
+		p.Region = RegionMemory
+	}
+	return p, nil
+}
+
+// close reports whether two figures are within PlateauTolerance of the larger.
+func close(a, b float64) bool {
+	hi := math.Max(a, b)
+	return hi > 0 && math.Abs(a-b) <= PlateauTolerance*hi
+}
+
+// floorPow2 is the largest power of two <= n (n >= 1).
+func floorPow2(n int64) int64 {
+	p := int64(1)
+	for p*2 <= n {
+		p *= 2
+	}
+	return p
+}

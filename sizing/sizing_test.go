@@ -1,0 +1,181 @@
+package sizing
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+)
+
+const (
+	mib = int64(1) << 20
+	gib = int64(1) << 30
+)
+
+// machine is a machine shape and a model of its bandwidth: a working set
+// inside the cache runs at cacheGBps; beyond it a falling share of it still
+// hits (hit share = cache/W, halved: a sweep larger than the cache evicts what
+// it will read next), the rest runs at memGBps.
+type machine struct {
+	name              string
+	shape             Shape
+	cacheGBps, memGBps float64
+}
+
+func (m machine) gbps(w int64) float64 {
+	c := float64(m.shape.Cache)
+	if float64(w) <= c {
+		return m.cacheGBps
+	}
+	hit := 0.5 * c / float64(w)
+	return 1 / (hit/m.cacheGBps + (1-hit)/m.memGBps)
+}
+
+// The machine shapes of issue #23, item 7.
+var machines = []machine{
+	{"2-core VM reporting 480 MiB L3, 24 GiB", Shape{MaxAlloc: 2 * gib, GlobalMem: 4608 * mib, Cache: 480 * mib, HostAvailable: 22 * gib, CPU: true}, 60, 12},
+	{"16-core host, 300 MiB L3, 128 GiB", Shape{MaxAlloc: 1 * gib, GlobalMem: 3700 * mib, Cache: 300 * mib, HostAvailable: 120 * gib, CPU: true}, 300, 120},
+	{"128-core host, 512 MiB L3", Shape{MaxAlloc: 64 * gib, GlobalMem: 500 * gib, Cache: 512 * mib, HostAvailable: 480 * gib, CPU: true}, 1500, 400},
+	{"80 GB GPU, 50 MiB L2", Shape{MaxAlloc: 20 * gib, GlobalMem: 80 * gib, Cache: 50 * mib, HostAvailable: 120 * gib}, 7000, 3000},
+	{"4 GB GPU", Shape{MaxAlloc: 1 * gib, GlobalMem: 4 * gib, Cache: 2 * mib, HostAvailable: 14 * gib}, 900, 300},
+	{"2-core CI machine, 32 MiB L3", Shape{MaxAlloc: 2 * gib, GlobalMem: 4608 * mib, Cache: 32 * mib, HostAvailable: 22 * gib, CPU: true}, 80, 25},
+	{"a host nearly out of memory", Shape{MaxAlloc: 2 * gib, GlobalMem: 4608 * mib, Cache: 32 * mib, HostAvailable: 300 * mib, CPU: true}, 80, 25},
+}
+
+func TestBudgetShapes(t *testing.T) {
+	for _, m := range machines {
+		t.Run(m.name, func(t *testing.T) {
+			b := NewBudget(m.shape)
+			smallest := min(m.shape.GlobalMem, m.shape.HostAvailable)
+			if b.Total > smallest/BudgetFraction || b.Total < smallest/BudgetFraction-mib {
+				t.Errorf("total %d, want 1/%d of %d", b.Total, BudgetFraction, smallest)
+			}
+			if b.PerBuffer > b.Total || b.PerBuffer > m.shape.MaxAlloc {
+				t.Errorf("per buffer %d over total %d or max alloc %d", b.PerBuffer, b.Total, m.shape.MaxAlloc)
+			}
+			if b.Buffer(3)*3 > b.Total {
+				t.Errorf("three buffers of %d exceed the total %d", b.Buffer(3), b.Total)
+			}
+			if !strings.Contains(b.String(), "1/4 of the smallest of") {
+				t.Errorf("budget says %q", b)
+			}
+		})
+	}
+}
+
+func TestBudgetUnknown(t *testing.T) {
+	b := NewBudget(Shape{})
+	if b.Total != 256*mib || b.PerBuffer != 256*mib || !strings.Contains(b.Reason, "no memory size known") {
+		t.Errorf("%+v", b)
+	}
+}
+
+func TestSearchShapes(t *testing.T) {
+	for _, m := range machines {
+		t.Run(m.name, func(t *testing.T) {
+			b := NewBudget(m.shape)
+			limit := b.Buffer(1)
+			var probed int64
+			p, err := Search(context.Background(), m.shape.Cache, limit, b, func(_ context.Context, w int64) (float64, error) {
+				if w > limit {
+					t.Fatalf("probed %d over the limit %d", w, limit)
+				}
+				probed += w
+				return m.gbps(w), nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %v", m.name, p.Note())
+			if len(p.Steps) > 12 {
+				t.Errorf("%d steps", len(p.Steps))
+			}
+			if probed > 2*limit {
+				t.Errorf("probed %d bytes in all, over twice the limit %d", probed, limit)
+			}
+			beyond := floorPow2(limit) > m.shape.Cache
+			switch {
+			case beyond && p.Region != RegionMemory:
+				t.Errorf("the budget reaches past the cache, but the region is %s", p.Region)
+			case !beyond && p.Region != RegionCache:
+				t.Errorf("the budget ends inside the cache, but the region is %s", p.Region)
+			}
+			if p.Found {
+				// On a plateau the figure is within the tolerance of memory's
+				// and the working set beyond the cache.
+				if p.Memory.Bytes <= m.shape.Cache || p.Memory.GBps > m.memGBps*(1+2*PlateauTolerance) {
+					t.Errorf("plateau at %d (%.1f GB/s) is not memory's (%.1f GB/s)", p.Memory.Bytes, p.Memory.GBps, m.memGBps)
+				}
+			} else if p.Memory.Bytes != floorPow2(limit) {
+				t.Errorf("no plateau, so the largest size %d should be used, got %d", floorPow2(limit), p.Memory.Bytes)
+			}
+			if p.Cache.Bytes > 0 && p.Cache.GBps != m.cacheGBps {
+				t.Errorf("cache figure %.1f, want %.1f", p.Cache.GBps, m.cacheGBps)
+			}
+		})
+	}
+}
+
+func TestSearchFindsPlateauOnLargeBudget(t *testing.T) {
+	// The 128-core host and the 80 GB GPU have room: both must end on a plateau.
+	for _, m := range []machine{machines[2], machines[3]} {
+		b := NewBudget(m.shape)
+		p, err := Search(context.Background(), m.shape.Cache, b.Buffer(1), b, func(_ context.Context, w int64) (float64, error) { return m.gbps(w), nil })
+		if err != nil || !p.Found || p.Region != RegionMemory {
+			t.Errorf("%s: found %v region %s err %v: %s", m.name, p.Found, p.Region, err, p.Note())
+		}
+	}
+}
+
+func TestSearchInsideCacheIsNeverMemory(t *testing.T) {
+	// A flat figure inside a reported cache is a cache plateau: the search goes
+	// on past the cache.
+	var sizes []int64
+	p, err := Search(context.Background(), 480*mib, 4*gib, Budget{Total: 4 * gib, PerBuffer: 4 * gib}, func(_ context.Context, w int64) (float64, error) {
+		sizes = append(sizes, w)
+		return 50, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Found || p.Memory.Bytes <= 480*mib || sizes[len(sizes)-3] <= 480*mib {
+		t.Errorf("plateau %+v after sizes %v: the three plateau sizes must be beyond the cache", p.Memory, sizes)
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	boom := errors.New("boom")
+	_, err := Search(context.Background(), 32*mib, gib, Budget{}, func(context.Context, int64) (float64, error) { return 0, boom })
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "bandwidth probe at") {
+		t.Errorf("err %v", err)
+	}
+	if _, err := Search(context.Background(), 32*mib, 1000, Budget{}, nil); err == nil {
+		t.Error("a limit under 1 MiB was accepted")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Search(ctx, 32*mib, gib, Budget{}, func(context.Context, int64) (float64, error) { return 1, nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("canceled: %v", err)
+	}
+}
+
+func TestParseMemAvailable(t *testing.T) {
+	in := "MemTotal:       24576000 kB\nMemFree:        20000000 kB\nMemAvailable:   22000000 kB\n"
+	if got := parseMemAvailable(strings.NewReader(in)); got != 22000000<<10 {
+		t.Errorf("got %d", got)
+	}
+	if got := parseMemAvailable(strings.NewReader("MemTotal: 1 kB\n")); got != 0 {
+		t.Errorf("missing field: %d", got)
+	}
+	if HostAvailable() <= 0 {
+		t.Error("this host's MemAvailable could not be read")
+	}
+}
+
+func TestStartBytes(t *testing.T) {
+	for _, c := range []struct{ cache, want int64 }{{0, 4 * mib}, {32 * mib, 4 * mib}, {480 * mib, 32 * mib}, {2 * mib, mib}, {50 * mib, 4 * mib}} {
+		if got := StartBytes(c.cache); got != c.want {
+			t.Errorf("cache %d: start %d, want %d", c.cache, got, c.want)
+		}
+	}
+}
