@@ -86,8 +86,8 @@ func TestBuiltinsValidate(t *testing.T) {
 			if b.Type == "double" && !dev.Info.FP64 {
 				t.Skip("no fp64")
 			}
-			if d := b.DefaultSize(dev); d <= 0 {
-				t.Errorf("DefaultSize %d", d)
+			if d, err := b.DefaultSize(context.Background(), dev); d <= 0 || err != nil {
+				t.Errorf("DefaultSize %d: %v", d, err)
 			}
 			kb, err := b.Make(dev, 4096+256)
 			if err != nil {

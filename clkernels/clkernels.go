@@ -6,6 +6,7 @@
 package clkernels
 
 import (
+	"context"
 	"embed"
 	"fmt"
 	"sort"
@@ -48,7 +49,7 @@ type Builtin struct {
 	// make builds the benchmark; n is already checked positive.
 	make func(dev *runtime.Device, n int64) (*runtime.KernelBenchmark, error)
 	// defaultN is the default size for a device.
-	defaultN func(dev *runtime.Device) int64
+	defaultN func(ctx context.Context, dev *runtime.Device) (int64, error)
 }
 
 // Make returns the benchmark of this built-in on dev over n elements. It fails,
@@ -66,13 +67,14 @@ func (b Builtin) Make(dev *runtime.Device, n int64) (*runtime.KernelBenchmark, e
 }
 
 // DefaultSize is the size in elements this built-in uses on dev when none is
-// given: large enough to leave the caches on a GPU (2^27 elements, BabelStream's
-// size, where memory allows), smaller on a CPU device.
-func (b Builtin) DefaultSize(dev *runtime.Device) int64 {
+// given: for the stream kernels, arrays of half the working set at which
+// memory bandwidth plateaus on dev (WorkingSet, measured once a process), so
+// that their figures are memory's, not a cache's; 2^20 elements otherwise.
+func (b Builtin) DefaultSize(ctx context.Context, dev *runtime.Device) (int64, error) {
 	if b.defaultN != nil {
-		return b.defaultN(dev)
+		return b.defaultN(ctx, dev)
 	}
-	return 1 << 20
+	return 1 << 20, nil
 }
 
 var builtins = map[string]Builtin{}

@@ -61,20 +61,6 @@ func workItems(dev *runtime.Device) (global, local int) {
 	return max(global, local), local
 }
 
-// BandwidthSize is the bandwidth test's buffer size in bytes: 1 GiB on a GPU
-// (far above any last-level cache), on a CPU device 64 MiB or 8 times its
-// global cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, the last level), whichever is
-// larger (a buffer twice a 32 MiB L3 was partly served from it: 106 GB/s
-// read-modify-write from two cores), capped by the device's allocation limit
-// and a quarter of its memory.
-func BandwidthSize(dev *runtime.Device) int64 {
-	n := int64(1) << 30
-	if isCPU(dev) {
-		n = max(64<<20, 8*dev.Info.GlobalCacheBytes)
-	}
-	return capElems(dev, n/4, 4, 2) * 4
-}
-
 // BandwidthBenchmark moves a buffer of bytes of random floats in vectors of
 // width lanes (float, float2 ... float16) with the given pattern. The read-only
 // patterns (stride, chunk) have each work-item write one float (its sum), and
@@ -85,11 +71,17 @@ func BandwidthSize(dev *runtime.Device) int64 {
 func BandwidthBenchmark(dev *runtime.Device, pattern string, width int, bytes int64) (*runtime.KernelBenchmark, error) {
 	switch pattern {
 	case PatternStride, PatternChunk:
+		return bandwidthReadOnly(dev, pattern, width, bytes, false)
 	case PatternCopy, PatternRMW:
 		return streamingBenchmark(dev, pattern, width, bytes)
-	default:
-		return nil, fmt.Errorf("bandwidth pattern %q: want stride, chunk, copy or rmw", pattern)
 	}
+	return nil, fmt.Errorf("bandwidth pattern %q: want stride, chunk, copy or rmw", pattern)
+}
+
+// bandwidthReadOnly is a read-only bandwidth benchmark (stride or chunk). With
+// deviceFill its buffer is filled on the device and nothing is checked (the
+// working-set search: no host copy of a buffer that may be a gigabyte).
+func bandwidthReadOnly(dev *runtime.Device, pattern string, width int, bytes int64, deviceFill bool) (*runtime.KernelBenchmark, error) {
 	if width < 1 || width > 16 || width&(width-1) != 0 {
 		return nil, fmt.Errorf("vector width %d: want 1, 2, 4, 8 or 16", width)
 	}
@@ -119,6 +111,10 @@ func BandwidthBenchmark(dev *runtime.Device, pattern string, width int, bytes in
 			{Kind: runtime.ArgScalar, Name: "nvec", Value: uint64(nvec)},
 		},
 		BytesPerLaunch: bytes + int64(global)*4,
+	}
+	if deviceFill {
+		kb.Args[0].Fill = []byte{0, 0, 0x80, 0x3f} // 1.0f
+		return kb, nil
 	}
 	w := int64(width)
 	g := int64(global)

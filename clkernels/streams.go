@@ -1,6 +1,7 @@
 package clkernels
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/clmeter/clmeter/runtime"
@@ -37,14 +38,14 @@ func init() {
 			make: func(dev *runtime.Device, n int64) (*runtime.KernelBenchmark, error) {
 				return StreamBenchmark(dev, kernel, "float", n)
 			},
-			defaultN: func(dev *runtime.Device) int64 { return StreamSize(dev, tFloat.Size, 3) },
+			defaultN: func(ctx context.Context, dev *runtime.Device) (int64, error) { return StreamElems(ctx, dev, tFloat.Size) },
 		})
 		registerBuiltin(Builtin{
 			Name: kernel + "-double", Description: k.desc + " (double)", Type: "double",
 			make: func(dev *runtime.Device, n int64) (*runtime.KernelBenchmark, error) {
 				return StreamBenchmark(dev, kernel, "double", n)
 			},
-			defaultN: func(dev *runtime.Device) int64 { return StreamSize(dev, tDouble.Size, 3) },
+			defaultN: func(ctx context.Context, dev *runtime.Device) (int64, error) { return StreamElems(ctx, dev, tDouble.Size) },
 		})
 	}
 }
@@ -86,15 +87,17 @@ func fits(dev *runtime.Device, bytes int64, arrays int) error {
 // isCPU reports whether the device is a CPU (PoCL and the like).
 func isCPU(dev *runtime.Device) bool { return dev.Info.TypeName == "CPU" || dev.Info.Type&2 != 0 }
 
-// StreamSize is the stream array size in elements for a device: 2^27 (BabelStream's
-// large size) on a GPU, 2^24 on a CPU, halved until arrays arrays of elemBytes
-// elements fit the allocation limit and half the global memory.
-func StreamSize(dev *runtime.Device, elemBytes int64, arrays int) int64 {
-	n := int64(1) << 27
-	if isCPU(dev) {
-		n = 1 << 24
+// StreamElems is the default stream array size in elements of elemBytes on
+// dev: each array half the working set at which memory bandwidth plateaus
+// (WorkingSet), three of them inside the memory budget.
+func StreamElems(ctx context.Context, dev *runtime.Device, elemBytes int64) (int64, error) {
+	b := Budget(dev, 0)
+	ws, err := WorkingSet(ctx, dev, b)
+	if err != nil {
+		return 0, err
 	}
-	return capElems(dev, n, elemBytes, arrays)
+	n := min(ws.Memory.Bytes/2, b.Buffer(3)) / elemBytes
+	return max(n&^1023, 1024), nil
 }
 
 // capElems halves n until arrays buffers of n elements fit the device.

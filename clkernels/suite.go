@@ -10,6 +10,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/sizing"
 )
 
 // Options control a suite run.
@@ -21,6 +22,9 @@ type Options struct {
 	Small bool
 	// MaxSize caps the transfers' sizes in bytes (zero: 256 MiB).
 	MaxSize int64
+	// MaxMemory, when positive, lowers the memory budget of one benchmark's
+	// buffers (Budget) to this many bytes.
+	MaxMemory int64
 	// Emit receives each finished benchmark in order (write it, print it). An
 	// error from Emit stops the suite.
 	Emit func(results.Benchmark) error
@@ -36,14 +40,32 @@ type Suite struct {
 	Name string
 	// Description says in two or three lines what the suite shows.
 	Description string
-	run         func(r *runner) error
+	// MaxTime is each benchmark's time budget when Options.Settings has none:
+	// what keeps the whole suite inside its time budget (quick: 30 s, peaks:
+	// 3 minutes of measuring on a 2-core CPU, a 16-core CPU and a GPU).
+	MaxTime time.Duration
+	run     func(r *runner) error
 }
 
 // Run runs the suite on dev, handing each benchmark to o.Emit as it finishes.
 // It returns ctx.Err() when canceled (what finished was emitted) and the error
 // of Emit; a benchmark that fails is emitted with its Error set instead.
 func (s Suite) Run(ctx context.Context, dev *runtime.Device, o Options) error {
-	r := &runner{ctx: ctx, dev: dev, o: o, suite: s.Name}
+	r := &runner{ctx: ctx, dev: dev, o: o, suite: s.Name, state: &suiteState{}}
+	return s.runWith(r)
+}
+
+// runWith runs the suite with r, giving its benchmarks the suite's MaxTime
+// (3 s when it has none) unless the options set one.
+func (s Suite) runWith(r *runner) error {
+	if r.o.Settings.MaxTime <= 0 {
+		sub := *r
+		sub.o.Settings.MaxTime = s.MaxTime
+		if sub.o.Settings.MaxTime <= 0 {
+			sub.o.Settings.MaxTime = 3 * time.Second
+		}
+		r = &sub
+	}
 	return s.run(r)
 }
 
@@ -78,6 +100,13 @@ type runner struct {
 	dev   *runtime.Device
 	o     Options
 	suite string
+	state *suiteState
+}
+
+// suiteState is shared by the suites of one run ('all' runs several).
+type suiteState struct {
+	// workingSetEmitted is set once the working-set row is emitted.
+	workingSetEmitted bool
 }
 
 // param is one benchmark parameter.
@@ -105,8 +134,28 @@ func (r *runner) emit(b results.Benchmark) error {
 // empty, overrides theirs) and emits the result. It returns only errors that
 // must stop the suite.
 func (r *runner) measure(name string, params []param, timer measure.Timer, mk func() (measure.Benchmark, func() *results.ProgramInfo, error)) (*measure.Result, error) {
+	b, res, stop := r.measureOnly(name, params, timer, mk)
+	return res, r.finish(b, res, stop)
+}
+
+// finish emits b as measureOnly left it and returns what must stop the suite:
+// an abandoned or canceled benchmark is emitted only with samples.
+func (r *runner) finish(b results.Benchmark, res *measure.Result, stop error) error {
+	if stop != nil {
+		if res != nil && len(res.Samples) > 0 {
+			r.emit(b)
+		}
+		return stop
+	}
+	return r.emit(b)
+}
+
+// measureOnly is measure without the emit: the benchmark as it would be
+// emitted, its result, and the error that must stop the suite (cancellation,
+// abandonment).
+func (r *runner) measureOnly(name string, params []param, timer measure.Timer, mk func() (measure.Benchmark, func() *results.ProgramInfo, error)) (results.Benchmark, *measure.Result, error) {
 	if err := r.ctx.Err(); err != nil {
-		return nil, err
+		return results.Benchmark{}, nil, err
 	}
 	if r.o.Progress != nil {
 		r.o.Progress(name)
@@ -115,7 +164,7 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 	bench, prog, err := mk()
 	if err != nil {
 		b.Error = err.Error()
-		return nil, r.emit(b)
+		return b, nil, nil
 	}
 	s := r.o.Settings
 	if timer != "" {
@@ -132,21 +181,15 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 			// The device may still be busy with the abandoned work: nothing
 			// more can run on it in this process.
 			r.dev.MarkBusy()
-			if res != nil && len(res.Samples) > 0 {
-				r.emit(b)
-			}
-			return res, err
+			return b, res, err
 		}
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			if res != nil && len(res.Samples) > 0 {
-				r.emit(b)
-			}
-			return res, err
+			return b, res, err
 		}
 	} else if res.Valid != nil && !*res.Valid {
 		b.Error = "validation failed: " + res.ValidationError
 	}
-	return res, r.emit(b)
+	return b, res, nil
 }
 
 // kernel measures a KernelBenchmark made by mk, without the copy-in, compute
@@ -204,17 +247,17 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 func us(d time.Duration) float64 { return float64(d) / 1e3 }
 
 func init() {
-	registerSuite(Suite{Name: "peaks", Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing), local memory and image bandwidth, and compute (dependent multiply-add chains, fp32/fp64/fp16/int32/int24 (mad24)/int16/int8, widths 1-16): clpeak's categories. The best of each is the device's peak that other figures are a percentage of.", run: runPeaks})
-	registerSuite(Suite{Name: "streams", Description: "BabelStream's copy, scale, add, triad and dot in float and double (fp64), validated against the CPU.", run: runStreams})
-	registerSuite(Suite{Name: "launch", Description: "Launch overhead of an empty kernel: dispatch (QUEUED to START, device timer), enqueue + finish round trip (host timer), back-to-back launches per second.", run: runLaunch})
-	registerSuite(Suite{Name: "transfers", Description: "Host<->device transfers from pageable memory, pinned (ALLOC_HOST_PTR) memory and by map/unmap, 4 KiB to 256 MiB, both directions. Zero-copy devices are labelled: their figures are host memory copies.", run: runTransfers})
-	registerSuite(Suite{Name: "quick", Description: "A representative subset of peaks, streams, launch and transfers that finishes in about a minute on a 2-core CPU, with a short summary.", run: runQuick})
+	registerSuite(Suite{Name: "peaks", Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing), local memory and image bandwidth, and compute (dependent multiply-add chains, fp32/fp64/fp16/int32/int24 (mad24)/int16/int8, widths 1-16): clpeak's categories. The best of each is the device's peak that other figures are a percentage of.", MaxTime: 2 * time.Second, run: runPeaks})
+	registerSuite(Suite{Name: "streams", Description: "BabelStream's copy, scale, add, triad and dot in float and double (fp64), validated against the CPU.", MaxTime: 3 * time.Second, run: runStreams})
+	registerSuite(Suite{Name: "launch", Description: "Launch overhead of an empty kernel: dispatch (QUEUED to START, device timer), enqueue + finish round trip (host timer), back-to-back launches per second.", MaxTime: 3 * time.Second, run: runLaunch})
+	registerSuite(Suite{Name: "transfers", Description: "Host<->device transfers from pageable memory, pinned (ALLOC_HOST_PTR) memory and by map/unmap, 4 KiB to 256 MiB, both directions. Zero-copy devices are labelled: their figures are host memory copies.", MaxTime: 3 * time.Second, run: runTransfers})
+	registerSuite(Suite{Name: "quick", Description: "A representative subset of peaks, streams, launch and transfers in half a minute or less, with a short summary.", MaxTime: time.Second, run: runQuick})
 	registerSuite(Suite{Name: "all", Description: "Every suite in turn.", run: func(r *runner) error {
 		for _, name := range SuiteOrder {
 			s := suites[name]
 			sub := *r
 			sub.suite = name
-			if err := s.run(&sub); err != nil {
+			if err := s.runWith(&sub); err != nil {
 				return err
 			}
 		}
@@ -230,18 +273,54 @@ const (
 )
 
 func runPeaks(r *runner) error {
-	if err := r.peakBandwidth(map[string][]int{PatternStride: VectorWidths, PatternChunk: VectorWidths, PatternCopy: {1, 4, 16}, PatternRMW: {1, 4, 16}}, BandwidthSize(r.dev)); err != nil {
+	ws, err := r.workingSet()
+	if err != nil {
 		return err
+	}
+	if ws.Memory.Bytes > 0 {
+		best, err := r.peakBandwidth(map[string][]int{PatternStride: VectorWidths, PatternChunk: VectorWidths, PatternCopy: {1, 4, 16}, PatternRMW: {1, 4, 16}}, ws.Memory.Bytes)
+		if err != nil {
+			return err
+		}
+		if err := r.cacheBandwidth(ws, best); err != nil {
+			return err
+		}
 	}
 	if err := r.peakLocalBandwidth(VectorWidths); err != nil {
 		return err
 	}
-	if ImageSupported(r.dev) {
-		if err := r.peakImageBandwidth(r.bandwidthBytes(BandwidthSize(r.dev))); err != nil {
+	if ImageSupported(r.dev) && ws.Memory.Bytes > 0 {
+		if err := r.peakImageBandwidth(ws.Memory.Bytes); err != nil {
 			return err
 		}
 	}
 	return r.peakCompute(ComputeTypes, VectorWidths)
+}
+
+// cacheBandwidth measures each pattern at its best width over the fastest
+// working set inside the reported cache (ws.Cache), named
+// peaks/cache-bandwidth/PATTERN/floatW with region "cache", and emits the best
+// as peaks/cache-bandwidth-best: the in-cache figure clpeak's buffers give on
+// a large cache, never a memory figure.
+func (r *runner) cacheBandwidth(ws sizing.Plateau, widths map[string]int) error {
+	if ws.Cache.Bytes == 0 || r.o.Small {
+		return nil
+	}
+	var rs []racer
+	for _, p := range BandwidthPatterns {
+		w, ok := widths[p]
+		if !ok {
+			continue
+		}
+		bytes := ws.Cache.Bytes
+		if p == PatternCopy {
+			bytes /= 2
+		}
+		rs = append(rs, racer{fmt.Sprintf("peaks/cache-bandwidth/%s/float%d", p, w), regionParams(r.dev, ws.Cache.Bytes, param{"pattern", p}, param{"width", fmt.Sprint(w)}), func() (*runtime.KernelBenchmark, error) {
+			return BandwidthBenchmark(r.dev, p, w, bytes)
+		}})
+	}
+	return r.bandwidthPeak("cache-bandwidth", "peak in-cache global memory bandwidth", rs)
 }
 
 // peakImageBandwidth races the image walks over an image of size bytes and
@@ -299,38 +378,45 @@ func (r *runner) bandwidthPeak(kind, figure string, racers []racer) error {
 		map[string]any{ExtraPeak: kind, "from": bestName})
 }
 
-func (r *runner) bandwidthBytes(full int64) int64 {
-	if r.o.Small {
-		return 1 << 20
-	}
-	return full
-}
-
 // peakBandwidth measures each pattern of BandwidthPatterns found in widths at
-// the widths given, then emits the best as the bandwidth peak, naming the
-// pattern that set it.
-func (r *runner) peakBandwidth(widths map[string][]int, size int64) error {
-	size = r.bandwidthBytes(size)
+// the widths given over a working set of bytes (a copy splits it between its
+// two buffers), then emits the best as the bandwidth peak, naming the pattern
+// that set it. It returns the best width of each pattern.
+func (r *runner) peakBandwidth(widths map[string][]int, bytes int64) (map[string]int, error) {
 	best, bestName, bestPattern := 0.0, "", ""
+	bestWidth := map[string]int{}
 	for _, p := range BandwidthPatterns {
+		pbest := 0.0
 		for _, w := range widths[p] {
 			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", p, w)
-			res, err := r.kernel(name, []param{{"pattern", p}, {"width", fmt.Sprint(w)}, {"size", sizeLabel(size)}}, func() (*runtime.KernelBenchmark, error) {
-				return BandwidthBenchmark(r.dev, p, w, size)
+			res, err := r.kernelSized(name, bytes, func(n int64) []param {
+				return regionParams(r.dev, n, param{"pattern", p}, param{"width", fmt.Sprint(w)})
+			}, func(n int64) (*runtime.KernelBenchmark, error) {
+				if p == PatternCopy {
+					n = r.bufferBytes(n, 2)
+				}
+				return BandwidthBenchmark(r.dev, p, w, n)
 			})
 			if err != nil {
-				return err
+				return bestWidth, err
 			}
-			if v := throughput(res, false); v > best && validOK(res) {
+			v := throughput(res, false)
+			if !validOK(res) {
+				continue
+			}
+			if v > pbest {
+				pbest, bestWidth[p] = v, w
+			}
+			if v > best {
 				best, bestName, bestPattern = v, name, p
 			}
 		}
 	}
 	if best == 0 {
-		return nil
+		return bestWidth, nil
 	}
 	traffic := PatternTraffic(bestPattern)
-	return r.figures("peaks/bandwidth-best", nil, []results.Figure{{Name: "peak global memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName + " (" + traffic + ")"}},
+	return bestWidth, r.figures("peaks/bandwidth-best", nil, []results.Figure{{Name: "peak global memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName + " (" + traffic + ")"}},
 		map[string]any{ExtraPeak: "bandwidth", "from": bestName, "pattern": traffic})
 }
 
@@ -378,7 +464,22 @@ func runStreams(r *runner) error {
 	return r.streams(StreamKernels, []string{"float", "double"}, 0)
 }
 
+// streams measures the stream kernels in each type over arrays of n
+// elements, or, when n is zero, over arrays of half the working set each (the
+// two arrays of a copy move the working set; three fit the budget).
 func (r *runner) streams(kernels, types []string, n int64) error {
+	var arrayBytes int64
+	if n == 0 && !r.o.Small {
+		ws, err := r.workingSet()
+		if err != nil {
+			return err
+		}
+		if ws.Memory.Bytes == 0 {
+			return nil
+		}
+		arrayBytes = r.bufferBytes(ws.Memory.Bytes, 2)
+		arrayBytes = min(arrayBytes, r.bufferBytes(3*arrayBytes, 3))
+	}
 	for _, typ := range types {
 		t, _ := typeByName(typ)
 		if t.Name == "double" && !r.dev.Info.FP64 {
@@ -386,14 +487,17 @@ func (r *runner) streams(kernels, types []string, n int64) error {
 		}
 		size := n
 		if size == 0 {
-			size = StreamSize(r.dev, t.Size, 3)
+			size = arrayBytes / t.Size
 		}
 		if r.o.Small {
 			size = 1 << 16
 		}
 		for _, k := range kernels {
-			_, err := r.kernel(fmt.Sprintf("streams/%s/%s", k, typ), []param{{"type", typ}, {"elements", fmt.Sprint(size)}, {"array", sizeLabel(size * t.Size)}}, func() (*runtime.KernelBenchmark, error) {
-				return StreamBenchmark(r.dev, k, typ, size)
+			_, err := r.kernelSized(fmt.Sprintf("streams/%s/%s", k, typ), size*t.Size, func(b int64) []param {
+				e := b / t.Size
+				return []param{{"type", typ}, {"elements", fmt.Sprint(e)}, {"array", sizeLabel(e * t.Size)}, {"region", Region(r.dev, streamWorkingSet(k, e*t.Size))}}
+			}, func(b int64) (*runtime.KernelBenchmark, error) {
+				return StreamBenchmark(r.dev, k, typ, b/t.Size)
 			})
 			if err != nil {
 				return err
@@ -401,6 +505,16 @@ func (r *runner) streams(kernels, types []string, n int64) error {
 		}
 	}
 	return nil
+}
+
+// streamWorkingSet is the bytes a stream kernel touches over arrays of
+// arrayBytes each.
+func streamWorkingSet(kernel string, arrayBytes int64) int64 {
+	switch kernel {
+	case StreamAdd, StreamTriad:
+		return 3 * arrayBytes
+	}
+	return 2 * arrayBytes
 }
 
 func runLaunch(r *runner) error {
@@ -456,10 +570,14 @@ func (r *runner) transfers(kinds []string, sizes []int64) error {
 const QuickSummaryName = "quick/summary"
 
 func runQuick(r *runner) error {
-	cpu := isCPU(r.dev)
-	bw := BandwidthSize(r.dev)
-	if err := r.peakBandwidth(map[string][]int{PatternStride: {4, 16}, PatternChunk: {4, 16}}, bw); err != nil {
+	ws, err := r.workingSet()
+	if err != nil {
 		return err
+	}
+	if ws.Memory.Bytes > 0 {
+		if _, err := r.peakBandwidth(map[string][]int{PatternStride: {4, 16}, PatternChunk: {4, 16}}, ws.Memory.Bytes); err != nil {
+			return err
+		}
 	}
 	var builds []results.Figure
 	fp32, bestFP32 := 0.0, ""
@@ -497,11 +615,7 @@ func runQuick(r *runner) error {
 			return err
 		}
 	}
-	n := int64(1) << 23
-	if !cpu {
-		n = StreamSize(r.dev, 4, 3)
-	}
-	if err := r.streams([]string{StreamCopy, StreamTriad, StreamDot}, []string{"float"}, n); err != nil {
+	if err := r.streams([]string{StreamCopy, StreamTriad, StreamDot}, []string{"float"}, 0); err != nil {
 		return err
 	}
 	var launch []results.Figure

@@ -47,6 +47,9 @@ type MeasureOptions struct {
 	Progress func(name string)
 	// Small uses tiny sizes (tests).
 	Small bool
+	// MaxMemory, when positive, lowers the memory budget of one benchmark's
+	// buffers to this many bytes (clkernels.Budget).
+	MaxMemory int64
 }
 
 // MeasureShort measures a short profile of dev: a few bandwidth patterns and
@@ -111,9 +114,13 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 			return kb.Measurable(), nil
 		})
 	}
-	bwSize := clkernels.BandwidthSize(dev)
-	if o.Small {
-		bwSize = 1 << 20
+	var bwSize int64 = 1 << 20
+	if want[PartBandwidth] && !o.Small {
+		ws, err := clkernels.WorkingSet(ctx, dev, clkernels.Budget(dev, o.MaxMemory))
+		if err != nil {
+			return nil, out, fmt.Errorf("short profile of %s: %w", dev.Info.Name, err)
+		}
+		bwSize = ws.Memory.Bytes
 	}
 	if want[PartBandwidth] {
 		type pw struct {
@@ -129,8 +136,12 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 		}
 		for _, pw := range list {
 			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", pw.pattern, pw.width)
-			if err := kernel(name, [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}}, func() (*runtime.KernelBenchmark, error) {
-				return clkernels.BandwidthBenchmark(dev, pw.pattern, pw.width, bwSize)
+			if err := kernel(name, [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}, {"size", units.Bytes(bwSize)}, {"region", clkernels.Region(dev, bwSize)}}, func() (*runtime.KernelBenchmark, error) {
+				n := bwSize
+				if pw.pattern == clkernels.PatternCopy {
+					n /= 2 // two buffers share the working set
+				}
+				return clkernels.BandwidthBenchmark(dev, pw.pattern, pw.width, n)
 			}); err != nil {
 				return nil, out, err
 			}

@@ -110,7 +110,7 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 	var plans [2]*runPlan
 	for i, o := range []RunOptions{a, b} {
 		o.Format = "table"
-		p, err := planRun(o, stderr)
+		p, err := planRun(ctx, o, stderr)
 		if err != nil {
 			return err
 		}

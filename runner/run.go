@@ -79,7 +79,7 @@ type RunOptions struct {
 // Run measures opts.Target on the selected devices and prints the run table
 // (or JSON) on stdout; progress and warnings go to stderr.
 func Run(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error {
-	plan, err := planRun(opts, stderr)
+	plan, err := planRun(ctx, opts, stderr)
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ type runItem struct {
 
 // planRun checks everything in opts that can be checked before a device is
 // touched, then selects the devices and lists the benchmarks.
-func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
+func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, error) {
 	target := opts.Target
 	if target == "" {
 		return nil, usageErr("'clmeter run' takes one target (a built-in: %s; a FILE.cl; or a FILE.yaml)", strings.Join(clkernels.Names(), ", "))
@@ -226,7 +226,12 @@ func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 		if isBuiltin {
 			ns := sizes
 			if ns == nil {
-				ns = []int64{builtin.DefaultSize(dev)}
+				n, err := builtin.DefaultSize(ctx, dev)
+				if err != nil {
+					plan.mgr.Close()
+					return nil, err
+				}
+				ns = []int64{n}
 			}
 			for _, n := range ns {
 				n := n

@@ -30,6 +30,9 @@ type SuiteOptions struct {
 	Small bool
 	// MaxSize is the largest transfer size in bytes.
 	MaxSize int64
+	// MaxMemory, when positive, lowers the memory budget of one benchmark's
+	// buffers (clkernels.Budget).
+	MaxMemory int64
 	// NoProfile leaves the stored device profile alone (peaks, streams,
 	// launch, transfers, quick and all update it otherwise).
 	NoProfile bool
@@ -97,7 +100,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, stdout, s
 	var done []results.Benchmark
 	invalid := 0
 	copts := clkernels.Options{
-		Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, Executable: exe,
+		Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Executable: exe,
 		Progress: func(name string) { fmt.Fprintf(stderr, "  %s\n", name) },
 		Emit: func(b results.Benchmark) error {
 			done = append(done, b)

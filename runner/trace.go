@@ -39,7 +39,7 @@ func Trace(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error
 	output := opts.Output
 	opts.Output = ""
 	opts.Format = "table"
-	plan, err := planRun(opts, stderr)
+	plan, err := planRun(ctx, opts, stderr)
 	if err != nil {
 		return err
 	}

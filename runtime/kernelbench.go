@@ -10,6 +10,7 @@ import (
 
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/runtime/cl"
+	"github.com/clmeter/clmeter/sizing"
 )
 
 // ArgKind says what a kernel argument is.
@@ -580,17 +581,14 @@ func (b *KernelBenchmark) readOutputs() (map[int][]byte, error) {
 }
 
 // Flush overwrites a buffer of twice the device's global memory cache (at least
-// 64 MiB, at most the largest allocation) and waits: the next launch starts with
+// 64 MiB, at most one buffer of the memory budget, sizing.NewBudget) and waits: the next launch starts with
 // cold caches.
 func (b *KernelBenchmark) Flush(ctx context.Context) error {
 	if b.flush == nil {
-		size := 2 * b.Device.Info.GlobalCacheBytes
-		if size < 64<<20 {
-			size = 64 << 20
-		}
-		if m := b.Device.Info.MaxAllocBytes; m > 0 && size > m {
-			size = m
-		}
+		in := b.Device.Info
+		size := max(2*in.GlobalCacheBytes, 64<<20)
+		budget := sizing.NewBudget(sizing.Shape{MaxAlloc: in.MaxAllocBytes, GlobalMem: in.GlobalMemBytes, HostAvailable: sizing.HostAvailable()})
+		size = min(size, budget.Buffer(1))
 		buf, err := b.ctx.CreateBuffer(cl.MemReadWrite, size, nil)
 		if err != nil {
 			return fmt.Errorf("cache-flush buffer of %s: %w", humanSize(size), err)

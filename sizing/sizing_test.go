@@ -17,8 +17,8 @@ const (
 // hits (hit share = cache/W, halved: a sweep larger than the cache evicts what
 // it will read next), the rest runs at memGBps.
 type machine struct {
-	name              string
-	shape             Shape
+	name               string
+	shape              Shape
 	cacheGBps, memGBps float64
 }
 

@@ -17,7 +17,7 @@ func init() {
 		deviceFlag,
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result file (JSON) here, benchmark by benchmark (Ctrl-C keeps what finished)"},
 		formatFlag("table", "json"),
-		&cli.DurationFlag{Name: "max-time", Usage: "stop sampling a benchmark after this long (default 1s for quick, 3s otherwise)"},
+		&cli.DurationFlag{Name: "max-time", Usage: "stop sampling a benchmark after this long (default: the suite's own, 1s for quick, 2s for peaks, 3s otherwise)"},
 		&cli.IntFlag{Name: "min-samples", Value: 5, Usage: "take at least this many samples of each benchmark"},
 		&cli.DurationFlag{Name: "min-sample-time", Value: measure.DefaultMinSampleTime, Usage: "each sample is a batch of back-to-back launches lasting at least this"},
 		&cli.Float64Flag{Name: "max-noise", Value: measure.DefaultMaxNoise, Usage: "stop once the 95% confidence interval of the median is within this fraction of it"},
@@ -25,6 +25,7 @@ func init() {
 		&cli.StringFlag{Name: "warmup", Usage: "warm-up before sampling: a duration (200ms) or a count (3x); default one batch of --min-sample-time"},
 		&cli.BoolFlag{Name: "small", Usage: "use the smallest sizes (smoke tests)"},
 		&cli.StringFlag{Name: "max-size", Value: "256MiB", Usage: "largest transfer size (4KiB..256MiB, also capped by the device's largest allocation)"},
+		&cli.StringFlag{Name: "max-memory", Usage: "lower the memory budget of one benchmark's buffers to this size (default: a quarter of the smaller of the device's memory and the host's available memory, each buffer within the device's largest allocation)"},
 		&cli.BoolFlag{Name: "no-profile", Usage: "leave the stored device profile alone (peaks, streams, launch, transfers, quick and all update it)"},
 		&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
 	}
@@ -70,16 +71,20 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 		return o, usageErr("--max-size: want a size like 64MiB, got %q", c.String("max-size"))
 	}
 	o.MaxSize = size
+	if v := c.String("max-memory"); v != "" {
+		mem, err := units.ParseByteSize(v)
+		if err != nil || mem < 1<<20 {
+			return o, usageErr("--max-memory: want a size of at least 1MiB like 512MiB, got %q", v)
+		}
+		o.MaxMemory = mem
+	}
 	w, err := measure.ParseWarmup(c.String("warmup"))
 	if err != nil {
 		return o, usageErr("%v", err)
 	}
 	maxTime := c.Duration("max-time")
-	if maxTime <= 0 {
-		maxTime = 3 * time.Second
-		if o.Suite == "quick" {
-			maxTime = time.Second
-		}
+	if c.IsSet("max-time") && maxTime <= 0 {
+		return o, usageErr("--max-time: want a duration > 0 like 2s, got %s", maxTime)
 	}
 	o.Settings = measure.Settings{
 		Warmup: w, MinSampleTime: c.Duration("min-sample-time"), MinSamples: c.Int("min-samples"),

@@ -1,0 +1,101 @@
+package clkernels
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/sizing"
+)
+
+// Shape describes dev for sizing, with the host's available memory read now.
+func Shape(dev *runtime.Device) sizing.Shape {
+	in := dev.Info
+	return sizing.Shape{MaxAlloc: in.MaxAllocBytes, GlobalMem: in.GlobalMemBytes, Cache: in.GlobalCacheBytes,
+		HostAvailable: sizing.HostAvailable(), CPU: isCPU(dev)}
+}
+
+// Budget is the memory budget of one benchmark on dev; a positive limit
+// (--max-memory) lowers its total and per-buffer sizes.
+func Budget(dev *runtime.Device, limit int64) sizing.Budget {
+	b := sizing.NewBudget(Shape(dev))
+	if limit > 0 && limit < b.Total {
+		b.Total = limit
+		b.Reason += "; lowered to " + sizeLabel(limit) + " by --max-memory"
+	}
+	b.PerBuffer = min(b.PerBuffer, b.Total)
+	return b
+}
+
+// probeSettings measure one size of the working-set search: a few short
+// samples, enough to tell a cache from memory (a step of 1.5x or more).
+var probeSettings = measure.Settings{MinSamples: 3, MaxNoise: 0.03, MaxTime: 300 * time.Millisecond, MinSampleTime: 10 * time.Millisecond}
+
+// probePattern is the read-only pattern and width the search measures with:
+// each work-item's own chunk on a CPU (the fastest read on PoCL), the
+// coalesced grid stride on a GPU.
+func probePattern(dev *runtime.Device) (string, int) {
+	if isCPU(dev) {
+		return PatternChunk, 16
+	}
+	return PatternStride, 4
+}
+
+type workingSetKey struct {
+	dev    *runtime.Device
+	budget int64
+}
+
+var (
+	workingSetMu sync.Mutex
+	workingSets  = map[workingSetKey]sizing.Plateau{}
+)
+
+// WorkingSet is the working set memory bandwidth is measured at on dev: a
+// read-only buffer grown from a fraction of the reported cache until its
+// bandwidth plateaus beyond that cache, inside budget (sizing.Search). The
+// buffers are filled on the device, so the search makes no host copies. It is
+// measured once per device and budget in a process.
+func WorkingSet(ctx context.Context, dev *runtime.Device, budget sizing.Budget) (sizing.Plateau, error) {
+	key := workingSetKey{dev, budget.Total<<1 ^ budget.PerBuffer}
+	workingSetMu.Lock()
+	defer workingSetMu.Unlock()
+	if p, ok := workingSets[key]; ok {
+		return p, nil
+	}
+	pattern, width := probePattern(dev)
+	p, err := sizing.Search(ctx, dev.Info.GlobalCacheBytes, budget.Buffer(1), budget, func(ctx context.Context, bytes int64) (float64, error) {
+		kb, err := bandwidthReadOnly(dev, pattern, width, bytes, true)
+		if err != nil {
+			return 0, err
+		}
+		kb.NoPhases = true
+		res, err := measure.Run(ctx, kb.Measurable(), probeSettings)
+		if err != nil {
+			return 0, err
+		}
+		if res.Throughput == nil {
+			return 0, nil
+		}
+		// The best sample: another process on the machine only ever slows a
+		// sample down, so the fastest is the steadiest figure of a short probe.
+		return res.Throughput.BestGBPerSecond, nil
+	})
+	if err != nil {
+		return p, err
+	}
+	workingSets[key] = p
+	return p, nil
+}
+
+// Region is where a working set of bytes lives on dev: sizing.RegionCache
+// when it fits the last-level cache the device reports, else
+// sizing.RegionMemory.
+func Region(dev *runtime.Device, bytes int64) string {
+	if c := dev.Info.GlobalCacheBytes; c > 0 && bytes <= c {
+		return sizing.RegionCache
+	}
+	return sizing.RegionMemory
+}
