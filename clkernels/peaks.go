@@ -71,17 +71,15 @@ func workItems(dev *runtime.Device) (global, local int) {
 func BandwidthBenchmark(dev *runtime.Device, pattern string, width int, bytes int64) (*runtime.KernelBenchmark, error) {
 	switch pattern {
 	case PatternStride, PatternChunk:
-		return bandwidthReadOnly(dev, pattern, width, bytes, false)
+		return bandwidthReadOnly(dev, pattern, width, bytes)
 	case PatternCopy, PatternRMW:
 		return streamingBenchmark(dev, pattern, width, bytes)
 	}
 	return nil, fmt.Errorf("bandwidth pattern %q: want stride, chunk, copy or rmw", pattern)
 }
 
-// bandwidthReadOnly is a read-only bandwidth benchmark (stride or chunk). With
-// deviceFill its buffer is filled on the device and nothing is checked (the
-// working-set search: no host copy of a buffer that may be a gigabyte).
-func bandwidthReadOnly(dev *runtime.Device, pattern string, width int, bytes int64, deviceFill bool) (*runtime.KernelBenchmark, error) {
+// bandwidthReadOnly is a read-only bandwidth benchmark (stride or chunk).
+func bandwidthReadOnly(dev *runtime.Device, pattern string, width int, bytes int64) (*runtime.KernelBenchmark, error) {
 	if width < 1 || width > 16 || width&(width-1) != 0 {
 		return nil, fmt.Errorf("vector width %d: want 1, 2, 4, 8 or 16", width)
 	}
@@ -102,19 +100,16 @@ func bandwidthReadOnly(dev *runtime.Device, pattern string, width int, bytes int
 		}
 	}
 	t := tFloat
+	fill := newPattern(t, 7)
 	kb := &runtime.KernelBenchmark{
 		Device: dev, Source: source("peaks.cl"), Options: fmt.Sprintf("-DT=float -DW=%d", width),
 		Kernel: "bandwidth_" + pattern, Global: []int{global}, Local: []int{local},
 		Args: []runtime.Arg{
-			{Kind: runtime.ArgBuffer, Name: "in", Bytes: bytes, Init: fillUniform(t, 7, 0, 1)},
+			{Kind: runtime.ArgBuffer, Name: "in", Bytes: bytes, Fill: fill.fill},
 			{Kind: runtime.ArgBuffer, Name: "out", Bytes: int64(global) * 4, Output: true},
 			{Kind: runtime.ArgScalar, Name: "nvec", Value: uint64(nvec)},
 		},
 		BytesPerLaunch: bytes + int64(global)*4,
-	}
-	if deviceFill {
-		kb.Args[0].Fill = []byte{0, 0, 0x80, 0x3f} // 1.0f
-		return kb, nil
 	}
 	w := int64(width)
 	g := int64(global)
@@ -124,7 +119,7 @@ func bandwidthReadOnly(dev *runtime.Device, pattern string, width int, bytes int
 			var s float64
 			add := func(v int64) {
 				for l := int64(0); l < w; l++ {
-					s += t.get(in[0], v*w+l)
+					s += fill.at(v*w + l)
 				}
 			}
 			if pattern == PatternStride {
@@ -186,13 +181,14 @@ func streamingBenchmark(dev *runtime.Device, pattern string, width int, bytes in
 	}
 	elems := bytes / 4
 	if pattern == PatternCopy {
+		fill := newPattern(t, 11)
 		kb.Args = []runtime.Arg{
-			{Kind: runtime.ArgBuffer, Name: "in", Bytes: bytes, Init: fillUniform(t, 11, 0, 1)},
+			{Kind: runtime.ArgBuffer, Name: "in", Bytes: bytes, Fill: fill.fill},
 			{Kind: runtime.ArgBuffer, Name: "out", Bytes: bytes, Output: true},
 		}
 		kb.Check = func(in, out map[int][]byte) error {
 			for _, i := range spread(elems, 65) {
-				if got, want := t.get(out[1], i), t.get(in[0], i); got != want {
+				if got, want := t.get(out[1], i), fill.at(i); got != want {
 					return fmt.Errorf("bandwidth copy float%d: element %d is %g, the input %g", width, i, got, want)
 				}
 			}
@@ -200,14 +196,15 @@ func streamingBenchmark(dev *runtime.Device, pattern string, width int, bytes in
 		}
 		return kb, nil
 	}
+	fill := newPattern(t, 13)
 	kb.Args = []runtime.Arg{
-		{Kind: runtime.ArgBuffer, Name: "data", Bytes: bytes, Output: true, Init: fillUniform(t, 13, 0, 1)},
+		{Kind: runtime.ArgBuffer, Name: "data", Bytes: bytes, Output: true, Fill: fill.fill},
 		{Kind: runtime.ArgScalar, Name: "a", Value: float32(computeA)},
 		{Kind: runtime.ArgScalar, Name: "b", Value: float32(computeB)},
 	}
 	kb.Check = func(in, out map[int][]byte) error {
 		for _, i := range spread(elems, 65) {
-			want := t.get(in[0], i)*computeA + computeB
+			want := fill.at(i)*computeA + computeB
 			if got := t.get(out[0], i); math.Abs(got-want) > 1e-6*math.Abs(want)+1e-6 {
 				return fmt.Errorf("bandwidth rmw float%d: element %d is %g, CPU %g", width, i, got, want)
 			}

@@ -130,6 +130,18 @@ func localFor(dev *runtime.Device, n int64) []int {
 // saxpy) over n elements of typ ("float" or "double"), validated against a CPU
 // reference. Bytes per launch count every array element read or written once.
 func StreamBenchmark(dev *runtime.Device, kernel, typ string, n int64) (*runtime.KernelBenchmark, error) {
+	return streamBenchmark(dev, kernel, typ, n, false)
+}
+
+// StreamBenchmarkFilled is StreamBenchmark with its input arrays filled on the
+// device with a repeating pattern, as BabelStream fills its arrays: no host
+// copy of an input is made or kept (the suites' large arrays), and the check
+// still knows every element.
+func StreamBenchmarkFilled(dev *runtime.Device, kernel, typ string, n int64) (*runtime.KernelBenchmark, error) {
+	return streamBenchmark(dev, kernel, typ, n, true)
+}
+
+func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bool) (*runtime.KernelBenchmark, error) {
 	t, err := typeByName(typ)
 	if err != nil {
 		return nil, err
@@ -162,7 +174,20 @@ func StreamBenchmark(dev *runtime.Device, kernel, typ string, n int64) (*runtime
 		Global: []int{int(items)}, Local: localFor(dev, items), OpsUnit: "FLOP", Traffic: StreamTraffic(kernel),
 	}
 	s := t.round(streamScalar)
+	// val[i] reads element j of input argument i (host data or pattern).
+	val := map[int]func(in map[int][]byte, j int64) float64{}
+	pats := map[int]pattern{}
+	nextArg := 0
 	in := func(name string, seed uint64) runtime.Arg {
+		i := nextArg
+		nextArg++
+		if filled {
+			p := newPattern(t, seed)
+			pats[i] = p
+			val[i] = func(_ map[int][]byte, j int64) float64 { return p.at(j) }
+			return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Fill: p.fill}
+		}
+		val[i] = func(in map[int][]byte, j int64) float64 { return t.get(in[i], j) }
 		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Init: fillUniform(t, seed, 0, 1)}
 	}
 	out := func(name string) runtime.Arg {
@@ -173,37 +198,41 @@ func StreamBenchmark(dev *runtime.Device, kernel, typ string, n int64) (*runtime
 	what := fmt.Sprintf("%s (%s)", kernel, t.Name)
 	switch kernel {
 	case StreamSaxpy:
+		nextArg = 1
+		x := in("x", 1)
 		y := in("y", 2)
 		y.Output = true
-		kb.Args = []runtime.Arg{scalar, in("x", 1), y}
+		kb.Args = []runtime.Arg{scalar, x, y}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
 		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(s*get(in[1], i) + get(in[2], i)) })
+			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(s*val[1](in, i) + val[2](in, i)) })
 		}
 	case StreamCopy:
 		kb.Args = []runtime.Arg{in("a", 1), out("b")}
 		kb.BytesPerLaunch = 2 * bytes
 		kb.OpsUnit = ""
 		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[1], n, func(i int64) float64 { return get(in[0], i) })
+			return checkElems(t, what, o[1], n, func(i int64) float64 { return val[0](in, i) })
 		}
 	case StreamScale:
+		nextArg = 1
 		kb.Args = []runtime.Arg{scalar, in("c", 3), out("b")}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 2*bytes, n
 		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(s * get(in[1], i)) })
+			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(s * val[1](in, i)) })
 		}
 	case StreamAdd:
 		kb.Args = []runtime.Arg{in("a", 1), in("b", 2), out("c")}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, n
 		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(get(in[0], i) + get(in[1], i)) })
+			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(val[0](in, i) + val[1](in, i)) })
 		}
 	case StreamTriad:
+		nextArg = 1
 		kb.Args = []runtime.Arg{scalar, in("b", 2), in("c", 3), out("a")}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
 		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[3], n, func(i int64) float64 { return t.round(get(in[1], i) + s*get(in[2], i)) })
+			return checkElems(t, what, o[3], n, func(i int64) float64 { return t.round(val[1](in, i) + s*val[2](in, i)) })
 		}
 	case StreamDot:
 		groups := dotShape(dev, kb, t, n)
@@ -217,7 +246,12 @@ func StreamBenchmark(dev *runtime.Device, kernel, typ string, n int64) (*runtime
 		}
 		kb.Check = func(in, o map[int][]byte) error {
 			var got float64
-			want := sumProducts(t, in[0], in[1], n)
+			var want float64
+			if filled {
+				want = pats[0].sumProducts(pats[1], n)
+			} else {
+				want = sumProducts(t, in[0], in[1], n)
+			}
 			for g := int64(0); g < int64(groups); g++ {
 				got += get(o[2], g)
 			}

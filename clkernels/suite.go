@@ -326,13 +326,22 @@ func (r *runner) cacheBandwidth(ws sizing.Plateau, widths map[string]int) error 
 // peakImageBandwidth races the image walks over an image of size bytes and
 // emits the best (clpeak's "image memory bandwidth").
 func (r *runner) peakImageBandwidth(size int64) error {
-	var rs []racer
+	best, bestName := 0.0, ""
 	for _, walk := range ImageWalks {
-		rs = append(rs, racer{"peaks/image-bandwidth/" + walk, []param{{"walk", walk}, {"size", sizeLabel(size)}}, func() (*runtime.KernelBenchmark, error) {
-			return ImageBandwidthBenchmark(r.dev, size, walk)
-		}})
+		name := "peaks/image-bandwidth/" + walk
+		res, err := r.kernelSized(name, size, func(n int64) []param {
+			return regionParams(r.dev, n, param{"walk", walk})
+		}, func(n int64) (*runtime.KernelBenchmark, error) {
+			return ImageBandwidthBenchmark(r.dev, n, walk)
+		})
+		if err != nil {
+			return err
+		}
+		if v := throughput(res, false); v > best && validOK(res) {
+			best, bestName = v, name
+		}
 	}
-	return r.bandwidthPeak("image-bandwidth", "peak image bandwidth", rs)
+	return r.peakFigure("image-bandwidth", "peak image bandwidth", best, bestName)
 }
 
 // peakLocalBandwidth measures local memory bandwidth at each width and emits
@@ -371,6 +380,12 @@ func (r *runner) bandwidthPeak(kind, figure string, racers []racer) error {
 			best, bestName = v, c.name
 		}
 	}
+	return r.peakFigure(kind, figure, best, bestName)
+}
+
+// peakFigure emits the best median bandwidth of a race as peaks/KIND-best
+// (nothing when none gave one).
+func (r *runner) peakFigure(kind, figure string, best float64, bestName string) error {
 	if best == 0 {
 		return nil
 	}
@@ -497,7 +512,7 @@ func (r *runner) streams(kernels, types []string, n int64) error {
 				e := b / t.Size
 				return []param{{"type", typ}, {"elements", fmt.Sprint(e)}, {"array", sizeLabel(e * t.Size)}, {"region", Region(r.dev, streamWorkingSet(k, e*t.Size))}}
 			}, func(b int64) (*runtime.KernelBenchmark, error) {
-				return StreamBenchmark(r.dev, k, typ, b/t.Size)
+				return StreamBenchmarkFilled(r.dev, k, typ, b/t.Size)
 			})
 			if err != nil {
 				return err

@@ -56,7 +56,8 @@ var (
 // WorkingSet is the working set memory bandwidth is measured at on dev: a
 // read-only buffer grown from a fraction of the reported cache until its
 // bandwidth plateaus beyond that cache, inside budget (sizing.Search). The
-// buffers are filled on the device, so the search makes no host copies. It is
+// buffers are filled on the device (a pattern), so the search makes no host
+// copies. It is
 // measured once per device and budget in a process.
 func WorkingSet(ctx context.Context, dev *runtime.Device, budget sizing.Budget) (sizing.Plateau, error) {
 	key := workingSetKey{dev, budget.Total<<1 ^ budget.PerBuffer}
@@ -67,7 +68,7 @@ func WorkingSet(ctx context.Context, dev *runtime.Device, budget sizing.Budget) 
 	}
 	pattern, width := probePattern(dev)
 	p, err := sizing.Search(ctx, dev.Info.GlobalCacheBytes, budget.Buffer(1), budget, func(ctx context.Context, bytes int64) (float64, error) {
-		kb, err := bandwidthReadOnly(dev, pattern, width, bytes, true)
+		kb, err := bandwidthReadOnly(dev, pattern, width, bytes)
 		if err != nil {
 			return 0, err
 		}
