@@ -44,6 +44,9 @@ const (
 	// chainTolerance is how far apart the two chains may be before one of
 	// them is taken not to run at the latency assumed.
 	chainTolerance = 0.05
+	// maxClockUncertainty is the most uncertainty a clock may have and be
+	// used: runs further apart say the machine was too busy to count on.
+	maxClockUncertainty = 0.2
 )
 
 // spreadRank is the run (in order of speed, 0 the fastest) whose distance
@@ -223,7 +226,8 @@ func (c ClockCheck) String() string {
 // CheckCoreClock accepts a measured clock that agrees with what the OS
 // reports within the measurement's uncertainty, and refuses it, saying why,
 // when it does not:
-//   - the two chains must agree within chainTolerance;
+//   - the two chains must agree within chainTolerance, and the clock be
+//     known within maxClockUncertainty;
 //   - cpufreq's cpuinfo_max_freq (or a lower scaling_max_freq) is a ceiling,
 //     and cpuinfo_min_freq a floor; with acpi-cpufreq and boost on, the
 //     maximum is the base clock, and maxBoost times it is the ceiling;
@@ -249,6 +253,10 @@ func CheckCoreClock(m MeasuredClock, o OSClock) ClockCheck {
 			m.MHz, m.AddMHz, 100*d, 100*chainTolerance)
 	}
 	u := m.Uncertainty
+	if u > maxClockUncertainty {
+		return refuse("the runs of %.0f MHz are ±%.0f%% apart (more than %.0f%%): the machine was too busy to count cycles on",
+			m.MHz, 100*u, 100*maxClockUncertainty)
+	}
 	lo, hi := m.MHz*(1-u), m.MHz*(1+u)
 	got := fmt.Sprintf("%.0f MHz ±%.1f%%", m.MHz, 100*u)
 

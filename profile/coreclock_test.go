@@ -28,8 +28,8 @@ func TestCoreClockMHz(t *testing.T) {
 	if !c.Accepted {
 		t.Fatalf("the measured core clock disagrees with the OS: %s", c)
 	}
-	if u := c.Measured.Uncertainty; u < minClockUncertainty || u > chainTolerance {
-		t.Errorf("uncertainty ±%.1f%% outside %.1f%%-%.0f%%", 100*u, 100*minClockUncertainty, 100*chainTolerance)
+	if u := c.Measured.Uncertainty; u < minClockUncertainty {
+		t.Errorf("uncertainty ±%.2f%%, less than the least claimed, ±%.1f%%", 100*u, 100*minClockUncertainty)
 	}
 }
 
@@ -173,6 +173,7 @@ func TestCheckCoreClock(t *testing.T) {
 		{"the OS reports nothing: own consistency", machine{}, clock(4000, 3990, 0.01), true, 4000, "the OS reports no clock; the chains agree"},
 		{"the OS reports nothing: 16 GHz", machine{}, clock(16000, 16010, 0.01), false, 0, "faster than any x86-64 core runs"},
 		{"the OS reports nothing: the chains disagree", machine{}, clock(4000, 5000, 0.01), false, 0, "25% apart"},
+		{"runs too far apart", vm2600, clock(3000, 3010, 0.3), false, 0, "±30% apart (more than 20%): the machine was too busy"},
 		{"not measured", vm2600, MeasuredClock{Err: "the cycle chains are amd64 only"}, false, 0, "not measured: the cycle chains are amd64 only"},
 	} {
 		c := CheckCoreClock(tc.measured, ReadOSClock(tc.m.fs()))
