@@ -49,6 +49,25 @@ const (
 	maxClockUncertainty = 0.2
 )
 
+const (
+	// minChainRuns is the fewest runs of each chain; maxChainTime is the
+	// longest the chains are run for while their fastest runs have not
+	// settled (the third-fastest within settleSpread of the fastest).
+	minChainRuns = 15
+	maxChainTime = time.Second
+	settleSpread = 0.01
+)
+
+// settled reports whether the runs d have settled: their third-fastest is
+// within settleSpread of their fastest.
+func settled(d []time.Duration) bool {
+	if len(d) <= spreadRank {
+		return false
+	}
+	d = slices.Sorted(slices.Values(d))
+	return float64(d[spreadRank]-d[0]) <= settleSpread*float64(d[0])
+}
+
 // spreadRank is the run (in order of speed, 0 the fastest) whose distance
 // from the fastest is a chain's spread: the third, so that one lucky or one
 // unlucky run does not decide it.
@@ -254,7 +273,7 @@ func CheckCoreClock(m MeasuredClock, o OSClock) ClockCheck {
 	}
 	u := m.Uncertainty
 	if u > maxClockUncertainty {
-		return refuse("the runs of %.0f MHz are ±%.0f%% apart (more than %.0f%%): the machine was too busy to count cycles on",
+		return refuse("the fastest runs give %.0f MHz but are ±%.0f%% apart (more than %.0f%%): the machine was too busy to count cycles on",
 			m.MHz, 100*u, 100*maxClockUncertainty)
 	}
 	lo, hi := m.MHz*(1-u), m.MHz*(1+u)
@@ -291,7 +310,7 @@ func CheckCoreClock(m MeasuredClock, o OSClock) ClockCheck {
 		floor, floorName = n/maxBoost, fmt.Sprintf("1/%.0f of the %.0f MHz /proc/cpuinfo reports", maxBoost, n)
 		switch {
 		case lo > n:
-			within = fmt.Sprintf("%.0f%% above the %.0f MHz /proc/cpuinfo reports, which with no cpufreq limits is a nominal clock cores boost above (up to %.0fx is taken)", 100*(m.MHz/n-1), n, maxBoost)
+			within = fmt.Sprintf("%.0f%% above the %.0f MHz /proc/cpuinfo reports, a nominal clock with no cpufreq limits (up to %.0fx is taken)", 100*(m.MHz/n-1), n, maxBoost)
 		case hi < n:
 			within = fmt.Sprintf("%.0f%% below the %.0f MHz /proc/cpuinfo reports (down to 1/%.0f is taken)", 100*(1-m.MHz/n), n, maxBoost)
 		default:
@@ -323,8 +342,8 @@ func CheckCoreClock(m MeasuredClock, o OSClock) ClockCheck {
 // CoreClock measures the clock this process's core runs at and checks it
 // against what the OS reports (CheckCoreClock). It is what a CPU device's
 // theoretical compute figure uses: CL_DEVICE_MAX_CLOCK_FREQUENCY is the base
-// clock, and cores boost far above it. It is measured once a process (about
-// 0.1 s).
+// clock, and cores boost far above it. It is measured once a process (0.1 s,
+// up to 1 s on a busy machine).
 func CoreClock() ClockCheck { return coreClock() }
 
 var coreClock = sync.OnceValue(func() ClockCheck {

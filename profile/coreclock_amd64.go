@@ -36,12 +36,12 @@ func mulChain(n int64, x uint64) uint64
 // (coreclock_amd64.s).
 func addChain(n int64, x uint64) uint64
 
-// chainRuns is how many times each chain is timed; the fastest run counts
-// (one the scheduler or a hypervisor interrupted is slower, never faster).
-// Runs of about 2 ms fit between the interruptions of a loaded machine, and
-// are long enough to give the clock a core sustains rather than a moment's.
-const chainRuns = 15
-
+// Each chain is timed in runs of about 2 ms, alternately, so that a clock
+// change touches both; the fastest run counts (one the scheduler or a
+// hypervisor interrupted is slower, never faster). Runs of 2 ms fit between
+// the interruptions of a loaded machine and are long enough to give the clock
+// a core sustains rather than a moment's. It runs minChainRuns rounds, and
+// more while the fastest runs are not settled, up to maxChainTime.
 func measureChains() MeasuredClock {
 	const (
 		mulTrips = 700_000   // 8.4 M cycles: 2.1 ms at 4 GHz
@@ -50,7 +50,11 @@ func measureChains() MeasuredClock {
 	var x uint64 = 0x9e3779b97f4a7c15 // odd: its powers are never 0
 	mulChain(10*mulTrips, x)          // the core ramps up
 	var mul, add []time.Duration
-	for i := 0; i < chainRuns; i++ { // alternately, so a clock change touches both
+	start := time.Now()
+	for len(mul) < minChainRuns || !settled(mul) || !settled(add) {
+		if time.Since(start) > maxChainTime {
+			break
+		}
 		t := time.Now()
 		if got := mulChain(mulTrips, x); got != powMod64(x, 4*mulTrips) {
 			return MeasuredClock{Err: fmt.Sprintf("the multiply chain returned %#x, not x^%d", got, 4*mulTrips)}

@@ -78,6 +78,30 @@ func TestClockFromRuns(t *testing.T) {
 	}
 }
 
+// TestSettled checks when runs count as settled: three within 1% of the
+// fastest.
+func TestSettled(t *testing.T) {
+	ms := func(v ...float64) []time.Duration {
+		var d []time.Duration
+		for _, x := range v {
+			d = append(d, time.Duration(x*float64(time.Millisecond)))
+		}
+		return d
+	}
+	for _, tc := range []struct {
+		runs []time.Duration
+		want bool
+	}{
+		{ms(2, 2.01), false},
+		{ms(2.5, 2, 2.01, 9, 2.019), true},
+		{ms(2.5, 2, 2.01, 9, 2.03), false},
+	} {
+		if got := settled(tc.runs); got != tc.want {
+			t.Errorf("settled(%v) = %v, want %v", tc.runs, got, tc.want)
+		}
+	}
+}
+
 // machine is a fake root file system: a machine's /proc/cpuinfo and cpufreq.
 type machine map[string]string
 
@@ -158,7 +182,7 @@ func TestCheckCoreClock(t *testing.T) {
 		{"the issue's Xeon VM: 16 GHz from a shortcut chain", vm2600, clock(16242, 16300, 0.01), false, 0, "above 4x the 2600 MHz /proc/cpuinfo reports"},
 		{"the same VM, the multiply chain's 4.17 GHz", vm2600, clock(4170, 4165, 0.008), true, 4170, "60% above the 2600 MHz /proc/cpuinfo reports"},
 		{"the chains disagree (immediate adds folded)", vm2600, clock(4170, 16680, 0.01), false, 0, "one of them does not take the cycles assumed"},
-		{"turbo 4.4 GHz above a 3.0 GHz base without cpufreq", vm3000, clock(4400, 4390, 0.01), true, 4400, "47% above the 3000 MHz /proc/cpuinfo reports, which with no cpufreq limits is a nominal clock"},
+		{"turbo 4.4 GHz above a 3.0 GHz base without cpufreq", vm3000, clock(4400, 4390, 0.01), true, 4400, "47% above the 3000 MHz /proc/cpuinfo reports, a nominal clock with no cpufreq limits (up to 4x is taken)"},
 		{"a VM core at its nominal clock", vm2600, clock(2590, 2595, 0.01), true, 2590, "the 2600 MHz /proc/cpuinfo reports, within its uncertainty"},
 		{"a VM core far below its nominal clock", vm2600, clock(500, 501, 0.01), false, 0, "below 1/4 of the 2600 MHz"},
 		{"bare metal under cpuinfo_max_freq 3.8 GHz", bare, clock(3700, 3690, 0.01), true, 3700, "within cpufreq's limits, at most the cpuinfo_max_freq of 3800 MHz"},
@@ -173,7 +197,7 @@ func TestCheckCoreClock(t *testing.T) {
 		{"the OS reports nothing: own consistency", machine{}, clock(4000, 3990, 0.01), true, 4000, "the OS reports no clock; the chains agree"},
 		{"the OS reports nothing: 16 GHz", machine{}, clock(16000, 16010, 0.01), false, 0, "faster than any x86-64 core runs"},
 		{"the OS reports nothing: the chains disagree", machine{}, clock(4000, 5000, 0.01), false, 0, "25% apart"},
-		{"runs too far apart", vm2600, clock(3000, 3010, 0.3), false, 0, "±30% apart (more than 20%): the machine was too busy"},
+		{"runs too far apart", vm2600, clock(3000, 3010, 0.3), false, 0, "the fastest runs give 3000 MHz but are ±30% apart (more than 20%): the machine was too busy"},
 		{"not measured", vm2600, MeasuredClock{Err: "the cycle chains are amd64 only"}, false, 0, "not measured: the cycle chains are amd64 only"},
 	} {
 		c := CheckCoreClock(tc.measured, ReadOSClock(tc.m.fs()))
