@@ -216,7 +216,7 @@ const (
 	maxBoost = 4.0
 	// minCoreMHz and maxCoreMHz bound what any x86-64 core runs at: none
 	// sold runs above 6.2 GHz (Core i9-14900KS), and a clock under 400 MHz
-	// is runs slowed by a loaded or throttled machine.
+	// means runs slowed by a loaded or throttled machine.
 	minCoreMHz, maxCoreMHz = 400, 7000
 )
 
