@@ -225,7 +225,8 @@ func FactsOf(dev *runtime.Device) DeviceFacts {
 		NVComputeCapability: in.NVComputeCapability,
 	}
 	if f.CPU { // a CPU device's cores are this host's
-		f.CoreClockMHz, _ = CoreClockMHz()
+		c := CoreClock()
+		f.CoreClock = &c
 	}
 	return f
 }

@@ -275,10 +275,27 @@ func TestComputeTheory(t *testing.T) {
 	if cpu["float"].Value != 256 || cpu["double"].Value != 128 || !strings.Contains(cpu["float"].Note, "2 FMA units x 2000 MHz (the driver's clock)") {
 		t.Errorf("CPU theory %+v", cpu)
 	}
-	// A core measured above the driver's base clock: the measured clock counts.
-	boost := ComputeTheory(DeviceFacts{CPU: true, ComputeUnits: 2, ClockMHz: 2000, CoreClockMHz: 4000, NativeWidthFloat: 16, NativeWidthDouble: 8})
-	if boost["float"].Value != 512 || !strings.Contains(boost["float"].Note, "4000 MHz (measured; the driver reports 2000 MHz)") {
+	// A core measured above the driver's base clock: the measured clock counts
+	// when the OS's figures accept it, and the note says why.
+	vm := OSClock{CPUInfoMHz: 2000}
+	accepted := CheckCoreClock(MeasuredClock{MHz: 4000, AddMHz: 3990, Uncertainty: 0.01}, vm)
+	boost := ComputeTheory(DeviceFacts{CPU: true, ComputeUnits: 2, ClockMHz: 2000, CoreClock: &accepted, NativeWidthFloat: 16, NativeWidthDouble: 8})
+	if boost["float"].Value != 512 || !strings.Contains(boost["float"].Note, "4000 MHz (measured ±1.0%, 100% above the 2000 MHz /proc/cpuinfo reports") ||
+		!strings.Contains(boost["float"].Note, "; the driver reports 2000 MHz)") {
 		t.Errorf("CPU theory at a measured clock %+v", boost)
+	}
+	// A refused clock: the driver's, and the note says why the measured one
+	// was refused.
+	refused := CheckCoreClock(MeasuredClock{MHz: 16242, AddMHz: 16242, Uncertainty: 0.01}, vm)
+	th = ComputeTheory(DeviceFacts{CPU: true, ComputeUnits: 2, ClockMHz: 2000, CoreClock: &refused, NativeWidthFloat: 16, NativeWidthDouble: 8})
+	if th["float"].Value != 256 || !strings.Contains(th["float"].Note, "x 2000 MHz (the driver's clock; the measured core clock was refused: 16242 MHz ±1.0% is above 4x the 2000 MHz") {
+		t.Errorf("CPU theory with a refused clock %+v", th)
+	}
+	// A clock accepted below the driver's: the driver's counts.
+	slow := CheckCoreClock(MeasuredClock{MHz: 1900, AddMHz: 1900, Uncertainty: 0.01}, vm)
+	th = ComputeTheory(DeviceFacts{CPU: true, ComputeUnits: 2, ClockMHz: 2000, CoreClock: &slow, NativeWidthFloat: 16, NativeWidthDouble: 8})
+	if th["float"].Value != 256 || !strings.Contains(th["float"].Note, "x 2000 MHz (the driver's clock; the core was measured at 1900 MHz)") {
+		t.Errorf("CPU theory with a clock below the driver's %+v", th)
 	}
 	if len(ComputeTheory(DeviceFacts{Name: "gfx90a", ComputeUnits: 104, ClockMHz: 1700})) != 0 {
 		t.Error("a theory for a device of unknown make-up")

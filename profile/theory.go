@@ -19,9 +19,10 @@ type DeviceFacts struct {
 	CPU          bool
 	ComputeUnits int
 	ClockMHz     int
-	// CoreClockMHz is the clock a CPU core was measured running at
-	// (CoreClockMHz); zero when not measured. Cores boost above ClockMHz.
-	CoreClockMHz int
+	// CoreClock is the clock a CPU core was measured running at, checked
+	// against the OS (CoreClock); nil when not measured. Cores boost above
+	// ClockMHz.
+	CoreClock *ClockCheck
 	// NativeWidthFloat and NativeWidthDouble are CL_DEVICE_NATIVE_VECTOR_WIDTH_*.
 	NativeWidthFloat, NativeWidthDouble int
 	// NVComputeCapability is "9.0" on NVIDIA devices, empty elsewhere.
@@ -43,8 +44,10 @@ var nvLanes = map[string][2]int{
 // lanes of an FMA unit and two FMA units a core (the most any x86-64 core has:
 // Skylake-SP Gold and Platinum, Zen 2, 3 and 5 have two; Zen 4's AVX-512 and
 // smaller Xeons have one, so the figure is a ceiling those cores stay below),
-// at the measured core clock where it is above the driver's (the driver
-// reports the base clock; cores boost). Other devices get no figure.
+// at the measured core clock where the OS's figures accepted it and it is
+// above the driver's (the driver reports the base clock; cores boost); the
+// note says which clock it used, and why a measured one was refused. Other
+// devices get no figure.
 func ComputeTheory(f DeviceFacts) map[string]Theory {
 	out := map[string]Theory{}
 	if f.ComputeUnits <= 0 || f.ClockMHz <= 0 {
@@ -65,9 +68,15 @@ func ComputeTheory(f DeviceFacts) map[string]Theory {
 		}
 	case f.CPU:
 		clock := fmt.Sprintf("%d MHz (the driver's clock)", f.ClockMHz)
-		if f.CoreClockMHz > f.ClockMHz {
-			ghz = float64(f.CoreClockMHz) / 1000
-			clock = fmt.Sprintf("%d MHz (measured; the driver reports %d MHz)", f.CoreClockMHz, f.ClockMHz)
+		switch c := f.CoreClock; {
+		case c == nil || c.Measured.Err != "":
+		case c.Accepted && c.MHz > f.ClockMHz:
+			ghz = float64(c.MHz) / 1000
+			clock = fmt.Sprintf("%d MHz (measured ±%.1f%%, %s; the driver reports %d MHz)", c.MHz, 100*c.Measured.Uncertainty, c.Reason, f.ClockMHz)
+		case c.Accepted:
+			clock = fmt.Sprintf("%d MHz (the driver's clock; the core was measured at %d MHz)", f.ClockMHz, c.MHz)
+		default:
+			clock = fmt.Sprintf("%d MHz (the driver's clock; the measured core clock was refused: %s)", f.ClockMHz, c.Reason)
 		}
 		for typ, w := range map[string]int{"float": f.NativeWidthFloat, "double": f.NativeWidthDouble} {
 			if w <= 0 {
