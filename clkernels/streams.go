@@ -38,14 +38,18 @@ func init() {
 			make: func(dev *runtime.Device, n int64) (*runtime.KernelBenchmark, error) {
 				return StreamBenchmark(dev, kernel, "float", n)
 			},
-			defaultN: func(ctx context.Context, dev *runtime.Device) (int64, error) { return StreamElems(ctx, dev, tFloat.Size) },
+			defaultN: func(ctx context.Context, dev *runtime.Device) (int64, error) {
+				return StreamElems(ctx, dev, tFloat.Size)
+			},
 		})
 		registerBuiltin(Builtin{
 			Name: kernel + "-double", Description: k.desc + " (double)", Type: "double",
 			make: func(dev *runtime.Device, n int64) (*runtime.KernelBenchmark, error) {
 				return StreamBenchmark(dev, kernel, "double", n)
 			},
-			defaultN: func(ctx context.Context, dev *runtime.Device) (int64, error) { return StreamElems(ctx, dev, tDouble.Size) },
+			defaultN: func(ctx context.Context, dev *runtime.Device) (int64, error) {
+				return StreamElems(ctx, dev, tDouble.Size)
+			},
 		})
 	}
 }

@@ -92,11 +92,19 @@ func WorkingSet(ctx context.Context, dev *runtime.Device, budget sizing.Budget) 
 }
 
 // Region is where a working set of bytes lives on dev: sizing.RegionCache
-// when it fits the last-level cache the device reports, else
+// when it fits the last-level cache the device reports, or a cache the
+// working-set search found faster than memory (WorkingSet), else
 // sizing.RegionMemory.
 func Region(dev *runtime.Device, bytes int64) string {
 	if c := dev.Info.GlobalCacheBytes; c > 0 && bytes <= c {
 		return sizing.RegionCache
+	}
+	workingSetMu.Lock()
+	defer workingSetMu.Unlock()
+	for k, p := range workingSets {
+		if k.dev == dev && bytes <= p.Cache.Bytes {
+			return sizing.RegionCache
+		}
 	}
 	return sizing.RegionMemory
 }

@@ -48,8 +48,9 @@ type Plateau struct {
 	// Region is RegionMemory when Memory is beyond the reported cache, else
 	// RegionCache (the budget did not reach past it).
 	Region string `json:"region"`
-	// Cache is the fastest size inside the reported cache (zero when none was
-	// measured): the in-cache figure, as clpeak's buffers give on large caches.
+	// Cache is the fastest size smaller than Memory whose figure beats
+	// memory's by more than the tolerance (zero when none does): a cache's
+	// figure, as clpeak's buffers give on large caches.
 	Cache Step `json:"cache"`
 	// CacheBytes is the cache size the device reported; Budget the budget.
 	CacheBytes int64  `json:"cache_bytes"`
@@ -104,9 +105,6 @@ func Search(ctx context.Context, cache, limit int64, budget Budget, probe Probe)
 			return p, fmt.Errorf("bandwidth probe at %s: %w", units.Bytes(size), err)
 		}
 		p.Steps = append(p.Steps, Step{Bytes: size, GBps: gbps})
-		if size <= cache && gbps > p.Cache.GBps {
-			p.Cache = Step{Bytes: size, GBps: gbps}
-		}
 		if n := len(p.Steps); n >= 3 {
 			a, b, c := p.Steps[n-3], p.Steps[n-2], p.Steps[n-1]
 			if a.Bytes > cache && close(a.GBps, b.GBps) && close(a.GBps, c.GBps) && close(b.GBps, c.GBps) {
@@ -123,6 +121,15 @@ func Search(ctx context.Context, cache, limit int64, budget Budget, probe Probe)
 	}
 	if p.Memory.Bytes > cache {
 		p.Region = RegionMemory
+	}
+	// A cache is where the figure beats memory's: the fastest smaller size,
+	// when it is faster than the tolerance allows (a driver may report a
+	// cache smaller than the one that serves: the H100's driver reports 4 MiB
+	// of its 50 MiB L2).
+	for _, st := range p.Steps {
+		if st.Bytes < p.Memory.Bytes && st.GBps > p.Cache.GBps && st.GBps > (1+PlateauTolerance)*p.Memory.GBps {
+			p.Cache = st
+		}
 	}
 	return p, nil
 }

@@ -109,7 +109,10 @@ func TestSearchShapes(t *testing.T) {
 			} else if p.Memory.Bytes != floorPow2(limit) {
 				t.Errorf("no plateau, so the largest size %d should be used, got %d", floorPow2(limit), p.Memory.Bytes)
 			}
-			if p.Cache.Bytes > 0 && p.Cache.GBps != m.cacheGBps {
+			if p.Cache.Bytes > 0 && (p.Cache.GBps <= p.Memory.GBps*(1+PlateauTolerance) || p.Cache.Bytes >= p.Memory.Bytes) {
+				t.Errorf("cache figure %+v is no faster than memory's %+v", p.Cache, p.Memory)
+			}
+			if p.Steps[0].Bytes <= m.shape.Cache && p.Cache.GBps != m.cacheGBps {
 				t.Errorf("cache figure %.1f, want %.1f", p.Cache.GBps, m.cacheGBps)
 			}
 		})
@@ -177,5 +180,18 @@ func TestStartBytes(t *testing.T) {
 		if got := StartBytes(c.cache); got != c.want {
 			t.Errorf("cache %d: start %d, want %d", c.cache, got, c.want)
 		}
+	}
+}
+
+func TestSearchFindsAnUnreportedCache(t *testing.T) {
+	// The H100's driver reports 4 MiB of cache; 32 MiB is still served by its
+	// 50 MiB L2 at 1.6x memory's figure. The fast step is the cache's figure.
+	figs := map[int64]float64{1 * mib: 200, 2 * mib: 400, 4 * mib: 800, 8 * mib: 1700, 16 * mib: 2700, 32 * mib: 4900, 64 * mib: 2600, 128 * mib: 2700, 256 * mib: 2900, 512 * mib: 3000, gib: 3050, 2 * gib: 3080}
+	p, err := Search(context.Background(), 4*mib, 20*gib, Budget{}, func(_ context.Context, w int64) (float64, error) { return figs[w], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Found || p.Memory.Bytes < 256*mib || p.Cache.Bytes != 32*mib {
+		t.Errorf("memory %+v, cache %+v; want a plateau at 256 MiB or more and the cache at 32 MiB", p.Memory, p.Cache)
 	}
 }
