@@ -504,10 +504,12 @@ const (
 	ImageLinear = "linear"
 	// ImageTile: 2D work-groups, each reading a 2D block of texels at a time.
 	ImageTile = "tile"
+	// ImageChunk: each work-item reads its own run of texels (CPUs).
+	ImageChunk = "chunk"
 )
 
 // ImageWalks are the walks the peaks suite races; the best is the peak.
-var ImageWalks = []string{ImageLinear, ImageTile}
+var ImageWalks = []string{ImageLinear, ImageTile, ImageChunk}
 
 // ImageBandwidthBenchmark reads a 2D image of RGBA float texels (about bytes
 // of them, 4096 texels a row or the device's widest power of two below that,
@@ -519,8 +521,8 @@ func ImageBandwidthBenchmark(dev *runtime.Device, bytes int64, walk string) (*ru
 	if !ImageSupported(dev) {
 		return nil, fmt.Errorf("device %s has no image support (CL_DEVICE_IMAGE_SUPPORT)", dev.Info.Name)
 	}
-	if walk != ImageLinear && walk != ImageTile {
-		return nil, fmt.Errorf("image walk %q: want %s or %s", walk, ImageLinear, ImageTile)
+	if walk != ImageLinear && walk != ImageTile && walk != ImageChunk {
+		return nil, fmt.Errorf("image walk %q: want %s, %s or %s", walk, ImageLinear, ImageTile, ImageChunk)
 	}
 	wshift := 12 // 4096 texels a row
 	for m := dev.Info.Image2DMaxSize[0]; m > 0 && wshift > 0 && 1<<wshift > m; {
@@ -559,6 +561,24 @@ func ImageBandwidthBenchmark(dev *runtime.Device, bytes int64, walk string) (*ru
 			{Kind: runtime.ArgScalar, Name: "texels", Value: uint32(texels)}}
 		item = func(i int64, each func(t int64)) {
 			for t := i; t < texels; t += items {
+				each(t)
+			}
+		}
+	case ImageChunk:
+		global, local := workItems(dev)
+		if int64(global) > texels {
+			global, local = int(texels), 1
+		}
+		items = int64(global)
+		per := (texels + items - 1) / items
+		kb.Kernel, kb.Global, kb.Local = "image_bandwidth_chunk", []int{global}, []int{local}
+		kb.Args = []runtime.Arg{img,
+			{Kind: runtime.ArgBuffer, Name: "out", Bytes: items * 4, Output: true},
+			{Kind: runtime.ArgScalar, Name: "wshift", Value: uint32(wshift)},
+			{Kind: runtime.ArgScalar, Name: "texels", Value: uint32(texels)},
+			{Kind: runtime.ArgScalar, Name: "per", Value: uint32(per)}}
+		item = func(i int64, each func(t int64)) {
+			for t := i * per; t < min((i+1)*per, texels); t++ {
 				each(t)
 			}
 		}

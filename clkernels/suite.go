@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"time"
 
@@ -25,6 +26,9 @@ type Options struct {
 	// MaxMemory, when positive, lowers the memory budget of one benchmark's
 	// buffers (Budget) to this many bytes.
 	MaxMemory int64
+	// Filter, when set, runs only the benchmarks whose names it matches (a
+	// peak is then the best of those that ran).
+	Filter *regexp.Regexp
 	// Emit receives each finished benchmark in order (write it, print it). An
 	// error from Emit stops the suite.
 	Emit func(results.Benchmark) error
@@ -141,6 +145,9 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 // finish emits b as measureOnly left it and returns what must stop the suite:
 // an abandoned or canceled benchmark is emitted only with samples.
 func (r *runner) finish(b results.Benchmark, res *measure.Result, stop error) error {
+	if b.Name == "" && stop == nil {
+		return nil // filtered out
+	}
 	if stop != nil {
 		if res != nil && len(res.Samples) > 0 {
 			r.emit(b)
@@ -152,10 +159,14 @@ func (r *runner) finish(b results.Benchmark, res *measure.Result, stop error) er
 
 // measureOnly is measure without the emit: the benchmark as it would be
 // emitted, its result, and the error that must stop the suite (cancellation,
-// abandonment).
+// abandonment). A benchmark that Options.Filter leaves out comes back unnamed
+// and unmeasured.
 func (r *runner) measureOnly(name string, params []param, timer measure.Timer, mk func() (measure.Benchmark, func() *results.ProgramInfo, error)) (results.Benchmark, *measure.Result, error) {
 	if err := r.ctx.Err(); err != nil {
 		return results.Benchmark{}, nil, err
+	}
+	if r.o.Filter != nil && !r.o.Filter.MatchString(name) {
+		return results.Benchmark{}, nil, nil
 	}
 	if r.o.Progress != nil {
 		r.o.Progress(name)

@@ -70,7 +70,7 @@ func (r *runner) kernelSized(name string, bytes int64, params func(bytes int64) 
 		})
 	}
 	b, res, stop := run(bytes)
-	if stop == nil && b.Error == "" {
+	if stop == nil && b.Error == "" && b.Name != "" {
 		if n := fitBytes(r.o.Settings, bytes, res); n < bytes {
 			b, res, stop = run(n)
 			if b.Extra == nil {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/clmeter/clmeter/clkernels"
@@ -33,6 +34,9 @@ type SuiteOptions struct {
 	// MaxMemory, when positive, lowers the memory budget of one benchmark's
 	// buffers (clkernels.Budget).
 	MaxMemory int64
+	// Filter, when not empty, is a regular expression: only the benchmarks
+	// whose names it matches run.
+	Filter string
 	// NoProfile leaves the stored device profile alone (peaks, streams,
 	// launch, transfers, quick and all update it otherwise).
 	NoProfile bool
@@ -73,17 +77,24 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 	if err := o.Settings.Validate(); err != nil {
 		return fail.With(fail.Usage, err)
 	}
+	var filter *regexp.Regexp
+	if o.Filter != "" {
+		var err error
+		if filter, err = regexp.Compile(o.Filter); err != nil {
+			return usageErr("--filter: %q is not a regular expression (%v): write it as Go's regexp reads it, e.g. 'compute/(float|double)'", o.Filter, err)
+		}
+	}
 	m, err := NewManager(o.Cache, stderr)
 	if err != nil {
 		return err
 	}
 	defer m.CloseContext(ctx)
-	return runSuite(ctx, m, o, stdout, stderr)
+	return runSuite(ctx, m, o, filter, stdout, stderr)
 }
 
 // runSuite runs the suite on every selected device, writing each benchmark to
 // the result file as it finishes, then prints the report.
-func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, stdout, stderr io.Writer) error {
+func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *regexp.Regexp, stdout, stderr io.Writer) error {
 	devs, err := m.Select(o.Device)
 	if err != nil {
 		return fail.With(fail.NoDevice, err)
@@ -100,7 +111,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, stdout, s
 	var done []results.Benchmark
 	invalid := 0
 	copts := clkernels.Options{
-		Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Executable: exe,
+		Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe,
 		Progress: func(name string) { fmt.Fprintf(stderr, "  %s\n", name) },
 		Emit: func(b results.Benchmark) error {
 			done = append(done, b)

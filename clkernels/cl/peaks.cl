@@ -160,6 +160,19 @@ __kernel void image_bandwidth(__read_only image2d_t img, __global float *restric
 	out[gid] = acc.x + acc.y + acc.z + acc.w;
 }
 
+// image_bandwidth_chunk: each work-item reads its own run of per texels in
+// row-major order (a CPU's prefetchers follow one stream a work-item, where a
+// grid stride jumps a whole grid between reads).
+__kernel void image_bandwidth_chunk(__read_only image2d_t img, __global float *restrict out, const uint wshift, const uint texels, const uint per) {
+	const uint gid = (uint)get_global_id(0);
+	const uint mask = (1u << wshift) - 1u;
+	const uint lo = gid * per, hi = min(lo + per, texels);
+	float4 acc = (float4)(0);
+	for (uint t = lo; t < hi; t++)
+		acc += read_imagef(img, image_sampler, (int2)((int)(t & mask), (int)(t >> wshift)));
+	out[gid] = acc.x + acc.y + acc.z + acc.w;
+}
+
 // image_bandwidth_tile: a 2D NDRange as wide as the image and rows rows tall
 // (work-groups of 2D tiles), each work-item reading its column every rows
 // rows: a work-group reads a 2D block of texels at a time.
