@@ -380,6 +380,11 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 	if progress != nil {
 		progress("", measure.Progress{})
 	}
+	var overrun *runtime.OverrunError
+	if errors.As(err, &overrun) {
+		// The guard zone caught it: one line, the kernel's fault, no figures.
+		return nil, fail.With(fail.Invalid, overrun)
+	}
 	if res == nil || (err != nil && len(res.Samples) == 0 && res.StopReason != measure.StopCanceled) {
 		if err == nil {
 			err = errors.New("no result")
