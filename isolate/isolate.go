@@ -221,3 +221,43 @@ func (f *filter) close() {
 		f.partial = nil
 	}
 }
+
+// Describe says in one line how a child process that failed with err ended,
+// from its stderr: "crashed (SIGSEGV) in clBuildProgram: segmentation
+// violation" for a crash, else its own error line ("clmeter: " taken off), else
+// the last line of stderr, else err; never the stack dump. For callers that run
+// their own children (fresh-process experiments).
+func Describe(err error, stderr string) string {
+	f := &filter{out: io.Discard}
+	f.Write([]byte(stderr))
+	f.close()
+	var ee *exec.ExitError
+	errors.As(err, &ee)
+	if c := crash(ee, f); c != nil {
+		s := "crashed"
+		if c.Signal != "" {
+			s += " (" + c.Signal + ")"
+		}
+		if c.Call != "" {
+			s += " in " + c.Call
+		}
+		return s + ": " + c.Reason
+	}
+	if f.held != "" {
+		return strings.TrimPrefix(f.held, "clmeter: ")
+	}
+	if l := lastLine(stderr); l != "" {
+		return fmt.Sprintf("%v: %s", err, l)
+	}
+	return fmt.Sprint(err)
+}
+
+// lastLine is the last non-empty line of s, at most 200 bytes of it.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	l := strings.TrimSpace(lines[len(lines)-1])
+	if len(l) > 200 {
+		l = l[:200] + "..."
+	}
+	return l
+}

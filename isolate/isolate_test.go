@@ -128,3 +128,23 @@ func fakeExit(t *testing.T) *exec.ExitError {
 	}
 	return ee
 }
+
+func TestDescribe(t *testing.T) {
+	exit2 := fakeExit(t)
+	cases := []struct {
+		err    error
+		stderr string
+		want   string
+	}{
+		{exit2, "note\nSIGSEGV: segmentation violation\nPC=0x1\ngoroutine 1 [running]:\nx._Cfunc_clm_clBuildProgram(0x1)\n",
+			"crashed (SIGSEGV) in clBuildProgram: segmentation violation"},
+		{exit2, "clmeter: --device 7: no such device\n", "--device 7: no such device"},
+		{exit2, "something\nthe last word\n", "exit status 2: the last word"},
+		{exit2, "", "exit status 2"},
+	}
+	for _, c := range cases {
+		if got := Describe(c.err, c.stderr); got != c.want {
+			t.Errorf("%q: got %q, want %q", c.stderr, got, c.want)
+		}
+	}
+}
