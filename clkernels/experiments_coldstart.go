@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cl"
@@ -193,7 +194,8 @@ func (r *runner) freshColdStart() (*ColdStartChild, error) {
 		if r.ctx.Err() != nil {
 			return nil, r.ctx.Err()
 		}
-		return nil, fmt.Errorf("fresh process %s failed (%v): %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		// One line, never the child's stack dump: a driver may crash it.
+		return nil, fmt.Errorf("fresh process %s failed: %s", strings.Join(args, " "), isolate.Describe(err, stderr.String()))
 	}
 	var last string
 	sc := bufio.NewScanner(&stdout)

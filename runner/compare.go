@@ -118,6 +118,9 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 		plans[i] = p
 	}
 	pa, pb := plans[0], plans[1]
+	if ok, err := rerunIsolated(ctx, a.Child, append(planDevices(pa), planDevices(pb)...), stdout, stderr); ok {
+		return err
+	}
 	if len(pa.items) != len(pb.items) {
 		return usageErr("--interleave: A makes %d benchmarks and B %d; give each the same sizes and devices", len(pa.items), len(pb.items))
 	}

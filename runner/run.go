@@ -74,6 +74,11 @@ type RunOptions struct {
 	// Tool and Command describe the run in the result file.
 	Tool    results.ToolInfo
 	Command []string
+	// Child reruns this command in a child process (clmeter's binary and its
+	// arguments): where a selected device's driver may crash the process
+	// (runtime.CrashRisk), the command runs there and a crash is one line.
+	// Empty: always in this process.
+	Child []string
 }
 
 // Run measures opts.Target on the selected devices and prints the run table
@@ -84,6 +89,9 @@ func Run(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer plan.mgr.CloseContext(ctx)
+	if ok, err := rerunIsolated(ctx, opts.Child, planDevices(plan), stdout, stderr); ok {
+		return err
+	}
 	return executeRun(ctx, plan, stdout, stderr)
 }
 
@@ -384,6 +392,11 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 	clk := watch.Stop()
 	if progress != nil {
 		progress("", measure.Progress{})
+	}
+	var overrun *runtime.OverrunError
+	if errors.As(err, &overrun) {
+		// The guard zone caught it: one line, the kernel's fault, no figures.
+		return nil, fail.With(fail.Invalid, overrun)
 	}
 	if res == nil || (err != nil && len(res.Samples) == 0 && res.StopReason != measure.StopCanceled) {
 		if err == nil {

@@ -46,6 +46,8 @@ type SuiteOptions struct {
 	Labels  map[string]string
 	Tool    results.ToolInfo
 	Command []string
+	// Child reruns this command in a child process, as RunOptions.Child.
+	Child []string
 }
 
 // SuiteChoices are the suite names 'clmeter suite' takes.
@@ -98,6 +100,9 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	devs, err := m.Select(o.Device)
 	if err != nil {
 		return fail.With(fail.NoDevice, err)
+	}
+	if ok, err := rerunIsolated(ctx, o.Child, devs, stdout, stderr); ok {
+		return err
 	}
 	suite, _ := clkernels.LookupSuite(o.Suite)
 	file := results.NewFile(o.Tool, o.Command)

@@ -44,6 +44,9 @@ func Trace(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error
 		return err
 	}
 	defer plan.mgr.CloseContext(ctx)
+	if ok, err := rerunIsolated(ctx, opts.Child, planDevices(plan), stdout, stderr); ok {
+		return err
+	}
 	plan.output = output
 	rec := runtime.NewRecorder()
 	tracers := map[*runtime.Device]*runtime.QueueTracer{}

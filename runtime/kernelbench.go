@@ -105,6 +105,9 @@ type KernelBenchmark struct {
 	// enqueued, checks each Arg against the kernel's argument: buffer, local
 	// memory or value, and a value's type.
 	CheckArgTypes bool
+	// NoGuard leaves out the guard zones that buffers get on devices sharing
+	// the host's memory (see GuardMinBytes).
+	NoGuard bool
 
 	// Set by Setup.
 	Build   BuildInfo
@@ -119,6 +122,10 @@ type KernelBenchmark struct {
 	flush     *cl.Buffer
 	flushSz   int64
 	abandoned atomic.Bool
+	// guards holds each guarded buffer's guard pattern, by argument index;
+	// guardsChecked is set once they were read back after the first launch.
+	guards        map[int][]byte
+	guardsChecked bool
 	// NoPhases leaves out the copy-in, compute and copy-out phases (and the
 	// first-touch figure worked out from them): for suites whose tables do not
 	// show them, where they cost seconds on large arrays.
@@ -202,7 +209,12 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 			if flags == 0 {
 				flags = cl.MemReadWrite
 			}
-			buf, err := c.CreateBuffer(flags, a.Bytes, nil)
+			var buf *cl.Buffer
+			if b.guarded() {
+				buf, err = b.createGuarded(i, flags)
+			} else {
+				buf, err = c.CreateBuffer(flags, a.Bytes, nil)
+			}
 			if err != nil {
 				return info, fmt.Errorf("buffer %s (%s): %w", a.label(i), humanSize(a.Bytes), err)
 			}
@@ -410,7 +422,8 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 				b.queue.Finish()
 				return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
 			}
-			return measure.Batch{Host: time.Since(start)}, nil
+			batch := measure.Batch{Host: time.Since(start)}
+			return batch, b.checkGuards()
 		}
 		if err := b.queue.EnqueueNDRangeRepeat(b.kernel, b.Global, b.Local, nil, k); err != nil {
 			b.queue.Finish()
@@ -419,7 +432,8 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 		if err := b.finish(ctx); err != nil {
 			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
 		}
-		return measure.Batch{Host: time.Since(start)}, nil
+		batch := measure.Batch{Host: time.Since(start)}
+		return batch, b.checkGuards()
 	}
 	every := k <= limit || b.Tracer != nil
 	events := make([]*cl.Event, 0, min(k, limit+2))
@@ -466,6 +480,9 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 	batch.Host = time.Since(start)
 	if !b.SyncEach {
 		batch.Enqueue = tf.Sub(start)
+	}
+	if err := b.checkGuards(); err != nil {
+		return measure.Batch{}, err
 	}
 	if b.Tracer != nil {
 		b.Tracer.Host("clFinish", tf, time.Now())
@@ -548,11 +565,15 @@ func (b *KernelBenchmark) RunPhases(ctx context.Context) (measure.Phases, error)
 		return ph, fmt.Errorf("kernel %s: %w", b.Kernel, err)
 	}
 	t2 := time.Now()
+	if err := b.checkGuards(); err != nil {
+		return ph, err
+	}
+	guard := time.Since(t2) // the guards' check (once) is no phase's
 	if _, err := b.readOutputs(); err != nil {
 		return ph, err
 	}
 	t3 := time.Now()
-	ph.CopyIn, ph.Compute, ph.CopyOut, ph.Total = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2), t3.Sub(t0)
+	ph.CopyIn, ph.Compute, ph.CopyOut, ph.Total = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2)-guard, t3.Sub(t0)-guard
 	return ph, nil
 }
 
@@ -619,6 +640,9 @@ func (b *KernelBenchmark) Validate(ctx context.Context) error {
 	if err := b.finish(ctx); err != nil {
 		return fmt.Errorf("kernel %s: %w", b.Kernel, err)
 	}
+	if err := b.checkGuards(); err != nil {
+		return err
+	}
 	out, err := b.readOutputs()
 	if err != nil {
 		return err
@@ -646,6 +670,7 @@ func (b *KernelBenchmark) Teardown() error {
 	b.kernel.Release()
 	b.Program.Release()
 	b.bufs, b.inputs, b.flush, b.kernel, b.Program = nil, nil, nil, nil, nil
+	b.guards, b.guardsChecked = nil, false
 	return nil
 }
 

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -73,6 +74,10 @@ type Options struct {
 	// Tool and Command describe the run in the result file.
 	Tool    results.ToolInfo
 	Command []string
+	// Child reruns this command in a child process (clmeter's binary and its
+	// arguments): on a device whose driver may crash the process
+	// (runtime.CrashRisk) the search runs there and a crash is one line.
+	Child []string
 }
 
 // Defaults.
@@ -170,6 +175,11 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	devs, err := mgr.Select(o.Device)
 	if err != nil {
 		return fail.With(fail.NoDevice, err)
+	}
+	if len(o.Child) > 0 && !isolate.Active() {
+		if driver, fix := runtime.CrashRisk(devs[0]); driver != "" {
+			return isolate.Run(ctx, isolate.Options{Command: o.Child, Driver: driver, Fix: fix}, stdout, stderr)
+		}
 	}
 	file := results.NewFile(o.Tool, o.Command)
 	var w *results.Writer

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -43,6 +44,29 @@ func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// rerunPrefix goes between the executable and the arguments of a command that
+// reruns itself in a child (the test binary running main needs "--");
+// rerunOff keeps every command in its process (tests that run commands
+// in-process, where the executable is the test binary).
+var (
+	rerunPrefix []string
+	rerunOff    bool
+)
+
+// rerunCommand is the command line that runs this command again in a child
+// process (runner's Child), nil when it cannot be made.
+func rerunCommand(c *cli.Context) []string {
+	args, _ := c.App.Metadata["args"].([]string)
+	if rerunOff || len(args) == 0 {
+		return nil
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return append(append([]string{exe}, rerunPrefix...), args[1:]...)
 }
 
 // noArgs fails when a command that takes no arguments got some.

@@ -113,6 +113,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 // "clmeter: reason".
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
+	app.Metadata = map[string]any{"args": args} // for rerunCommand
 	err := app.RunContext(ctx, interspersed(app, args))
 	if err == nil {
 		return exitOK

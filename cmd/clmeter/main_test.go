@@ -165,9 +165,11 @@ func TestMain(m *testing.M) {
 				break
 			}
 		}
+		rerunPrefix = []string{"--"} // an isolated child is this binary running main too
 		main()
 		return
 	}
+	rerunOff = true // commands run in this process: no child reruns them
 	// Tests build into a private binary cache, never the user's.
 	dir, err := os.MkdirTemp("", "clmeter-test-cache-")
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/runtime/spec"
@@ -109,7 +110,7 @@ func init() {
 			if c.NArg() != 1 {
 				return usageErr("'clmeter run' takes one target (a built-in: %s; a FILE.cl; or a FILE.yaml), got %d", strings.Join(clkernels.Names(), ", "), c.NArg())
 			}
-			if c.Bool("check") {
+			if c.Bool("check") && !isolate.Active() { // checked already when this is the isolated child
 				if err := checkBeforeRun(c); err != nil {
 					return err
 				}
@@ -147,7 +148,7 @@ func runOptions(c *cli.Context, target string) (runner.RunOptions, error) {
 		BuildOptions: c.String("options"), Bytes: c.String("bytes"), Flops: c.String("flops"),
 		Output: c.String("output"), Settings: settings,
 		NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
-		Cache: cacheOptions(c), Tool: toolInfo(), Command: os.Args,
+		Cache: cacheOptions(c), Tool: toolInfo(), Command: os.Args, Child: rerunCommand(c),
 		NoProfile: c.Bool("no-profile"), Verbose: c.Bool("verbose"),
 	}, nil
 }
