@@ -18,6 +18,10 @@ import (
 // Module is the module path the rules speak of.
 const Module = "github.com/clmeter/clmeter"
 
+// noOpenCL are the packages beneath everything that never reach OpenCL
+// (docs/ARCHITECTURE.md): they import nothing of runtime.
+var noOpenCL = map[string]bool{"measure": true, "results": true, "units": true, "fail": true, "sizing": true}
+
 // Check walks the non-test Go files under root and returns each import that
 // breaks a rule, as "file: reason".
 func Check(root string) ([]string, error) {
@@ -51,6 +55,8 @@ func Check(root string) ([]string, error) {
 				out = append(out, fmt.Sprintf("%s: imports %s: nothing may import a command", path, p))
 			case p == Module+"/runtime/cl" && strings.HasPrefix(rel, "cmd/"):
 				out = append(out, fmt.Sprintf("%s: imports runtime/cl: a command reaches OpenCL through runtime", path))
+			case noOpenCL[strings.SplitN(rel, "/", 2)[0]] && (p == Module+"/runtime" || strings.HasPrefix(p, Module+"/runtime/")):
+				out = append(out, fmt.Sprintf("%s: imports %s: %s is tested without a device and never reaches OpenCL", path, p, rel))
 			}
 		}
 		return nil
