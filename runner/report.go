@@ -36,6 +36,11 @@ func Report(ctx context.Context, opts ReportOptions, stdout, stderr io.Writer) e
 	if len(opts.Files) == 0 {
 		return usageErr("'clmeter report' needs at least one result file")
 	}
+	if opts.Output != "" {
+		if err := results.CheckWritable(opts.Output); err != nil {
+			return err
+		}
+	}
 	srcs, bad, err := readResultFiles(opts.Files, stderr)
 	if err != nil {
 		return err

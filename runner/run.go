@@ -162,6 +162,9 @@ func planRun(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 			return nil, err
 		}
 	}
+	if err := checkStore(plan.store); err != nil {
+		return nil, err
+	}
 	var sizes []int64
 	if s := opts.Sizes; s != "" {
 		for _, part := range strings.Split(s, ",") {

@@ -70,6 +70,14 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 	if err := o.Settings.Validate(); err != nil {
 		return fail.With(fail.Usage, err)
 	}
+	if o.Output != "" {
+		if err := results.CheckWritable(o.Output); err != nil {
+			return err
+		}
+	}
+	if err := checkStore(o.Store); err != nil {
+		return err
+	}
 	m, err := NewManager(o.Cache, stderr)
 	if err != nil {
 		return err

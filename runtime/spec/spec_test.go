@@ -190,7 +190,7 @@ func TestParseFileErrors(t *testing.T) {
 		{"source: k.cl\nkernel: [\n", "s.yaml:"},
 		{"source: k.cl\nkernel: scale\nglobal: 4\nargs:\n  - buf:nope:4\n", "args[0]"},
 		{"source: k.cl\nkernel: scale\nglobal: 10\nlocal: 3\n", "not a multiple of local size"},
-		{"source: k.cl\nkernel: scale\nglobal: X\n", "unknown name X"},
+		{"source: k.cl\nkernel: scale\nglobal: X\n", "X is not a number"},
 		{"source: k.cl\nkernel: scale\nglobal: N\naxes:\n  N: [0]\n", "s.yaml:5: axis N"},
 		{"source: missing.cl\nkernel: scale\nglobal: 4\n", "missing.cl"},
 		{"kernel: scale\nglobal: 4\n", "source: is missing"},
