@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 )
@@ -366,21 +367,37 @@ func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *s
 	return nil
 }
 
+// CheckPaths reads every result file and checks it can be stored (Check),
+// returning the first problem as a fail.Usage error; 'store add' calls it
+// before the store is opened, so that a bad file leaves no store behind.
+func CheckPaths(paths []string) error {
+	_, err := readPaths(paths)
+	return err
+}
+
+func readPaths(paths []string) ([]*results.File, error) {
+	files := make([]*results.File, len(paths))
+	for i, p := range paths {
+		f, err := results.Read(p)
+		if err != nil {
+			return nil, fail.With(fail.Usage, fmt.Errorf("%v: nothing was stored", err))
+		}
+		if err := Check(f, p); err != nil {
+			return nil, fail.With(fail.Usage, err)
+		}
+		files[i] = f
+	}
+	return files, nil
+}
+
 // AddPaths reads every result file, refusing all of them (and storing none)
 // when any cannot be read or stored, then adds each in its own transaction.
 // Git labels of the current folder (GitLabels) are added where labels does
 // not set them.
 func (s *Store) AddPaths(ctx context.Context, paths []string, labels map[string]string) ([]Added, error) {
-	files := make([]*results.File, len(paths))
-	for i, p := range paths {
-		f, err := results.Read(p)
-		if err != nil {
-			return nil, fmt.Errorf("%v: nothing was stored", err)
-		}
-		if err := Check(f, p); err != nil {
-			return nil, err
-		}
-		files[i] = f
+	files, err := readPaths(paths)
+	if err != nil {
+		return nil, err
 	}
 	all := WithGit(ctx, labels)
 	var out []Added

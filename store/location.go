@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"unicode"
 	"unicode/utf8"
 
@@ -114,6 +115,24 @@ func checkSQLiteFile(path string) error {
 	return nil
 }
 
+// hasSQLiteMagic reports whether the file at path starts as a SQLite database.
+func hasSQLiteMagic(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteMagic))
+	_, err = io.ReadFull(f, head)
+	return err == nil && bytes.Equal(head, sqliteMagic)
+}
+
+// notExist reports whether err says a path is missing: not there, or a file
+// stands where a folder of it should be.
+func notExist(err error) bool {
+	return errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
 // sqliteOpenError turns an error opening or querying the SQLite file at path
 // into one that says what to do.
 func sqliteOpenError(path string, err error) error {
@@ -124,6 +143,9 @@ func sqliteOpenError(path string, err error) error {
 	case strings.Contains(msg, "malformed") || strings.Contains(msg, "(11)"):
 		return fmt.Errorf("store %s is damaged (database disk image is malformed): restore it from a backup, or recover what is readable with 'sqlite3 %s .recover | sqlite3 recovered.db' and use --store recovered.db", path, path)
 	case strings.Contains(msg, "file is not a database") || strings.Contains(msg, "(26)"):
+		if hasSQLiteMagic(path) {
+			return fmt.Errorf("store %s is damaged (a SQLite header, then no database): restore it from a backup, or recover what is readable with 'sqlite3 %s .recover | sqlite3 recovered.db' and use --store recovered.db", path, path)
+		}
 		return fail.Usagef("store %s is not a SQLite database (clmeter's stores are): name another file, or move this one aside", path)
 	case strings.Contains(msg, "disk I/O error") || strings.Contains(msg, "(10)"):
 		return fmt.Errorf("store %s cannot be read (disk I/O error): check that it is a file on a working disk, and that its -wal and -shm files beside it are not folders or damaged", path)
@@ -183,7 +205,7 @@ func CheckWritable(ctx context.Context, location string) error {
 			return sqliteOpenError(path, errors.Unwrap(err))
 		}
 		return nil
-	} else if !errors.Is(err, os.ErrNotExist) {
+	} else if !notExist(err) {
 		return sqliteOpenError(path, err)
 	}
 	// A missing file: the nearest existing folder above it must be a
@@ -202,6 +224,9 @@ func CheckWritable(ctx context.Context, location string) error {
 			probe.Close()
 			os.Remove(probe.Name())
 			return nil
+		}
+		if !notExist(err) {
+			return sqliteOpenError(path, err)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

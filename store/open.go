@@ -186,7 +186,7 @@ func openSQLite(location string, opts Options) (*Store, error) {
 		return nil, fail.Usagef("store %q: a SQLite store is a file path, without '?' options", location)
 	}
 	if _, err := os.Stat(path); err != nil {
-		if !errors.Is(err, os.ErrNotExist) {
+		if !notExist(err) {
 			return nil, sqliteOpenError(path, err)
 		}
 		if !opts.Create || opts.ReadOnly {
