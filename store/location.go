@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"unicode"
@@ -175,7 +176,7 @@ func CheckWritable(ctx context.Context, location string) error {
 		}
 		defer s.db.Close()
 		if err := s.db.PingContext(ctx); err != nil {
-			return fmt.Errorf("store %s does not answer: %v (start the server or fix the URL; nothing was measured)", s.where, oneLine(err))
+			return fmt.Errorf("store %s does not answer (%s): start the server or fix the URL", s.where, oneLine(err))
 		}
 		v, err := s.schemaVersion(ctx, s.db)
 		if err != nil {
@@ -236,9 +237,17 @@ func CheckWritable(ctx context.Context, location string) error {
 	}
 }
 
-// oneLine joins the lines of err's message.
+// oneLine joins the lines of err's message, each once (the PostgreSQL
+// driver repeats a reason per address it tried).
 func oneLine(err error) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(err.Error(), "\n", " ")), " ")
+	var parts []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		l = strings.Join(strings.Fields(l), " ")
+		if l != "" && !slices.Contains(parts, l) {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // CheckPattern returns why pattern is no benchmark-name pattern, or nil. A

@@ -133,7 +133,11 @@ func (s *Store) openError(err error) error {
 		if strings.Contains(err.Error(), "has schema version") {
 			return err
 		}
-		return fmt.Errorf("store %s: %s", s.where, strings.TrimPrefix(oneLine(err), "store "+s.where+": "))
+		msg := strings.TrimPrefix(oneLine(err), "store "+s.where+": ")
+		if strings.Contains(msg, "failed to connect") {
+			return fmt.Errorf("store %s does not answer (%s): start the server or fix the URL", s.where, msg)
+		}
+		return fmt.Errorf("store %s: %s", s.where, msg)
 	}
 	if strings.Contains(err.Error(), "has schema version") {
 		return err
@@ -231,6 +235,7 @@ func openPostgres(location string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: bad PostgreSQL URL (want postgres://user:password@host:port/db): %v", err)
 	}
+	where := u.Redacted()
 	if opts.ReadOnly {
 		q := u.Query()
 		q.Set("default_transaction_read_only", "on")
@@ -238,10 +243,10 @@ func openPostgres(location string, opts Options) (*Store, error) {
 	}
 	db, err := sql.Open("pgx", u.String())
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", u.Redacted(), err)
+		return nil, fmt.Errorf("store %s: %w", where, err)
 	}
 	db.SetMaxOpenConns(8)
-	return &Store{db: db, dialect: Postgres, where: u.Redacted(), readOnly: opts.ReadOnly}, nil
+	return &Store{db: db, dialect: Postgres, where: where, readOnly: opts.ReadOnly}, nil
 }
 
 // Close closes the store.
