@@ -32,6 +32,7 @@ func isPostgres(location string) bool {
 // that does not parse or names no host, a SQLite path with '?' options or
 // with characters no file name holds. The error is a fail.Usage one.
 func CheckLocation(location string) error {
+	location = strings.TrimSpace(location) // as Resolve takes it
 	if location == "" {
 		return fail.Usagef("the store location is empty: name a SQLite file, a postgres:// URL, or 'default'")
 	}
