@@ -331,6 +331,23 @@ func badInputRows(fx badFixtures) []badInput {
 		{name: "report bad samples", args: []string{"report", fx.zeroSample}, code: u, want: []string{"zero-sample.json", "above zero"}},
 		{name: "report other schema", args: []string{"report", fx.wrongSchema}, code: u, want: []string{"not a clmeter result file"}},
 
+		// Others found by probing.
+		{name: "cache size a word", args: []string{"cache", "stats", "--cache-max-size", "abc"}, code: u, want: []string{"--cache-max-size", "is not a byte size"}},
+		{name: "cache size negative", args: []string{"cache", "list", "--cache-max-size", "-5"}, code: u, want: []string{"--cache-max-size", `"-5"`}},
+		{name: "cache bench unknown program", args: []string{"cache", "bench", "nosuch"}, code: u, want: []string{`program "nosuch"`, "small, large"}},
+		{name: "tune missing spec", args: []string{"tune", filepath.Join(d, "nosuch.yaml")}, code: u, want: []string{"nosuch.yaml", "no such file"}},
+		{name: "tune --set a word", args: []string{"tune", "../../examples/matmul/tune.yaml", "--set", "N=abc"}, code: u, want: []string{"--set", "abc is not a number"}},
+		{name: "tune --set without value", args: []string{"tune", "../../examples/matmul/tune.yaml", "--set", "bogus"}, code: u, want: []string{"--set", "NAME=VALUE"}},
+		{name: "tune -o a folder", args: []string{"tune", "../../examples/matmul/tune.yaml", "-o", d}, code: u, want: []string{"is a folder"}},
+		{name: "tune negative max-time", args: []string{"tune", "../../examples/matmul/tune.yaml", "--max-time", "-1s"}, code: u, want: []string{"--max-time must be above zero"}},
+		{name: "history since a typo", args: hist("--since", "30x"), code: u, want: []string{`--since "30x"`, "30d"}},
+		{name: "compare --interleave one kernel", args: []string{"compare", "--interleave", "copy"}, code: u, want: []string{"takes two arguments"}},
+		{name: "compare --interleave mysql store", args: []string{"compare", "--interleave", "copy", "triad", "--size", "1Ki", "--store", "mysql://u@h/db"}, code: u, want: []string{"mysql:// is not a store"}},
+		{name: "compare --interleave zero max-time", args: []string{"compare", "--interleave", "copy", "triad", "--size", "1Ki", "--max-time", "0"}, code: u, want: []string{"--max-time must be above zero"}},
+		{name: "negative max-launches", args: saxpy("--max-launches", "-1"), code: u, want: []string{"--max-launches must be at least 1"}},
+		{name: "devices with an argument", args: []string{"devices", "extra"}, code: u, want: []string{"takes no arguments", "extra"}},
+		{name: "check a missing file", args: []string{"check", filepath.Join(d, "nosuch.cl")}, code: u, want: []string{"nosuch.cl"}},
+
 		// The few that reach a device (PoCL, tiny sizes).
 		{name: "wrong argument count", args: append(slices.Clone(user[:8]), "--arg", "buf:float:64"), code: e, want: []string{"takes 3 arguments, 1 were given"}, device: true},
 		{name: "wrong argument type", args: arg("double:1"), code: e, want: []string{"is float, but --arg \"double:1\" gives a value of double"}, device: true},
