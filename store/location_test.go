@@ -187,3 +187,31 @@ func TestOpenErrorsSayWhatToDo(t *testing.T) {
 		t.Error("CheckWritable made a folder")
 	}
 }
+
+// TestReadOnlyBesideAWriter: while a writer has the store open (its
+// write-ahead log beside the file), a read-only open reads through the log and
+// sees what the writer committed.
+func TestReadOnlyBesideAWriter(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "r.db")
+	w, err := Open(ctx, path, Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	f := storetest.File(storetest.Suite(2), storetest.Options{Device: storetest.Devices[0], Created: time.Now()})
+	if _, err := w.Add(ctx, f, "a.json", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + "-wal"); err != nil {
+		t.Skipf("no write-ahead log beside the open store: %v", err)
+	}
+	ro, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if series, err := ro.History(ctx, Filter{}); err != nil || len(series) != 2 {
+		t.Errorf("read beside a writer: %d series, %v", len(series), err)
+	}
+}
