@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -447,4 +449,53 @@ func listFiles(t *testing.T, dir string) []string {
 		out = append(out, e.Name())
 	}
 	return out
+}
+
+// TestHistoryOnAStoreTheUserMayOnlyRead: history, run as a user who may only
+// read the store and its folder, works and leaves no file beside it. It needs
+// root, to run the child as nobody.
+func TestHistoryOnAStoreTheUserMayOnlyRead(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to run a child as another user")
+	}
+	// t.TempDir's parent is private to root: a folder of its own, open to all.
+	dir, err := os.MkdirTemp("", "clmeter-readonly-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	bin := filepath.Join(dir, "clmeter.test")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	stDir := filepath.Join(dir, "store")
+	os.Mkdir(stDir, 0o755)
+	path := filepath.Join(stDir, "results.db")
+	f := storetest.File(storetest.Suite(2), storetest.Options{Device: storetest.Devices[0], Samples: 8, Created: time.Now()})
+	st, err := store.Open(context.Background(), path, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Add(context.Background(), f, "a.json", nil); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	os.Chmod(path, 0o444)
+	os.Chmod(stDir, 0o555)
+	defer os.Chmod(stDir, 0o755)
+	cmd := exec.Command(bin, "-test.run=^TestHistoryOnAStoreTheUserMayOnlyRead$", "--", "history", "--store", path)
+	cmd.Env = append(os.Environ(), "CLMETER_TEST_MAIN=1", "HOME="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), f.Benchmarks[0].Name) {
+		t.Errorf("history as nobody: %v\n%s", err, out)
+	}
+	if names := listFiles(t, stDir); !slices.Equal(names, []string{"results.db"}) {
+		t.Errorf("files beside the store after history: %v", names)
+	}
 }
