@@ -263,3 +263,19 @@ func CheckPattern(pattern string) error {
 	}
 	return nil
 }
+
+// explain gives a SQLite store's query error (a damaged page found by a
+// query, not at open) the words of sqliteOpenError; other errors pass as
+// they are.
+func (s *Store) explain(err error) error {
+	if err == nil || s.dialect != SQLite {
+		return err
+	}
+	msg := err.Error()
+	for _, known := range []string{"malformed", "file is not a database", "disk I/O error"} {
+		if strings.Contains(msg, known) {
+			return sqliteOpenError(s.where, errors.New(msg))
+		}
+	}
+	return err
+}
