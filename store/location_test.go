@@ -215,3 +215,48 @@ func TestReadOnlyBesideAWriter(t *testing.T) {
 		t.Errorf("read beside a writer: %d series, %v", len(series), err)
 	}
 }
+
+// TestReadOnlySeesNewResults: a long-lived read-only store (serve) sees what a
+// writer added after it opened: its connections are dropped once the file
+// changed, never read through a stale cache.
+func TestReadOnlySeesNewResults(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "r.db")
+	add := func(n int, seed uint64) {
+		w, err := Open(ctx, path, Options{Create: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+		f := storetest.File(storetest.Suite(n), storetest.Options{Device: storetest.Devices[0], Created: time.Now(), Seed: seed})
+		if _, err := w.Add(ctx, f, "a.json", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(2, 1)
+	ro, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if _, ok := func() (any, bool) {
+		c, err := readOnlyConnector{path: path}.Connect(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		_, ok := c.(*roConn)
+		return c, ok
+	}(); !ok {
+		t.Fatal("the SQLite driver's connection no longer has the methods roConn forwards")
+	}
+	for round, want := range []int{2, 5, 9} {
+		if round > 0 {
+			add(want, uint64(round+1))
+		}
+		series, err := ro.History(ctx, Filter{})
+		if err != nil || len(series) != want {
+			t.Errorf("round %d: %d series, %v; want %d", round, len(series), err, want)
+		}
+	}
+}

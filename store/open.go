@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL, database/sql driver "pgx"
 	"modernc.org/sqlite"               // SQLite in pure Go, database/sql driver "sqlite"
@@ -162,8 +163,9 @@ var sqliteDriver = &sqlite.Driver{}
 // immutable: SQLite then takes no locks and makes no -wal or -shm file, so a
 // store this user may only read can be read and nothing is left behind.
 // While a writer's log exists it opens read-only through the log, to see
-// what the writer committed. Each query takes a fresh connection (no idle
-// ones are kept), so a long-lived reader (serve) sees new results.
+// what the writer committed. A connection is reused only while the file and
+// its log are as they were when it opened (roConn.IsValid), so a long-lived
+// reader (serve) sees new results and never reads through a stale cache.
 type readOnlyConnector struct {
 	path  string
 	query url.Values
@@ -174,15 +176,65 @@ func (c readOnlyConnector) Connect(context.Context) (driver.Conn, error) {
 	for k, v := range c.query {
 		q[k] = v
 	}
-	if _, err := os.Stat(c.path + "-wal"); err != nil {
+	stamp := stampOf(c.path)
+	if !stamp.wal {
 		q.Set("immutable", "1")
 	} else {
 		q.Set("mode", "ro")
 	}
-	return sqliteDriver.Open("file:" + c.path + "?" + q.Encode())
+	conn, err := sqliteDriver.Open("file:" + c.path + "?" + q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := conn.(sqliteConn)
+	if !ok {
+		return conn, nil
+	}
+	return &roConn{sqliteConn: sc, path: c.path, stamp: stamp}, nil
 }
 
 func (c readOnlyConnector) Driver() driver.Driver { return sqliteDriver }
+
+// sqliteConn is what database/sql uses of a modernc.org/sqlite connection.
+type sqliteConn interface {
+	driver.Conn
+	driver.ConnBeginTx
+	driver.ConnPrepareContext
+	driver.ExecerContext
+	driver.QueryerContext
+	driver.Pinger
+	driver.SessionResetter
+	driver.Validator
+}
+
+// roConn is a read-only connection that is valid while the store's files
+// are unchanged.
+type roConn struct {
+	sqliteConn
+	path  string
+	stamp fileStamp
+}
+
+// IsValid tells the pool to drop the connection once the store changed.
+func (c *roConn) IsValid() bool { return c.sqliteConn.IsValid() && stampOf(c.path) == c.stamp }
+
+// fileStamp is what a change of a SQLite file and its log shows in.
+type fileStamp struct {
+	size, walSize int64
+	mod, walMod   time.Time
+	wal           bool
+}
+
+func stampOf(path string) fileStamp {
+	var s fileStamp
+	if fi, err := os.Stat(path); err == nil {
+		s.size, s.mod = fi.Size(), fi.ModTime()
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil {
+		s.wal, s.walSize, s.walMod = true, fi.Size(), fi.ModTime()
+	}
+	return s
+}
 
 func openSQLite(location string, opts Options) (*Store, error) {
 	path := sqlitePath(location)
@@ -208,7 +260,6 @@ func openSQLite(location string, opts Options) (*Store, error) {
 		q.Add("_pragma", "query_only(1)")
 		q.Add("_pragma", "cache_size(-32768)")
 		db := sql.OpenDB(readOnlyConnector{path: path, query: q})
-		db.SetMaxIdleConns(0)
 		return &Store{db: db, dialect: SQLite, where: path, readOnly: true}, nil
 	}
 	// WAL lets readers work beside one writer; busy_timeout makes writers
