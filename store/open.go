@@ -171,6 +171,8 @@ type readOnlyConnector struct {
 	query url.Values
 }
 
+// Connect opens one connection, immutable or read-only as the files beside
+// the store say.
 func (c readOnlyConnector) Connect(context.Context) (driver.Conn, error) {
 	q := url.Values{}
 	for k, v := range c.query {
@@ -193,6 +195,7 @@ func (c readOnlyConnector) Connect(context.Context) (driver.Conn, error) {
 	return &roConn{sqliteConn: sc, path: c.path, stamp: stamp}, nil
 }
 
+// Driver is the SQLite driver.
 func (c readOnlyConnector) Driver() driver.Driver { return sqliteDriver }
 
 // sqliteConn is what database/sql uses of a modernc.org/sqlite connection.
