@@ -79,12 +79,16 @@ bin/progbin: bench/c/progbin.c deps
 	@mkdir -p bin
 	$(CC) -O2 -Wall -o $@ bench/c/progbin.c -lOpenCL
 
-# make fuzz: each fuzz target for FUZZTIME (the seed corpora also run in make test).
+# make fuzz: each fuzz target for FUZZTIME (the seed corpora also run in make test). An
+# input that fails is kept in the package's testdata/fuzz/FUZZNAME/: commit it, and make
+# test runs it from then on.
 FUZZTIME ?= 30s
 fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzEval$$' -fuzztime $(FUZZTIME) ./runtime/spec
 	$(GO) test -run '^$$' -fuzz '^FuzzParseArg$$' -fuzztime $(FUZZTIME) ./runtime/spec
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./runtime/spec
+	$(GO) test -run '^$$' -fuzz '^FuzzParseSize$$' -fuzztime $(FUZZTIME) ./runtime/spec
+	$(GO) test -run '^$$' -fuzz '^FuzzStoreLocation$$' -fuzztime $(FUZZTIME) ./store
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeResult$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./results
 	$(GO) test -run '^$$' -fuzz '^FuzzCacheEntry$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./runtime
 

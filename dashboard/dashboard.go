@@ -23,6 +23,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/store"
@@ -106,7 +107,16 @@ func New(st *store.Store, threshold float64) *Server {
 		s.pages[page] = t
 	}
 	static, _ := fs.Sub(assets, "static")
-	s.mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	files := http.StripPrefix("/static/", http.FileServerFS(static))
+	s.mux.HandleFunc("GET /static/", func(w http.ResponseWriter, r *http.Request) {
+		// A path that is not valid UTF-8 (an overlong encoding, a stray byte)
+		// names no file: 404, not the file system's 500.
+		if !utf8.ValidString(r.URL.Path) || !fs.ValidPath(strings.TrimPrefix(r.URL.Path, "/static/")) {
+			http.NotFound(w, r)
+			return
+		}
+		files.ServeHTTP(w, r)
+	})
 	s.mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/static/favicon.svg", http.StatusMovedPermanently)
 	})
@@ -281,8 +291,28 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusInternalServerError, err)
 		return
 	}
-	a, _ := strconv.ParseInt(r.URL.Query().Get("a"), 10, 64)
-	b, _ := strconv.ParseInt(r.URL.Query().Get("b"), 10, 64)
+	known := map[int64]bool{}
+	for _, d := range devs {
+		known[d.ID] = true
+	}
+	var ids [2]int64
+	for i, key := range []string{"a", "b"} {
+		v := r.URL.Query().Get(key)
+		if v == "" {
+			continue
+		}
+		id, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || id <= 0 {
+			s.fail(w, http.StatusBadRequest, fmt.Errorf("device %s=%q: want a device number from the list on /compare", key, v))
+			return
+		}
+		if !known[id] {
+			s.fail(w, http.StatusNotFound, fmt.Errorf("device %s=%d: no such device in this store (see /compare for the list)", key, id))
+			return
+		}
+		ids[i] = id
+	}
+	a, b := ids[0], ids[1]
 	if a == 0 && len(devs) > 0 {
 		a = devs[0].ID
 	}

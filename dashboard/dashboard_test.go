@@ -135,6 +135,15 @@ func TestPages(t *testing.T) {
 			t.Errorf("%s: status %d", u, code)
 		}
 	}
+	// Bad paths and ids are the client's error, said as such: never 500, never 200.
+	for u, want := range map[string]int{
+		"/static/%c0%af": 404, "/static/%C0%AE%C0%AE/x": 404, "/static/%ff.css": 404, "/static/nope.css": 404,
+		"/compare?a=abc&b=-1": 400, "/compare?a=1&b=0": 400, "/compare?a=1&b=999": 404,
+	} {
+		if code, body := get(t, srv.URL+u); code != want {
+			t.Errorf("%s: status %d, want %d (%.200s)", u, code, want, body)
+		}
+	}
 	resp, err := http.Post(srv.URL+"/", "text/plain", strings.NewReader("x"))
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,8 @@
 package measure
 
 import (
-	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -235,11 +235,112 @@ func (s Settings) withDefaults() Settings {
 	return s
 }
 
-// Validate reports settings that cannot work.
+// MaxSamplingTime bounds the least time that Samples fixed samples take
+// (Samples x MinSampleTime): a day a benchmark. More is a typo (an extra few
+// zeros), not a plan, and would run for days without a word.
+const MaxSamplingTime = 24 * time.Hour
+
+// SamplingTime is the least time Samples fixed samples take, Samples x
+// MinSampleTime (default applied), saturating; zero without Samples or in Cold
+// mode, where a sample is one launch of unknown length.
+func (s Settings) SamplingTime() time.Duration {
+	if s.Samples <= 0 || s.Cold {
+		return 0
+	}
+	t := s.MinSampleTime
+	if t <= 0 {
+		t = DefaultMinSampleTime
+	}
+	if time.Duration(s.Samples) > math.MaxInt64/t {
+		return math.MaxInt64
+	}
+	return time.Duration(s.Samples) * t
+}
+
+// SamplingNote says, when Samples fixed samples take longer than MaxTime (which
+// does not stop them), how long they will take at least; "" otherwise.
+func (s Settings) SamplingNote() string {
+	max := s.MaxTime
+	if max <= 0 {
+		max = DefaultMaxTime
+	}
+	if t := s.SamplingTime(); t > max {
+		return fmt.Sprintf("--samples %d takes at least %s a benchmark (%d x --min-sample-time %s), beyond --max-time %s, which does not stop it",
+			s.Samples, longDuration(t), s.Samples, s.minSampleTime(), max)
+	}
+	return ""
+}
+
+func (s Settings) minSampleTime() time.Duration {
+	if s.MinSampleTime <= 0 {
+		return DefaultMinSampleTime
+	}
+	return s.MinSampleTime
+}
+
+// longDuration shortens d for a message: whole days and hours beyond a day,
+// whole seconds beyond a minute.
+func longDuration(d time.Duration) string {
+	switch {
+	case d >= 24*time.Hour:
+		days := d / (24 * time.Hour)
+		return fmt.Sprintf("%dd%dh", days, (d-days*24*time.Hour)/time.Hour)
+	case d >= time.Minute:
+		return d.Round(time.Second).String()
+	}
+	return d.String()
+}
+
+// ValidateGiven is Validate for settings a user typed (flags, a file): a zero
+// or negative duration or noise target is refused rather than taken as the
+// default, and so is a count below one.
+func (s Settings) ValidateGiven() error {
+	var errs []error
+	if s.MinSampleTime <= 0 {
+		errs = append(errs, fmt.Errorf("--min-sample-time must be above zero, got %s (the default is %s)", s.MinSampleTime, DefaultMinSampleTime))
+	}
+	if s.MaxTime <= 0 {
+		errs = append(errs, fmt.Errorf("--max-time must be above zero, got %s (the default is %s)", s.MaxTime, DefaultMaxTime))
+	}
+	if !(s.MaxNoise > 0) {
+		errs = append(errs, fmt.Errorf("--max-noise must be above zero, got %g (0.01 is ±1%%, the default)", s.MaxNoise))
+	}
+	if s.MinSamples < 1 {
+		errs = append(errs, fmt.Errorf("--min-samples must be at least 1, got %d", s.MinSamples))
+	}
+	if s.MaxLaunches < 1 {
+		errs = append(errs, fmt.Errorf("--max-launches must be at least 1, got %d", s.MaxLaunches))
+	}
+	if len(errs) > 0 {
+		return errs[0]
+	}
+	return s.Validate()
+}
+
+// Validate reports settings that cannot work. It returns the first problem
+// found, in one line.
 func (s Settings) Validate() error {
 	var errs []error
 	if s.Samples < 0 {
 		errs = append(errs, fmt.Errorf("--samples: want a count >= 0, got %d", s.Samples))
+	}
+	if s.MinSampleTime < 0 {
+		errs = append(errs, fmt.Errorf("--min-sample-time must not be negative, got %s", s.MinSampleTime))
+	}
+	if s.MaxTime < 0 {
+		errs = append(errs, fmt.Errorf("--max-time must not be negative, got %s", s.MaxTime))
+	}
+	if s.MaxNoise < 0 || math.IsNaN(s.MaxNoise) || math.IsInf(s.MaxNoise, 0) {
+		errs = append(errs, fmt.Errorf("--max-noise must be a fraction above zero, got %g (0.01 is ±1%%)", s.MaxNoise))
+	} else if s.MaxNoise >= 1 {
+		errs = append(errs, fmt.Errorf("--max-noise %g is ±%.0f%% or more, no target at all: want a fraction below 1, such as 0.01 (±1%%)", s.MaxNoise, s.MaxNoise*100))
+	}
+	if s.MinSamples < 0 {
+		errs = append(errs, fmt.Errorf("--min-samples must not be negative, got %d", s.MinSamples))
+	}
+	if t := s.SamplingTime(); t > MaxSamplingTime {
+		errs = append(errs, fmt.Errorf("--samples %d of at least --min-sample-time %s each would take at least %s a benchmark, more than a day: lower --samples (or --min-sample-time)",
+			s.Samples, s.minSampleTime(), longDuration(t)))
 	}
 	if s.Warmup.Count < 0 || s.Warmup.Duration < 0 {
 		errs = append(errs, fmt.Errorf("--warmup: want a duration >= 0 or a count >= 0, got %s", s.Warmup))
@@ -252,7 +353,10 @@ func (s Settings) Validate() error {
 			errs = append(errs, err)
 		}
 	}
-	return errors.Join(errs...)
+	if len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
 }
 
 type realClock struct{}

@@ -108,10 +108,16 @@ func decodeError(name string, data []byte, err error) error {
 		line, col := position(data, int(typ.Offset))
 		field := typ.Field
 		if field == "" {
-			field = "value"
+			// The top level: the file is not one JSON object.
+			return &SyntaxError{File: name, Line: line, Column: col,
+				Msg: fmt.Sprintf("a result file is one JSON object ({\"schema\": %q, ...}), not a JSON %s", SchemaName, typ.Value)}
+		}
+		want := typ.Type.Kind().String()
+		if typ.Type.Name() != "" {
+			want = typ.Type.Name()
 		}
 		return &SyntaxError{File: name, Line: line, Column: col,
-			Msg: fmt.Sprintf("%s: cannot use JSON %s as %s", field, typ.Value, typ.Type)}
+			Msg: fmt.Sprintf("%s: cannot use JSON %s as %s", field, typ.Value, want)}
 	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 		line, col := position(data, len(data)+1)
 		return &SyntaxError{File: name, Line: line, Column: col, Msg: "unexpected end of file"}

@@ -21,12 +21,15 @@ type Source struct {
 }
 
 // ReadFiles reads every path in order. A file that cannot be opened or is not
-// a valid version-1 result file is left out, and its error, which names the file
+// a valid result file, or holds samples that cannot be trusted (CheckSamples), is left out, and its error, which names the file
 // and the reason, is returned in errs; the other files are still returned.
 func ReadFiles(paths []string) (srcs []Source, errs []error) {
 	srcs = []Source{}
 	for _, p := range paths {
 		f, err := Read(p)
+		if err == nil {
+			err = CheckSamples(f, p)
+		}
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -183,7 +183,11 @@ func CheckWritable(path string) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, ".clmeter-probe-*")
 	if err != nil {
-		return fail.Usagef("-o %s: cannot write there: %v", path, err)
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fail.Usagef("-o %s: cannot write there: folder %s: %v", path, dir, err)
 	}
 	f.Close()
 	os.Remove(f.Name())

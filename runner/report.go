@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/results"
 )
 
@@ -22,11 +23,15 @@ type ReportOptions struct {
 // fails only when no file could be read. bad counts the files left out.
 func readResultFiles(paths []string, stderr io.Writer) (srcs []results.Source, bad int, err error) {
 	srcs, errs := results.ReadFiles(paths)
+	if len(srcs) == 0 && len(errs) == 1 {
+		// The only file named cannot be read: its reason is the error.
+		return nil, 1, fail.With(fail.Usage, errs[0])
+	}
 	for _, e := range errs {
 		fmt.Fprintf(stderr, "clmeter: skipping %v\n", e)
 	}
 	if len(srcs) == 0 {
-		return nil, len(errs), fmt.Errorf("no result file could be read (%d given)", len(paths))
+		return nil, len(errs), fail.With(fail.Usage, fmt.Errorf("no result file could be read (%d given)", len(paths)))
 	}
 	return srcs, len(errs), nil
 }
@@ -35,6 +40,11 @@ func readResultFiles(paths []string, stderr io.Writer) (srcs []results.Source, b
 func Report(ctx context.Context, opts ReportOptions, stdout, stderr io.Writer) error {
 	if len(opts.Files) == 0 {
 		return usageErr("'clmeter report' needs at least one result file")
+	}
+	if opts.Output != "" {
+		if err := results.CheckWritable(opts.Output); err != nil {
+			return err
+		}
 	}
 	srcs, bad, err := readResultFiles(opts.Files, stderr)
 	if err != nil {

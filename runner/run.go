@@ -170,6 +170,9 @@ func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, 
 			return nil, err
 		}
 	}
+	if err := checkStore(plan.store); err != nil {
+		return nil, err
+	}
 	var sizes []int64
 	if s := opts.Sizes; s != "" {
 		for _, part := range strings.Split(s, ",") {

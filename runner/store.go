@@ -5,10 +5,25 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/store"
 )
+
+// checkStore fails, before anything is measured, when results could not be
+// added to the store at loc later (nothing when loc is empty).
+func checkStore(loc string) error {
+	if loc == "" {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	if err := store.CheckWritable(ctx, loc); err != nil {
+		return fmt.Errorf("--store: %w (nothing was measured)", err)
+	}
+	return nil
+}
 
 // saveToStore adds what a run, suite or compare measured to the store at loc
 // (nothing when loc is empty or nothing finished) and says where on stderr.

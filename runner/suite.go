@@ -86,6 +86,14 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 			return usageErr("--filter: %q is not a regular expression (%v): write it as Go's regexp reads it, e.g. 'compute/(float|double)'", o.Filter, err)
 		}
 	}
+	if o.Output != "" {
+		if err := results.CheckWritable(o.Output); err != nil {
+			return err
+		}
+	}
+	if err := checkStore(o.Store); err != nil {
+		return err
+	}
 	m, err := NewManager(o.Cache, stderr)
 	if err != nil {
 		return err

@@ -37,6 +37,9 @@ func Trace(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error
 		return usageErr("'clmeter trace' needs -o FILE.json for the trace")
 	}
 	output := opts.Output
+	if err := results.CheckWritable(output); err != nil {
+		return err
+	}
 	opts.Output = ""
 	opts.Format = "table"
 	plan, err := planRun(ctx, opts, stderr)

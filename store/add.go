@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 )
@@ -39,7 +40,8 @@ type Added struct {
 var labelKey = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$`)
 
 // ParseLabels parses key=value labels (--label). A key is letters, digits and
-// _ . : / -; the value may be anything but empty.
+// _ . : / -; the value may be anything but empty. A key given twice is an
+// error, not a silent choice of one value.
 func ParseLabels(specs []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, sp := range specs {
@@ -47,6 +49,9 @@ func ParseLabels(specs []string) (map[string]string, error) {
 		k = strings.TrimSpace(k)
 		if !ok || v == "" || !labelKey.MatchString(k) {
 			return nil, fmt.Errorf("label %q: want key=value (key: letters, digits, _ . : / -), e.g. --label branch=main", sp)
+		}
+		if old, dup := out[k]; dup {
+			return nil, fmt.Errorf("label %q: key %q is given twice (%s=%s first): give each key once", sp, k, k, old)
 		}
 		out[k] = v
 	}
@@ -96,15 +101,18 @@ func Hash(f *results.File) (string, error) {
 // each with a name, and a sampled benchmark's summary must be sane.
 func Check(f *results.File, source string) error {
 	if len(f.Benchmarks) == 0 {
-		return fmt.Errorf("%s: no benchmarks to store", source)
+		return fmt.Errorf("%s: no benchmarks to store: nothing was stored", source)
+	}
+	if err := results.CheckSamples(f, source); err != nil {
+		return fmt.Errorf("%w: nothing was stored", err)
 	}
 	for i, b := range f.Benchmarks {
 		if strings.TrimSpace(b.Name) == "" {
-			return fmt.Errorf("%s: benchmark %d has no name", source, i+1)
+			return fmt.Errorf("%s: benchmark %d has no name: nothing was stored", source, i+1)
 		}
 		if m := b.Measurement; m != nil {
 			if m.Summary.Median < 0 || m.Summary.CI95Low > m.Summary.CI95High || m.Summary.N != len(m.Samples) && len(m.Samples) > 0 {
-				return fmt.Errorf("%s: benchmark %d (%s): inconsistent summary (median %d ns, CI [%d, %d], %d samples for n=%d)",
+				return fmt.Errorf("%s: benchmark %d (%s): inconsistent summary (median %d ns, CI [%d, %d], %d samples for n=%d): nothing was stored",
 					source, i+1, b.Name, m.Summary.Median, m.Summary.CI95Low, m.Summary.CI95High, len(m.Samples), m.Summary.N)
 			}
 		}
@@ -359,21 +367,37 @@ func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *s
 	return nil
 }
 
+// CheckPaths reads every result file and checks it can be stored (Check),
+// returning the first problem as a fail.Usage error; 'store add' calls it
+// before the store is opened, so that a bad file leaves no store behind.
+func CheckPaths(paths []string) error {
+	_, err := readPaths(paths)
+	return err
+}
+
+func readPaths(paths []string) ([]*results.File, error) {
+	files := make([]*results.File, len(paths))
+	for i, p := range paths {
+		f, err := results.Read(p)
+		if err != nil {
+			return nil, fail.With(fail.Usage, fmt.Errorf("%v: nothing was stored", err))
+		}
+		if err := Check(f, p); err != nil {
+			return nil, fail.With(fail.Usage, err)
+		}
+		files[i] = f
+	}
+	return files, nil
+}
+
 // AddPaths reads every result file, refusing all of them (and storing none)
 // when any cannot be read or stored, then adds each in its own transaction.
 // Git labels of the current folder (GitLabels) are added where labels does
 // not set them.
 func (s *Store) AddPaths(ctx context.Context, paths []string, labels map[string]string) ([]Added, error) {
-	files := make([]*results.File, len(paths))
-	for i, p := range paths {
-		f, err := results.Read(p)
-		if err != nil {
-			return nil, fmt.Errorf("%v: nothing was stored", err)
-		}
-		if err := Check(f, p); err != nil {
-			return nil, fmt.Errorf("%v: nothing was stored", err)
-		}
-		files[i] = f
+	files, err := readPaths(paths)
+	if err != nil {
+		return nil, err
 	}
 	all := WithGit(ctx, labels)
 	var out []Added

@@ -109,7 +109,7 @@ func WriteHistory(ctx context.Context, st *Store, o HistoryOptions, w io.Writer)
 	o = o.withDefaults()
 	series, err := st.History(ctx, o.Filter)
 	if err != nil {
-		return err
+		return st.explain(err)
 	}
 	var hs []SeriesHistory
 	if o.Regressions || o.CI || o.Format == "json" {

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"net/url"
@@ -10,9 +11,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL, database/sql driver "pgx"
-	_ "modernc.org/sqlite"             // SQLite in pure Go, database/sql driver "sqlite"
+	"modernc.org/sqlite"               // SQLite in pure Go, database/sql driver "sqlite"
+
+	"github.com/clmeter/clmeter/fail"
 )
 
 // Env is the environment variable that names the store when --store is not
@@ -84,11 +88,15 @@ func DefaultPath() (string, error) {
 // Resolve turns what the user gave (--store, else $CLMETER_STORE, else
 // nothing) into a store location: a postgres:// or postgresql:// URL, or a
 // SQLite file path ("sqlite:PATH" and "file:PATH" name one too). Empty or
-// "default" is DefaultPath.
+// "default" is DefaultPath. Another scheme (mysql://) is refused by name
+// (CheckLocation).
 func Resolve(spec string) (string, error) {
 	spec = strings.TrimSpace(spec)
 	if spec == "" || spec == "default" {
 		return DefaultPath()
+	}
+	if err := CheckLocation(spec); err != nil {
+		return "", err
 	}
 	return spec, nil
 }
@@ -101,7 +109,7 @@ func Open(ctx context.Context, location string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	var s *Store
-	if strings.HasPrefix(location, "postgres://") || strings.HasPrefix(location, "postgresql://") {
+	if isPostgres(location) {
 		s, err = openPostgres(location, opts)
 	} else {
 		s, err = openSQLite(location, opts)
@@ -111,30 +119,151 @@ func Open(ctx context.Context, location string, opts Options) (*Store, error) {
 	}
 	if err := s.db.PingContext(ctx); err != nil {
 		s.db.Close()
-		return nil, fmt.Errorf("store %s: %w", s.where, err)
+		return nil, s.openError(err)
 	}
 	if err := s.migrate(ctx); err != nil {
 		s.db.Close()
-		return nil, err
+		return nil, s.openError(err)
 	}
 	return s, nil
 }
 
+// openError says what to do about an error opening the store.
+func (s *Store) openError(err error) error {
+	if s.dialect == Postgres {
+		if strings.Contains(err.Error(), "has schema version") {
+			return err
+		}
+		msg := strings.TrimPrefix(oneLine(err), "store "+s.where+": ")
+		if strings.Contains(msg, "failed to connect") {
+			return fmt.Errorf("store %s does not answer (%s): start the server or fix the URL", s.where, msg)
+		}
+		return fmt.Errorf("store %s: %s", s.where, msg)
+	}
+	if strings.Contains(err.Error(), "has schema version") {
+		return err
+	}
+	if s.readOnly && (strings.Contains(err.Error(), "readonly") || strings.Contains(err.Error(), "unable to open")) {
+		if _, werr := os.Stat(s.where + "-wal"); werr == nil {
+			return fmt.Errorf("store %s is being written by another process (%s-wal exists) and this user cannot join it read-only: try again once the writer is done", s.where, s.where)
+		}
+	}
+	var inner error = err
+	for errors.Unwrap(inner) != nil {
+		inner = errors.Unwrap(inner)
+	}
+	return sqliteOpenError(s.where, inner)
+}
+
+// sqliteDriver opens SQLite connections for a read-only store's connector.
+var sqliteDriver = &sqlite.Driver{}
+
+// readOnlyConnector opens each connection of a read-only SQLite store. With no
+// write-ahead log beside the file (no writer is at work) it opens the file
+// immutable: SQLite then takes no locks and makes no -wal or -shm file, so a
+// store this user may only read can be read and nothing is left behind.
+// While a writer's log exists it opens read-only through the log, to see
+// what the writer committed. A connection is reused only while the file and
+// its log are as they were when it opened (roConn.IsValid), so a long-lived
+// reader (serve) sees new results and never reads through a stale cache.
+type readOnlyConnector struct {
+	path  string
+	query url.Values
+}
+
+// Connect opens one connection, immutable or read-only as the files beside
+// the store say.
+func (c readOnlyConnector) Connect(context.Context) (driver.Conn, error) {
+	q := url.Values{}
+	for k, v := range c.query {
+		q[k] = v
+	}
+	stamp := stampOf(c.path)
+	if !stamp.wal {
+		q.Set("immutable", "1")
+	} else {
+		q.Set("mode", "ro")
+	}
+	conn, err := sqliteDriver.Open("file:" + c.path + "?" + q.Encode())
+	if err != nil {
+		return nil, err
+	}
+	sc, ok := conn.(sqliteConn)
+	if !ok {
+		return conn, nil
+	}
+	return &roConn{sqliteConn: sc, path: c.path, stamp: stamp}, nil
+}
+
+// Driver is the SQLite driver.
+func (c readOnlyConnector) Driver() driver.Driver { return sqliteDriver }
+
+// sqliteConn is what database/sql uses of a modernc.org/sqlite connection.
+type sqliteConn interface {
+	driver.Conn
+	driver.ConnBeginTx
+	driver.ConnPrepareContext
+	driver.ExecerContext
+	driver.QueryerContext
+	driver.Pinger
+	driver.SessionResetter
+	driver.Validator
+}
+
+// roConn is a read-only connection that is valid while the store's files
+// are unchanged.
+type roConn struct {
+	sqliteConn
+	path  string
+	stamp fileStamp
+}
+
+// IsValid tells the pool to drop the connection once the store changed.
+func (c *roConn) IsValid() bool { return c.sqliteConn.IsValid() && stampOf(c.path) == c.stamp }
+
+// fileStamp is what a change of a SQLite file and its log shows in.
+type fileStamp struct {
+	size, walSize int64
+	mod, walMod   time.Time
+	wal           bool
+}
+
+func stampOf(path string) fileStamp {
+	var s fileStamp
+	if fi, err := os.Stat(path); err == nil {
+		s.size, s.mod = fi.Size(), fi.ModTime()
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil {
+		s.wal, s.walSize, s.walMod = true, fi.Size(), fi.ModTime()
+	}
+	return s
+}
+
 func openSQLite(location string, opts Options) (*Store, error) {
-	path := strings.TrimPrefix(strings.TrimPrefix(location, "sqlite:"), "file:")
+	path := sqlitePath(location)
 	if strings.Contains(path, "?") {
-		return nil, fmt.Errorf("store %q: a SQLite store is a file path, without '?' options", location)
+		return nil, fail.Usagef("store %q: a SQLite store is a file path, without '?' options", location)
 	}
 	if _, err := os.Stat(path); err != nil {
-		if !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("store %s: %w", path, err)
+		if !notExist(err) {
+			return nil, sqliteOpenError(path, err)
 		}
 		if !opts.Create || opts.ReadOnly {
 			return nil, fmt.Errorf("%w at %s: add results first with 'clmeter store add FILE' or 'clmeter run --store ...'", ErrNoStore, path)
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("store %s: %w", path, err)
+			return nil, fmt.Errorf("store %s cannot be created: %v", path, errors.Unwrap(err))
 		}
+	} else if err := checkSQLiteFile(path); err != nil {
+		return nil, err
+	}
+	if opts.ReadOnly {
+		q := url.Values{}
+		q.Add("_pragma", "busy_timeout(30000)")
+		q.Add("_pragma", "query_only(1)")
+		q.Add("_pragma", "cache_size(-32768)")
+		db := sql.OpenDB(readOnlyConnector{path: path, query: q})
+		return &Store{db: db, dialect: SQLite, where: path, readOnly: true}, nil
 	}
 	// WAL lets readers work beside one writer; busy_timeout makes writers
 	// wait for each other (many clmeter processes may add at once); every
@@ -145,14 +274,9 @@ func openSQLite(location string, opts Options) (*Store, error) {
 	q.Add("_pragma", "foreign_keys(1)")
 	q.Add("_pragma", "cache_size(-32768)") // 32 MiB of pages per connection
 	q.Add("_pragma", "mmap_size(1073741824)")
-	if opts.ReadOnly {
-		q.Set("mode", "ro")
-		q.Add("_pragma", "query_only(1)")
-	} else {
-		q.Add("_pragma", "journal_mode(WAL)")
-		q.Add("_pragma", "synchronous(NORMAL)")
-		q.Set("_txlock", "immediate")
-	}
+	q.Add("_pragma", "journal_mode(WAL)")
+	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_txlock", "immediate")
 	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", path, err)
@@ -165,6 +289,7 @@ func openPostgres(location string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: bad PostgreSQL URL (want postgres://user:password@host:port/db): %v", err)
 	}
+	where := u.Redacted()
 	if opts.ReadOnly {
 		q := u.Query()
 		q.Set("default_transaction_read_only", "on")
@@ -172,10 +297,10 @@ func openPostgres(location string, opts Options) (*Store, error) {
 	}
 	db, err := sql.Open("pgx", u.String())
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", u.Redacted(), err)
+		return nil, fmt.Errorf("store %s: %w", where, err)
 	}
 	db.SetMaxOpenConns(8)
-	return &Store{db: db, dialect: Postgres, where: u.Redacted(), readOnly: opts.ReadOnly}, nil
+	return &Store{db: db, dialect: Postgres, where: where, readOnly: opts.ReadOnly}, nil
 }
 
 // Close closes the store.

@@ -97,6 +97,9 @@ func likePattern(glob string) string {
 // benchmark, parameters, device and driver, each series in run order.
 // Benchmarks that failed or have no samples are left out.
 func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
+	if err := CheckPattern(f.Pattern); err != nil {
+		return nil, err
+	}
 	where := []string{"r.ok = 1"}
 	var args []any
 	switch {

@@ -40,6 +40,9 @@ func init() {
 			if c.NArg() > 1 {
 				return usageErr("'clmeter history' takes one benchmark pattern, got %d arguments (quote globs: 'peaks/*')", c.NArg())
 			}
+			if err := store.CheckPattern(c.Args().First()); err != nil {
+				return err
+			}
 			format, err := checkFormat(c, "table", "json", "csv")
 			if err != nil {
 				return err

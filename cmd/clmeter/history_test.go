@@ -40,7 +40,7 @@ func TestStoreAddAndHistoryCI(t *testing.T) {
 	}
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"schema": "clmeter-result", "version": 1, "benchmarks": [`), 0o644)
-	if code, _, errs := clm(append([]string{"store", "add", "--store", db, "--label", "ci=yes"}, append(paths[:2:2], bad)...)...); code != 1 || !strings.Contains(errs, "bad.json") || !strings.Contains(errs, "nothing was stored") {
+	if code, _, errs := clm(append([]string{"store", "add", "--store", db, "--label", "ci=yes"}, append(paths[:2:2], bad)...)...); code != exitUsage || !strings.Contains(errs, "bad.json") || !strings.Contains(errs, "nothing was stored") {
 		t.Fatalf("bad file: exit %d, %q", code, errs)
 	}
 	if code, out, errs := clm(append([]string{"store", "add", "--store", db, "--label", "ci=yes"}, paths...)...); code != 0 || strings.Count(out, "added 2 benchmark(s)") != 20 {

@@ -64,13 +64,18 @@ func register(c *cli.Command) { commands = append(commands, c) }
 func newApp(stdout, stderr io.Writer) *cli.App {
 	sort.Slice(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
 	onUsage := func(c *cli.Context, err error, isSub bool) error {
-		return usageErr("%v (see 'clmeter %s --help')", err, c.Command.FullName())
+		return usageErr("%v (see 'clmeter %s --help')", err, fullName(c))
 	}
-	// A flag error is one line on stderr, not the whole help text.
+	// A flag error is one line on stderr, not the whole help text; a word
+	// that is no subcommand of a command with subcommands is bad usage,
+	// answered with its subcommands.
 	var walk func([]*cli.Command)
 	walk = func(cs []*cli.Command) {
 		for _, c := range cs {
 			c.OnUsageError = onUsage
+			if len(c.Subcommands) > 0 && c.Action == nil {
+				c.Action = unknownSubcommand
+			}
 			walk(c.Subcommands)
 		}
 	}
@@ -107,6 +112,41 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		},
 	}
 	return app
+}
+
+// fullName is the command path of c without the program: "cache verify".
+func fullName(c *cli.Context) string {
+	var names []string
+	for _, l := range c.Lineage() {
+		if l.Command != nil && l.Command.Name != l.App.Name && l.Command.Name != "" {
+			names = append([]string{l.Command.Name}, names...)
+		}
+	}
+	// The lineage repeats a command whose context was made twice (urfave
+	// sets up a subcommand's own context); keep each name once in order.
+	out := names[:0]
+	for _, n := range names {
+		if len(out) == 0 || out[len(out)-1] != n {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// unknownSubcommand is the action of a command with subcommands (cache,
+// store): its help without arguments, else a usage error that lists them.
+func unknownSubcommand(c *cli.Context) error {
+	if c.NArg() == 0 {
+		return cli.ShowSubcommandHelp(c)
+	}
+	var names []string
+	for _, sc := range c.Command.Subcommands {
+		if !sc.Hidden && sc.Name != "help" {
+			names = append(names, sc.Name)
+		}
+	}
+	return usageErr("%q is not a 'clmeter %s' subcommand; they are %s (see 'clmeter %s --help')",
+		c.Args().First(), fullName(c), strings.Join(names, ", "), fullName(c))
 }
 
 // run runs clmeter with args and returns the exit status. Errors go to stderr as

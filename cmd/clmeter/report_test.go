@@ -42,7 +42,7 @@ func TestReportCommand(t *testing.T) {
 		t.Errorf("stderr:\n%s", errs)
 	}
 	code, _, errs = clm(t, "report", bad)
-	if code != exitError || !strings.Contains(errs, "no result file could be read") {
+	if code != exitUsage || !strings.Contains(errs, "bad.json: unsupported result schema version 9") || strings.Count(errs, "\n") != 1 {
 		t.Errorf("only bad: %d %s", code, errs)
 	}
 	code, _, _ = clm(t, "report")

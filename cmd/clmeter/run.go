@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -63,8 +64,11 @@ func measureSettings(c *cli.Context) (measure.Settings, error) {
 	if c.IsSet("samples") && s.Samples <= 0 {
 		return s, usageErr("--samples must be positive, got %d", s.Samples)
 	}
-	if err := s.Validate(); err != nil {
+	if err := s.ValidateGiven(); err != nil {
 		return s, fail.With(fail.Usage, err)
+	}
+	if note := s.SamplingNote(); note != "" {
+		fmt.Fprintf(c.App.ErrWriter, "clmeter: %s\n", note)
 	}
 	return s, nil
 }

@@ -62,6 +62,9 @@ func init() {
 				if err != nil {
 					return usageErr("%v", err)
 				}
+				if err := store.CheckPaths(c.Args().Slice()); err != nil {
+					return err
+				}
 				st, err := store.Open(c.Context, c.String("store"), store.Options{Create: true})
 				if err != nil {
 					return err

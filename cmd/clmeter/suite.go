@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"time"
@@ -85,14 +86,24 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	}
 	maxTime := c.Duration("max-time")
 	if c.IsSet("max-time") && maxTime <= 0 {
-		return o, usageErr("--max-time: want a duration > 0 like 2s, got %s", maxTime)
+		return o, usageErr("--max-time must be above zero, got %s (the default is the suite's own: 1s for quick, 2s for peaks, 3s otherwise)", maxTime)
+	}
+	if c.IsSet("samples") && c.Int("samples") <= 0 {
+		return o, usageErr("--samples must be positive, got %d", c.Int("samples"))
 	}
 	o.Settings = measure.Settings{
 		Warmup: w, MinSampleTime: c.Duration("min-sample-time"), MinSamples: c.Int("min-samples"),
 		MaxNoise: c.Float64("max-noise"), MaxTime: maxTime, Samples: c.Int("samples"), KernelTimeout: c.Duration("kernel-timeout"),
+		MaxLaunches: measure.DefaultMaxLaunches,
 	}
-	if err := o.Settings.Validate(); err != nil {
+	if c.Duration("kernel-timeout") < 0 {
+		return o, usageErr("--kernel-timeout must not be negative")
+	}
+	if err := o.Settings.ValidateGiven(); err != nil {
 		return o, usageErr("%v", err)
+	}
+	if note := o.Settings.SamplingNote(); note != "" {
+		fmt.Fprintf(c.App.ErrWriter, "clmeter: %s\n", note)
 	}
 	return o, nil
 }

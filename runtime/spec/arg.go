@@ -1,7 +1,10 @@
 package spec
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"math"
 	"math/rand"
 	"strconv"
 	"strings"
@@ -101,6 +104,11 @@ func ParseArg(s string) (ArgSpec, error) {
 		if len(a.Values) != 1 && len(a.Values) != a.Type.Lanes {
 			return bad("type %s takes 1 or %d values, got %d", a.Type.Name, a.Type.Lanes, len(a.Values))
 		}
+		// Values without names are checked now, before any device is touched;
+		// the others when their names are bound (Resolve).
+		if _, err := a.scalarBytes(nil); err != nil && !strings.Contains(err.Error(), "unknown name") && !strings.Contains(err.Error(), "is not a number") {
+			return ArgSpec{}, err
+		}
 	}
 	return a, nil
 }
@@ -144,19 +152,110 @@ func (a ArgSpec) Resolve(i int, vars Vars) (runtime.Arg, error) {
 		}
 		return runtime.Arg{Kind: runtime.ArgBuffer, Name: a.Text, Bytes: n * size, Init: a.initFunc(int64(i)), Output: a.Out, Flags: cl.MemReadWrite, Type: a.Type.Name}, nil
 	}
-	vals := make([]float64, len(a.Values))
-	for j, s := range a.Values {
-		v, err := value(s, vars)
-		if err != nil {
-			return runtime.Arg{}, fmt.Errorf("--arg %q: %w", a.Text, err)
-		}
-		vals[j] = v
-	}
-	b, err := a.Type.Encode(vals)
+	b, err := a.scalarBytes(vars)
 	if err != nil {
-		return runtime.Arg{}, fmt.Errorf("--arg %q: %w", a.Text, err)
+		return runtime.Arg{}, err
 	}
 	return runtime.Arg{Kind: runtime.ArgScalar, Name: a.Text, Value: b, Type: a.Type.Name}, nil
+}
+
+// scalarBytes encodes a value argument's values, each checked against the
+// range of the type: whole numbers within it for integer types (no sign for
+// unsigned ones), finite values within it for half and float (inf and nan are
+// taken when written as such).
+func (a ArgSpec) scalarBytes(vars Vars) ([]byte, error) {
+	b := make([]byte, a.Type.Size())
+	if len(a.Values) != 1 && len(a.Values) != a.Type.Lanes {
+		return nil, fmt.Errorf("--arg %q: type %s takes %d values, got %d", a.Text, a.Type.Name, a.Type.Lanes, len(a.Values))
+	}
+	for l := 0; l < a.Type.Lanes; l++ {
+		s := a.Values[0]
+		if len(a.Values) > 1 {
+			s = a.Values[l]
+		}
+		if err := a.Type.putText(b[l*a.Type.size:], strings.TrimSpace(s), vars); err != nil {
+			return nil, fmt.Errorf("--arg %q: %w", a.Text, err)
+		}
+	}
+	return b, nil
+}
+
+// intRanges are the ranges of OpenCL C's integer scalars (ulong's top is
+// checked apart: it is beyond int64).
+var intRanges = map[string][2]int64{
+	"char": {math.MinInt8, math.MaxInt8}, "uchar": {0, math.MaxUint8},
+	"short": {math.MinInt16, math.MaxInt16}, "ushort": {0, math.MaxUint16},
+	"int": {math.MinInt32, math.MaxInt32}, "uint": {0, math.MaxUint32},
+	"long": {math.MinInt64, math.MaxInt64}, "ulong": {0, math.MaxInt64},
+}
+
+// putText parses text as one scalar of t, checks it against t's range and
+// writes it at b.
+func (t ElemType) putText(b []byte, text string, vars Vars) error {
+	if text == "" {
+		return fmt.Errorf("a value is empty")
+	}
+	if t.IsFloat() {
+		if _, err := strconv.ParseFloat(text, 64); errors.Is(err, strconv.ErrRange) {
+			return fmt.Errorf("%s is out of range for %s", text, t.Scalar)
+		}
+		v, err := value(text, vars)
+		if err != nil {
+			return err
+		}
+		lower := strings.ToLower(strings.TrimLeft(text, "+-"))
+		explicit := strings.HasPrefix(lower, "inf") || lower == "nan"
+		max := map[string]float64{"half": 65504, "float": math.MaxFloat32, "double": math.MaxFloat64}[t.Scalar]
+		if !explicit && (math.IsInf(v, 0) || math.IsNaN(v) || math.Abs(v) > max) {
+			return fmt.Errorf("%s is out of range for %s (at most ±%.5g)", text, t.Scalar, max)
+		}
+		t.putScalar(b, v)
+		return nil
+	}
+	r := intRanges[t.Scalar]
+	if t.Scalar == "ulong" {
+		if u, err := strconv.ParseUint(text, 10, 64); err == nil {
+			binary.LittleEndian.PutUint64(b, u)
+			return nil
+		}
+	}
+	v, err := strconv.ParseInt(text, 10, 64)
+	if err != nil {
+		v, err = Eval(text, vars)
+	}
+	if err != nil {
+		if f, ferr := strconv.ParseFloat(text, 64); ferr == nil {
+			if f != math.Trunc(f) {
+				return fmt.Errorf("%s is not a whole number, as %s takes", text, t.Scalar)
+			}
+			if f < float64(r[0]) || f > float64(r[1]) || f < -(1<<53) || f > 1<<53 {
+				return fmt.Errorf("%s is out of range for %s (%s)", text, t.Scalar, rangeText(t.Scalar, r))
+			}
+			v, err = int64(f), nil
+		}
+	}
+	if err != nil {
+		if strings.Contains(err.Error(), "too large") || strings.Contains(err.Error(), "overflow") {
+			return fmt.Errorf("%s is out of range for %s (%s)", text, t.Scalar, rangeText(t.Scalar, r))
+		}
+		return err
+	}
+	if v < r[0] || v > r[1] {
+		return fmt.Errorf("%s is out of range for %s (%s)", text, t.Scalar, rangeText(t.Scalar, r))
+	}
+	t.putScalar(b, float64(v))
+	if t.size == 8 {
+		binary.LittleEndian.PutUint64(b, uint64(v)) // exact beyond 2^53
+	}
+	return nil
+}
+
+// rangeText is a type's range for a message.
+func rangeText(scalar string, r [2]int64) string {
+	if scalar == "ulong" {
+		return "0 to 18446744073709551615"
+	}
+	return fmt.Sprintf("%d to %d", r[0], r[1])
 }
 
 // initFunc returns the buffer's fill: deterministic for a given argument index,

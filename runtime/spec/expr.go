@@ -208,6 +208,12 @@ func (p *parser) power() (int64, error) {
 		if exp < 0 {
 			return 0, fmt.Errorf("negative exponent")
 		}
+		if base == -1 {
+			if exp%2 == 0 {
+				return 1, nil
+			}
+			return -1, nil
+		}
 		v := int64(1)
 		for i := int64(0); i < exp; i++ {
 			if base != 0 && absI(v) > math.MaxInt64/absI(base) {
@@ -256,6 +262,13 @@ func (p *parser) unary() (int64, error) {
 		name := p.tok.text
 		v, ok := p.vars[name]
 		if !ok {
+			if len(p.vars) == 0 {
+				hint := ""
+				if name == "N" {
+					hint = "; N is the --size, which was not given"
+				}
+				return 0, fmt.Errorf("%s is not a number: want a whole number (4096), a size (4Ki, 1M) or a power (2^20)%s", name, hint)
+			}
 			return 0, fmt.Errorf("unknown name %s%s", name, knownNames(p.vars))
 		}
 		p.next()

@@ -93,6 +93,48 @@ func (e *exprString) UnmarshalYAML(n *yaml.Node) error {
 
 var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
 
+var yamlType = regexp.MustCompile("cannot unmarshal !!(\\w+) ?(`.*`)? ?into (\\S+)")
+
+// yamlTagWords names a YAML tag for a person.
+func yamlTagWords(tag string) string {
+	switch tag {
+	case "str":
+		return "the text"
+	case "int", "float":
+		return "the number"
+	case "bool":
+		return "the true/false"
+	case "seq":
+		return "a list"
+	case "map":
+		return "a mapping"
+	}
+	return "a " + tag
+}
+
+// goTypeWords names the Go type a spec field decodes into for a person.
+func goTypeWords(t string) string {
+	switch {
+	case strings.HasPrefix(t, "[]spec.fileExpect"):
+		return "a list of expect entries ({arg: 1, value: 3})"
+	case strings.HasPrefix(t, "[]"):
+		return "a list"
+	case t == "spec.fileExpect":
+		return "an expect entry ({arg: 1, value: 3})"
+	case t == "string":
+		return "text"
+	case t == "int", t == "int64":
+		return "a whole number"
+	case t == "float64":
+		return "a number"
+	case t == "bool":
+		return "true or false"
+	case strings.HasPrefix(t, "map["):
+		return "a mapping (name: value)"
+	}
+	return t
+}
+
 // fileError turns a YAML error into "FILE:LINE: reason".
 func fileError(path string, err error) error {
 	var te *yaml.TypeError
@@ -104,6 +146,12 @@ func fileError(path string, err error) error {
 	if m := yamlLine.FindStringSubmatch(msg); m != nil {
 		reason := strings.Replace(m[2], "not found in type spec.fileSpec", "is not a spec file field (source, kernel, defines, include, options, global, local, args, bytes, flops, axes, expect)", 1)
 		reason = strings.Replace(reason, "not found in type spec.fileExpect", "is not an expect field (arg, value, file, tolerance)", 1)
+		if t := yamlType.FindStringSubmatch(reason); t != nil {
+			reason = strings.TrimSpace(fmt.Sprintf("want %s here, not %s %s", goTypeWords(t[3]), yamlTagWords(t[1]), t[2]))
+			if strings.HasPrefix(t[3], "[]") {
+				reason += " (a list is [a, b] or one '- item' a line)"
+			}
+		}
 		return fmt.Errorf("%s:%s: %s", path, m[1], reason)
 	}
 	return fmt.Errorf("%s: %s", path, msg)

@@ -1,8 +1,11 @@
 package spec
 
 import (
+	"encoding/binary"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -190,7 +193,7 @@ func TestParseFileErrors(t *testing.T) {
 		{"source: k.cl\nkernel: [\n", "s.yaml:"},
 		{"source: k.cl\nkernel: scale\nglobal: 4\nargs:\n  - buf:nope:4\n", "args[0]"},
 		{"source: k.cl\nkernel: scale\nglobal: 10\nlocal: 3\n", "not a multiple of local size"},
-		{"source: k.cl\nkernel: scale\nglobal: X\n", "unknown name X"},
+		{"source: k.cl\nkernel: scale\nglobal: X\n", "X is not a number"},
 		{"source: k.cl\nkernel: scale\nglobal: N\naxes:\n  N: [0]\n", "s.yaml:5: axis N"},
 		{"source: missing.cl\nkernel: scale\nglobal: 4\n", "missing.cl"},
 		{"kernel: scale\nglobal: 4\n", "source: is missing"},
@@ -208,7 +211,7 @@ func TestParseFileErrors(t *testing.T) {
 }
 
 func FuzzEval(f *testing.F) {
-	for _, s := range []string{"4096", "1Mi", "2^20", "N*N*4", "(N+1)/2", "-3%2", "2^2^2^2"} {
+	for _, s := range []string{"4096", "1Mi", "2^20", "N*N*4", "(N+1)/2", "-3%2", "2^2^2^2", "(-1)^999999999999", "0^99999999999"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -220,18 +223,107 @@ func FuzzEval(f *testing.F) {
 }
 
 func FuzzParseArg(f *testing.F) {
-	for _, s := range []string{"buf:float:N:rand", "local:float:256", "float4:1,2,3,4", "int:4096", "buf:uchar16:1Ki:seq:out"} {
+	for _, s := range []string{"buf:float:N:rand", "local:float:256", "float4:1,2,3,4", "int:4096", "buf:uchar16:1Ki:seq:out",
+		"char:300", "uint:-1", "int:99999999999", "ulong:18446744073709551615", "long:-9223372036854775808", "half:65504", "float:1e39", "int:1e3", "double:nan"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		a, err := ParseArg(s)
 		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("ParseArg(%q): a message of several lines: %q", s, err)
+			}
 			return
 		}
-		if _, err := a.Resolve(0, Vars{"N": 64}); err == nil && a.Kind == KindValue && len(a.Values) == 0 {
+		r, err := a.Resolve(0, Vars{"N": 64})
+		if err == nil && a.Kind == KindValue && len(a.Values) == 0 {
 			t.Errorf("value without values: %q", s)
 		}
+		if err == nil && a.Kind == KindValue && len(r.Value.([]byte)) != a.Type.Size() {
+			t.Errorf("%q: %d bytes for a %s", s, len(r.Value.([]byte)), a.Type.Name)
+		}
+		// An integer value that was taken fits its type: reading it back
+		// gives the number written, when that number is a plain decimal.
+		if err == nil && a.Kind == KindValue && a.Type.Lanes == 1 && !a.Type.IsFloat() && a.Type.Scalar != "ulong" {
+			if want, perr := strconv.ParseInt(strings.TrimSpace(a.Values[0]), 10, 64); perr == nil {
+				if got := a.Type.scalarAt(r.Value.([]byte)); got != float64(want) {
+					t.Errorf("%q: wrote %v, reads back %v", s, want, got)
+				}
+			}
+		}
 	})
+}
+
+// FuzzParseSize: a size either parses to a positive count, equal to the plain
+// decimal it may be, or fails with one line.
+func FuzzParseSize(f *testing.F) {
+	for _, s := range []string{"4096", "1Mi", "2^20", "0", "-5", "abc", "1Zi", "99999999999999999999", "2^99", "(4", "4/0", "4096!", "(-1)^3", "1K*1K"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseSize(s)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("ParseSize(%q): a message of several lines: %q", s, err)
+			}
+			return
+		}
+		if v <= 0 {
+			t.Errorf("ParseSize(%q) = %d, want a positive size or an error", s, v)
+		}
+		if n, perr := strconv.ParseInt(strings.TrimSpace(s), 10, 64); perr == nil && n != v {
+			t.Errorf("ParseSize(%q) = %d, want %d", s, v, n)
+		}
+	})
+}
+
+func TestScalarRanges(t *testing.T) {
+	for _, c := range []struct {
+		arg, err string
+	}{
+		{"char:127", ""}, {"char:-128", ""}, {"char:128", "out of range for char (-128 to 127)"}, {"char:300", "out of range for char"},
+		{"uchar:255", ""}, {"uchar:256", "out of range for uchar (0 to 255)"}, {"uchar:-1", "out of range for uchar"},
+		{"short:-32768", ""}, {"short:32768", "out of range for short"}, {"ushort:65535", ""}, {"ushort:65536", "out of range"},
+		{"int:2147483647", ""}, {"int:99999999999", "out of range for int"}, {"int:-2^31", ""}, {"int:2^31", "out of range for int"},
+		{"uint:4294967295", ""}, {"uint:-1", "out of range for uint (0 to 4294967295)"},
+		{"long:-9223372036854775808", ""}, {"long:9223372036854775808", "out of range for long"},
+		{"ulong:18446744073709551615", ""}, {"ulong:-1", "out of range for ulong"}, {"ulong:18446744073709551616", "out of range for ulong"},
+		{"int:2.5", "not a whole number"}, {"int:1e3", ""}, {"uchar:255.0", ""},
+		{"half:65504", ""}, {"half:70000", "out of range for half"}, {"half:inf", ""},
+		{"float:3.4e38", ""}, {"float:1e39", "out of range for float"}, {"float:-inf", ""}, {"float:nan", ""},
+		{"double:1e308", ""}, {"double:1e400", "out of range for double"},
+		{"int4:1,2,3,3000000000", "3000000000 is out of range for int"},
+	} {
+		a, err := ParseArg(c.arg)
+		if err == nil {
+			_, err = a.Resolve(0, nil)
+		}
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.arg, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: error %v, want %q", c.arg, err, c.err)
+		}
+	}
+	// Values are exact beyond 2^53 for the 64-bit types.
+	a, _ := ParseArg("ulong:18446744073709551615")
+	r, _ := a.Resolve(0, nil)
+	if binary.LittleEndian.Uint64(r.Value.([]byte)) != math.MaxUint64 {
+		t.Errorf("ulong max encoded as %x", r.Value)
+	}
+	a, _ = ParseArg("long:9007199254740993")
+	r, _ = a.Resolve(0, nil)
+	if int64(binary.LittleEndian.Uint64(r.Value.([]byte))) != 9007199254740993 {
+		t.Errorf("long 2^53+1 encoded as %x", r.Value)
+	}
+}
+
+func TestPowerOfMinusOneIsQuick(t *testing.T) {
+	for s, want := range map[string]int64{"(-1)^999999999999": -1, "(-1)^1000000000000": 1} {
+		if v, err := Eval(s, nil); err != nil || v != want {
+			t.Errorf("Eval(%q) = %d, %v, want %d", s, v, err, want)
+		}
+	}
 }
 
 func FuzzParseFile(f *testing.F) {
