@@ -44,8 +44,8 @@ deps:
 build: deps
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/clmeter
 
-# The main job: the devices, then the quick suite on the default device (about a
-# minute on a 2-core CPU under PoCL), its result file in out/.
+# The main job: the devices, then the quick suite on the default device (a budget of
+# 1 s a benchmark, 30 s or less in all), its result file in out/
 run: build
 	./$(BIN) devices
 	@mkdir -p out
