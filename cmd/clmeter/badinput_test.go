@@ -271,6 +271,9 @@ func badInputRows(fx badFixtures) []badInput {
 		{name: "suite negative max-noise", args: suite("--max-noise", "-1"), code: u, want: []string{"--max-noise"}},
 		{name: "suite billion samples", args: suite("--samples", "1000000000"), code: u, want: []string{"more than a day"}},
 		{name: "suite bad max-size", args: suite("--max-size", "huge"), code: u, want: []string{"--max-size", "huge"}},
+		{name: "suite bad filter", args: suite("--filter", "compute/("), code: u, want: []string{"--filter", "not a regular expression"}},
+		{name: "suite tiny max-memory", args: suite("--max-memory", "4KiB"), code: u, want: []string{"--max-memory", "at least 1MiB"}},
+		{name: "suite bad max-memory", args: suite("--max-memory", "lots"), code: u, want: []string{"--max-memory", "lots"}},
 		{name: "suite bad warmup", args: suite("--warmup", "lots"), code: u, want: []string{"--warmup"}},
 		{name: "suite negative kernel-timeout", args: suite("--kernel-timeout", "-1s"), code: u, want: []string{"--kernel-timeout must not be negative"}},
 
