@@ -101,6 +101,14 @@ func (r *runner) emit(b results.Benchmark) error {
 	return r.ctx.Err()
 }
 
+// A selfDescriber is a benchmark that settles a parameter of its own while it
+// sets up (the launch benchmark's local size): the suite records it, and the
+// figures it settled it by in Extra.
+type selfDescriber interface {
+	RunParams() []results.Param
+	RunExtra() map[string]any
+}
+
 // measure runs bench (made by mk) with the suite's settings (timer, when not
 // empty, overrides theirs) and emits the result. It returns only errors that
 // must stop the suite.
@@ -126,23 +134,37 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 	if prog != nil {
 		b.Program = prog()
 	}
+	if sd, ok := bench.(selfDescriber); ok {
+		for _, p := range sd.RunParams() {
+			b.SetParam(p.Name, p.Value)
+		}
+		for k, v := range sd.RunExtra() {
+			if b.Extra == nil {
+				b.Extra = map[string]any{}
+			}
+			b.Extra[k] = v
+		}
+	}
 	if err != nil {
-		b.Error = err.Error()
 		if errors.Is(err, measure.ErrAbandoned) {
 			// The device may still be busy with the abandoned work: nothing
 			// more can run on it in this process.
 			r.dev.MarkBusy()
-			if res != nil && len(res.Samples) > 0 {
-				r.emit(b)
-			}
-			return res, err
 		}
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			if res != nil && len(res.Samples) > 0 {
-				r.emit(b)
+		sampled := res != nil && len(res.Samples) > 0
+		// An interrupted benchmark keeps its figures only when it reached its
+		// minimum of samples; a failed one carries none (results.Conclude).
+		kept := b.Conclude(err)
+		if errors.Is(err, measure.ErrAbandoned) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			if sampled {
+				r.emit(b) // with its figures, or with why it has none
 			}
-			return res, err
+			if kept {
+				return res, err
+			}
+			return b.Measurement, err
 		}
+		return b.Measurement, r.emit(b)
 	} else if res.Valid != nil && !*res.Valid {
 		b.Error = "validation failed: " + res.ValidationError
 	}

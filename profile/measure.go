@@ -93,7 +93,7 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 		res, err := measure.Run(ctx, mb, st)
 		b.Measurement = res
 		if err != nil {
-			b.Error = err.Error()
+			b.Conclude(err) // an unfinished benchmark gives no figure
 			if errors.Is(err, context.Canceled) {
 				return err
 			}
@@ -195,11 +195,10 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 			}
 		}
 	}
-	p := FromBenchmarks(dev.Describe(), out, "short profile", time.Now().UTC().Truncate(time.Second))
+	p := FromBenchmarks(dev.Describe(), out, ShortSource, time.Now().UTC().Truncate(time.Second))
 	if p == nil {
 		return nil, out, fmt.Errorf("short profile of %s: no benchmark gave a figure", dev.Info.Name)
 	}
-	p.Short = true
 	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
 	return p, out, nil
 }
@@ -238,21 +237,23 @@ func MemoryTheory(dev *runtime.Device, mon *clocks.Monitor) *Theory {
 	return nil
 }
 
-// Update folds the suite benchmarks bs of dev into its stored profile: the
-// figures they give replace the stored ones. With fill, a part the merged
-// profile still lacks (bandwidth, float compute, launch latency, pinned
-// transfers) is measured short. It saves the profile and returns it with its
-// path. It returns a nil profile, and no error, when bs give no figure of dev.
-func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Benchmark, source string, fill bool, o MeasureOptions) (*Profile, string, error) {
+// Update folds the suite benchmarks bs of dev into its stored profile (Merge:
+// each figure keeps the best of the stored one and bs's, with its origin).
+// With fill, a part the merged profile still lacks (bandwidth, float compute,
+// launch latency, pinned transfers) is measured short. It saves the profile
+// and returns it with its path and Merge's notes (figures kept over lower
+// ones of bs). It returns a nil profile, and no error, when bs give no figure
+// of dev.
+func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Benchmark, source string, fill bool, o MeasureOptions) (*Profile, string, []string, error) {
 	n := FromBenchmarks(dev.Describe(), bs, source, time.Now().UTC().Truncate(time.Second))
 	if n == nil {
-		return nil, "", nil
+		return nil, "", nil, nil
 	}
 	old, err := st.Load(n.Key)
 	if err != nil && !errors.Is(err, ErrNoProfile) {
-		return nil, "", err
+		return nil, "", nil, err
 	}
-	p := Merge(old, n, fill)
+	p, notes := Merge(old, n)
 	var missing []string
 	if p.Bandwidth == nil {
 		missing = append(missing, PartBandwidth)
@@ -260,7 +261,7 @@ func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Ben
 	if p.Compute["float"] == nil {
 		missing = append(missing, PartCompute)
 	}
-	if p.LaunchLatency == 0 {
+	if p.LaunchLatency() == 0 {
 		missing = append(missing, PartLaunch)
 	}
 	if p.PinnedToDevice == nil && p.PinnedToHost == nil {
@@ -270,15 +271,13 @@ func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Ben
 		o.Parts = missing
 		sp, _, err := MeasureShort(ctx, dev, o)
 		if err != nil {
-			return nil, "", err
+			return nil, "", nil, err
 		}
-		// Only short bandwidth or compute ceilings make the profile short.
-		sp.Short = contains(missing, PartBandwidth) || contains(missing, PartCompute)
-		p = Merge(p, sp, false)
+		p, _ = Merge(p, sp)
 	}
 	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
 	path, err := st.Save(p)
-	return p, path, err
+	return p, path, notes, err
 }
 
 // LoadOrMeasure returns dev's stored profile, or, when there is none and

@@ -143,7 +143,13 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, stdout, s
 	}
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
-		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept%s", len(done), abandonNote(runErr)))
+		kept := 0
+		for _, b := range done {
+			if m := b.Measurement; m == nil || m.StopReason != measure.StopCanceled || b.HasFigure() {
+				kept++
+			}
+		}
+		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept%s", kept, abandonNote(runErr)))
 	case runErr != nil:
 		return runErr
 	case invalid > 0:
