@@ -3,10 +3,10 @@ package clkernels
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
-	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cl"
 	"github.com/clmeter/clmeter/units"
@@ -37,7 +37,7 @@ var LaunchModes = []string{LaunchDispatch, LaunchRoundTrip, LaunchThroughput}
 // the cheapest way to launch: Setup races the empty kernel with local size 1
 // against the driver's choice of local size (on NVIDIA's driver the choice
 // costs about 2.5 times as much) and launches it the faster way; the driver's
-// choice wins only when it is more than 10% faster. RunParams names the one
+// choice wins only when it is more than 10% faster. RunExtra names the one
 // taken.
 type LaunchBenchmark struct {
 	Device *runtime.Device
@@ -99,14 +99,30 @@ var one = []int{1}
 // launchTrial is the launches of one timed burst of pickLocal's race.
 const launchTrial = 200
 
+// A localChoice is pickLocal's verdict for one device.
+type localChoice struct {
+	local []int
+	trial string
+}
+
+// localChoices holds each device's verdict (*runtime.Device to localChoice):
+// raced once a process, so that every launch mode uses the same local size.
+var localChoices sync.Map
+
 // pickLocal races bursts of back-to-back launches with local size 1 and with
-// the driver's choice, alternating, three bursts each, and keeps the faster
+// the driver's choice, alternating, five bursts each, and keeps the faster
 // (the best burst of each); local size 1 unless the driver's choice is more
-// than 10% faster.
+// than 10% faster. The verdict is kept for the device's other launch
+// benchmarks of this process.
 func (b *LaunchBenchmark) pickLocal(ctx context.Context) error {
+	if v, ok := localChoices.Load(b.Device); ok {
+		c := v.(localChoice)
+		b.Local, b.Trial = c.local, c.trial
+		return nil
+	}
 	best := [2]time.Duration{}
 	locals := [2][]int{one, nil}
-	for round := 0; round < 3; round++ {
+	for round := 0; round < 5; round++ {
 		for i, local := range locals {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -128,8 +144,9 @@ func (b *LaunchBenchmark) pickLocal(ctx context.Context) error {
 	if float64(best[1]) < 0.9*float64(best[0]) {
 		b.Local = nil
 	}
-	b.Trial = fmt.Sprintf("local size 1: %s a launch, the driver's choice: %s (best of 3 bursts of %d back-to-back launches each)",
+	b.Trial = fmt.Sprintf("local size 1: %s a launch, the driver's choice: %s (best of 5 bursts of %d back-to-back launches each)",
 		units.Duration(best[0]), units.Duration(best[1]), launchTrial)
+	localChoices.Store(b.Device, localChoice{b.Local, b.Trial})
 	return nil
 }
 
@@ -140,21 +157,14 @@ func localText(local []int) string {
 	return "1"
 }
 
-// RunParams names the local size Setup took: "1", or "auto" for the driver's
-// choice; none before Setup raced them.
-func (b *LaunchBenchmark) RunParams() []results.Param {
-	if b.Trial == "" {
-		return nil
-	}
-	return []results.Param{{Name: "local", Value: localText(b.Local)}}
-}
-
-// RunExtra is the race's figures (Trial), for the result's Extra.
+// RunExtra is, once Setup raced the local sizes, the one taken ("1", or
+// "auto" for the driver's choice) and the race's figures, for the result's
+// Extra (not a parameter: a noisy race must not split a benchmark's history).
 func (b *LaunchBenchmark) RunExtra() map[string]any {
 	if b.Trial == "" {
 		return nil
 	}
-	return map[string]any{"local_size_race": b.Trial}
+	return map[string]any{"local_size": localText(b.Local), "local_size_race": b.Trial}
 }
 
 // Launch runs k launches the mode's way.

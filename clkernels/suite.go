@@ -101,11 +101,9 @@ func (r *runner) emit(b results.Benchmark) error {
 	return r.ctx.Err()
 }
 
-// A selfDescriber is a benchmark that settles a parameter of its own while it
-// sets up (the launch benchmark's local size): the suite records it, and the
-// figures it settled it by in Extra.
-type selfDescriber interface {
-	RunParams() []results.Param
+// An extraReporter is a benchmark that settles something of its own while it
+// sets up (the launch benchmark's local size): the suite records it in Extra.
+type extraReporter interface {
 	RunExtra() map[string]any
 }
 
@@ -134,11 +132,8 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 	if prog != nil {
 		b.Program = prog()
 	}
-	if sd, ok := bench.(selfDescriber); ok {
-		for _, p := range sd.RunParams() {
-			b.SetParam(p.Name, p.Value)
-		}
-		for k, v := range sd.RunExtra() {
+	if er, ok := bench.(extraReporter); ok {
+		for k, v := range er.RunExtra() {
 			if b.Extra == nil {
 				b.Extra = map[string]any{}
 			}

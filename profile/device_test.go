@@ -158,3 +158,34 @@ func collect(t *testing.T, s clkernels.Suite, dev *runtime.Device) []results.Ben
 	}
 	return out
 }
+
+// LoadOrMeasure measures short the parts a stored profile lacks (here the
+// memory bandwidth and pinned transfers a launch-only profile has not) and
+// keeps the figures it has.
+func TestLoadOrMeasureFillsMissing(t *testing.T) {
+	dev := device(t)
+	st := Store{Dir: t.TempDir()}
+	d := dev.Describe()
+	stored := &Profile{Key: KeyOf(d), Device: d, Compute: map[string]*Ceiling{"float": {Value: 1e9, Unit: "GFLOP/s", Origin: Origin{From: "peaks/compute/float/4", Source: "clmeter suite peaks"}}},
+		Launch: &Latency{Value: time.Nanosecond, Origin: Origin{From: "launch/throughput", Source: "clmeter suite launch"}}}
+	if _, err := st.Save(stored); err != nil {
+		t.Fatal(err)
+	}
+	p, note, err := LoadOrMeasure(context.Background(), st, dev, true, MeasureOptions{Settings: tiny, Small: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(note, "it lacked bandwidth, pinned: measured short") {
+		t.Errorf("note %q", note)
+	}
+	if p.Compute["float"].Value != 1e9 || p.LaunchLatency() != time.Nanosecond || smallBandwidth(t, dev, p) == nil || p.PinnedToDevice == nil {
+		t.Errorf("filled profile %+v", p)
+	}
+	if q, err := st.Load(p.Key); err != nil || q.PinnedToDevice == nil {
+		t.Errorf("the filled profile was not stored: %v", err)
+	}
+	// Without measuring, the stored profile is returned as it is.
+	if q, note, err := LoadOrMeasure(context.Background(), st, dev, false, MeasureOptions{}); err != nil || q == nil || !strings.HasPrefix(note, "device profile: ") {
+		t.Errorf("no measuring: %v %q %v", q, note, err)
+	}
+}

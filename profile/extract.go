@@ -163,3 +163,37 @@ func gops(b *results.Benchmark) float64 {
 	}
 	return 0
 }
+
+// Rebuild builds the profiles of every device in srcs from their benchmarks
+// alone (FromBenchmarks of each file and device, merged: each figure the best
+// of all files, with the file as its source and the file's creation time as
+// when it was measured). It is how a profile is made again from what was
+// measured, without what a stored profile kept. Devices whose benchmarks give
+// no figure are left out.
+func Rebuild(srcs []results.Source) []*Profile {
+	byKey := map[Key]*Profile{}
+	var order []Key
+	for _, s := range srcs {
+		seen := map[results.DeviceInfo]bool{}
+		for _, b := range s.File.Benchmarks {
+			dev := b.Device
+			if seen[dev] {
+				continue
+			}
+			seen[dev] = true
+			n := FromBenchmarks(dev, s.File.Benchmarks, "result file "+s.Path, s.File.Created)
+			if n == nil {
+				continue
+			}
+			if _, ok := byKey[n.Key]; !ok {
+				order = append(order, n.Key)
+			}
+			byKey[n.Key], _ = Merge(byKey[n.Key], n)
+		}
+	}
+	out := make([]*Profile, len(order))
+	for i, k := range order {
+		out[i] = byKey[k]
+	}
+	return out
+}

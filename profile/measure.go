@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/clmeter/clmeter/clkernels"
@@ -129,7 +130,15 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 		}
 		for _, pw := range list {
 			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", pw.pattern, pw.width)
-			if err := kernel(name, [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}}, func() (*runtime.KernelBenchmark, error) {
+			params := [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}}
+			if !o.Small {
+				// BandwidthSize is the peaks suite's buffer: beyond the
+				// device's caches, or as far as its memory budget allows,
+				// a memory figure either way (BandwidthRegion). The small
+				// size is left to the rule (within the caches on most).
+				params = append(params, [2]string{"region", RegionMemory})
+			}
+			if err := kernel(name, params, func() (*runtime.KernelBenchmark, error) {
 				return clkernels.BandwidthBenchmark(dev, pw.pattern, pw.width, bwSize)
 			}); err != nil {
 				return nil, out, err
@@ -254,6 +263,19 @@ func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Ben
 		return nil, "", nil, err
 	}
 	p, notes := Merge(old, n)
+	if fill {
+		if p, _, err = fillMissing(ctx, dev, p, o); err != nil {
+			return nil, "", nil, err
+		}
+	}
+	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
+	path, err := st.Save(p)
+	return p, path, notes, err
+}
+
+// Missing are the parts p lacks that a roofline needs (bandwidth, float
+// compute, launch latency) and the pinned transfers.
+func (p *Profile) Missing() []string {
 	var missing []string
 	if p.Bandwidth == nil {
 		missing = append(missing, PartBandwidth)
@@ -267,27 +289,51 @@ func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Ben
 	if p.PinnedToDevice == nil && p.PinnedToHost == nil {
 		missing = append(missing, PartPinned)
 	}
-	if len(missing) > 0 && fill {
-		o.Parts = missing
-		sp, _, err := MeasureShort(ctx, dev, o)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		p, _ = Merge(p, sp)
+	return missing
+}
+
+// fillMissing measures short the parts p lacks (Missing) and merges them in;
+// it returns p unchanged when it lacks none, and the parts measured.
+func fillMissing(ctx context.Context, dev *runtime.Device, p *Profile, o MeasureOptions) (*Profile, []string, error) {
+	missing := p.Missing()
+	if len(missing) == 0 {
+		return p, nil, nil
 	}
-	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
-	path, err := st.Save(p)
-	return p, path, notes, err
+	o.Parts = missing
+	sp, _, err := MeasureShort(ctx, dev, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, _ = Merge(p, sp)
+	return p, missing, nil
 }
 
 // LoadOrMeasure returns dev's stored profile, or, when there is none and
-// measure is true, measures a short one, stores it and returns it with
-// measured true. note says which happened in one line.
+// measure is true, measures a short one, stores it and returns it. With
+// measure, a stored profile that lacks a part (Missing) has that part
+// measured short, merged in and stored. note says which happened in one
+// line.
 func LoadOrMeasure(ctx context.Context, st Store, dev *runtime.Device, measureIt bool, o MeasureOptions) (p *Profile, note string, err error) {
 	key := KeyOf(dev.Describe())
 	p, err = st.Load(key)
-	if err == nil {
+	if err == nil && (!measureIt || len(p.Missing()) == 0) {
 		return p, "device profile: " + p.Describe() + " (" + st.Path(key) + ")", nil
+	}
+	if err == nil {
+		// A stored profile that lacks a part (a suite measured only some, or
+		// only within the caches): measure that part short, once.
+		start := time.Now()
+		q, parts, err := fillMissing(ctx, dev, p, o)
+		if err != nil {
+			return nil, "", err
+		}
+		ApplyTheory(q, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
+		path, err := st.Save(q)
+		if err != nil {
+			return nil, "", err
+		}
+		return q, fmt.Sprintf("device profile: %s (%s); it lacked %s: measured short in %s", q.Describe(), path,
+			strings.Join(parts, ", "), units.Duration(time.Since(start).Round(time.Millisecond))), nil
 	}
 	if !errors.Is(err, ErrNoProfile) {
 		return nil, "", err

@@ -521,8 +521,11 @@ func (p *Profile) Lines() []string {
 		out = append(out, s)
 	}
 	ceiling("global memory bandwidth", p.Bandwidth, "B", "")
-	if p.Bandwidth == nil {
+	switch {
+	case p.Bandwidth == nil && p.CacheBandwidth != nil:
 		out = append(out, "global memory bandwidth: none measured beyond the device's caches: run 'clmeter suite peaks'")
+	case p.Bandwidth == nil:
+		out = append(out, "global memory bandwidth: not measured: run 'clmeter suite peaks'")
 	}
 	if len(p.Patterns) > 1 {
 		var parts []string

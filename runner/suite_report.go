@@ -144,6 +144,10 @@ func suiteParams(b results.Benchmark) string {
 	for _, p := range b.OrderedParams() {
 		ps = append(ps, p.Name+"="+p.Value)
 	}
+	// The launch benchmarks' local size, settled by a race (not a param).
+	if l, ok := b.Extra["local_size"].(string); ok {
+		ps = append(ps, "local="+l)
+	}
 	return strings.Join(ps, " ")
 }
 
