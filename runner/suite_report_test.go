@@ -41,8 +41,8 @@ func TestSuitePeakPercent(t *testing.T) {
 	bs := []results.Benchmark{
 		bw("peaks/bandwidth/chunk/float16", 50, 512<<20, "memory"),
 		bw("peaks/bandwidth/stride/float4", 100, 512<<20, "cache"), // the suite says cache, whatever the size
-		bw("streams/copy/float", 76, 64<<20, ""),                  // under 4x the L3: the cache's
-		bw("streams/triad/float", 40, 192<<20, ""),                // beyond it
+		bw("streams/copy/float", 76, 64<<20, ""),                   // under 4x the L3: the cache's
+		bw("streams/triad/float", 40, 192<<20, ""),                 // beyond it
 		compute, interrupted,
 	}
 	var out bytes.Buffer
