@@ -81,7 +81,7 @@ func TestShortProfileOnDevice(t *testing.T) {
 		t.Errorf("bandwidth %+v compute %+v", bw, p.Compute["float"])
 	}
 	q, note, err := LoadOrMeasure(context.Background(), st, dev, true, o)
-	if err != nil || !strings.HasPrefix(note, "device profile: short profile") || smallBandwidth(t, dev, q).Value != bw.Value {
+	if err != nil || !strings.HasPrefix(note, "device profile: short profile") || smallBandwidth(t, dev, q).Value < bw.Value {
 		t.Errorf("second load: %q, %v", note, err)
 	}
 	// --no-profile on a device without one.
