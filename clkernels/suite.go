@@ -146,15 +146,13 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 			// more can run on it in this process.
 			r.dev.MarkBusy()
 		}
-		sampled := res != nil && len(res.Samples) > 0
-		// An interrupted benchmark keeps its figures only when it reached its
-		// minimum of samples; a failed one carries none (results.Conclude).
+		// An interrupted benchmark is kept, with its figures, only when it
+		// reached its minimum of samples; a failed one is kept without any
+		// (results.Conclude).
 		kept := b.Conclude(err)
 		if errors.Is(err, measure.ErrAbandoned) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			if sampled {
-				r.emit(b) // with its figures, or with why it has none
-			}
 			if kept {
+				r.emit(b)
 				return res, err
 			}
 			return b.Measurement, err

@@ -143,13 +143,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, stdout, s
 	}
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
-		kept := 0
-		for _, b := range done {
-			if m := b.Measurement; m == nil || m.StopReason != measure.StopCanceled || b.HasFigure() {
-				kept++
-			}
-		}
-		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept%s", kept, abandonNote(runErr)))
+		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept%s", len(done), abandonNote(runErr)))
 	case runErr != nil:
 		return runErr
 	case invalid > 0:
