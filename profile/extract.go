@@ -124,10 +124,17 @@ func BandwidthRegion(b results.Benchmark) string {
 	if m := b.Measurement; m != nil && m.Throughput != nil {
 		bytes = m.Throughput.BytesPerLaunch
 	}
-	if c := b.Device.GlobalCacheBytes; c > 0 && bytes > 0 && bytes < 4*c {
+	if cacheSized(bytes, b.Device.GlobalCacheBytes) {
 		return RegionCache
 	}
 	return RegionMemory
+}
+
+// cacheSized is BandwidthRegion's rule without a region parameter: a launch
+// moving less than four times the device's last-level cache may run from
+// it (false when either is unknown).
+func cacheSized(bytes, cache int64) bool {
+	return cache > 0 && bytes > 0 && bytes < 4*cache
 }
 
 // isGlobalBandwidth reports whether b is one of the built-in global memory

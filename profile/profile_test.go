@@ -532,3 +532,34 @@ func TestPlaceMissingCeiling(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceInCache checks that a kernel whose working set fits in the caches
+// (the rule of BandwidthRegion) is placed under the cache bandwidth where
+// the profile has one, and is never called faster than a ceiling that is
+// too low when it has none (PoCL's saxpy over 12 MiB read 196% of a memory
+// ceiling).
+func TestPlaceInCache(t *testing.T) {
+	cpu := gpu
+	cpu.GlobalCacheBytes, cpu.ComputeUnits = 32<<20, 2
+	p := h100()
+	p.Device = cpu
+	p.Bandwidth = &Ceiling{Value: 7.76, Unit: "GB/s", Origin: Origin{From: "peaks/bandwidth/rmw/float16"}, Pattern: "read-modify-write"}
+	saxpy := Kernel{BytesPerLaunch: 12 << 20, OpsPerLaunch: 2 << 20, OpsUnit: "FLOP", Median: dur(12<<20, 15.2e9), WorkGroups: 4096, Traffic: "read-modify-write"}
+	r := Place(p, saxpy, Settings{})
+	all := strings.Join(r.Evidence, "\n")
+	if r.Verdict != MemoryBound || !strings.Contains(all, "may run from the caches") || strings.Contains(all, "ceiling is too low") {
+		t.Errorf("in cache, no cache bandwidth: %s %.0f%%:\n%s", r.Verdict, r.PercentOfRoof, all)
+	}
+	p.CacheBandwidth = &Ceiling{Value: 34.6, Unit: "GB/s", Origin: Origin{From: "peaks/bandwidth/chunk/float16"}}
+	r = Place(p, saxpy, Settings{})
+	all = strings.Join(r.Evidence, "\n")
+	if r.Verdict != MemoryBound || r.PercentOfRoof < 43 || r.PercentOfRoof > 45 || !strings.Contains(all, "the bandwidth roof is the cache bandwidth 34.6 GB/s") {
+		t.Errorf("in cache: %s %.1f%%:\n%s", r.Verdict, r.PercentOfRoof, all)
+	}
+	// Beyond the caches the memory ceiling is the roof.
+	big := saxpy
+	big.BytesPerLaunch, big.Median = 192<<20, dur(192<<20, 7e9)
+	if r = Place(p, big, Settings{}); r.BandwidthGBPerSecond != 7.76 || r.PercentOfRoof < 89 || r.PercentOfRoof > 91 {
+		t.Errorf("beyond the caches: roof %g, %.1f%%: %q", r.BandwidthGBPerSecond, r.PercentOfRoof, r.Evidence)
+	}
+}

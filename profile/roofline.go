@@ -106,7 +106,21 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 		}
 	}
 	bw := p.Bandwidth
-	if c := p.Patterns[k.Traffic]; k.Traffic != "" && c != nil && bw != nil && c != bw && c.Value < bw.Value {
+	// A kernel whose working set fits in the caches, by the rule that makes
+	// a bandwidth figure the caches' (BandwidthRegion), is placed under the
+	// cache bandwidth where the profile has one; under the memory ceiling it
+	// may pass it, and that is the caches, not a ceiling too low.
+	inCache := cacheSized(k.BytesPerLaunch, p.Device.GlobalCacheBytes)
+	switch c := p.CacheBandwidth; {
+	case inCache && c != nil:
+		r.Evidence = append(r.Evidence, fmt.Sprintf("its %s a launch is under 4x the device's last-level cache (%s): the bandwidth roof is the cache bandwidth %s (%s), not the memory's",
+			units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes), rate(c.Value, "GB/s"), c.From))
+		bw = c
+	case inCache && bw != nil:
+		r.Evidence = append(r.Evidence, fmt.Sprintf("its %s a launch is under 4x the device's last-level cache (%s): it may run from the caches, above the memory ceiling (the profile has no cache bandwidth)",
+			units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes)))
+	}
+	if c := p.Patterns[k.Traffic]; bw == p.Bandwidth && k.Traffic != "" && c != nil && bw != nil && c != bw && c.Value < bw.Value {
 		r.Evidence = append(r.Evidence, fmt.Sprintf("the bandwidth roof is the %s pattern's ceiling %s (%s), the traffic this kernel makes; the device's best is %s (%s pattern)",
 			k.Traffic, rate(c.Value, "GB/s"), c.From, rate(bw.Value, "GB/s"), bw.Pattern))
 		bw = c
@@ -189,7 +203,7 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 	default:
 		r.Evidence = append(r.Evidence, "bytes and operations per launch unknown (give --bytes and --flops, or bytes:/flops: in a spec): no roof to place it under")
 	}
-	if bw != nil && len(p.Patterns) > 1 && r.GBPerSecond > 0 && region == MemoryBound {
+	if !inCache && bw != nil && len(p.Patterns) > 1 && r.GBPerSecond > 0 && region == MemoryBound {
 		var parts []string
 		for _, pat := range []string{"read-only", "copy", "read-modify-write"} {
 			if c := p.Patterns[pat]; c != nil {
@@ -199,7 +213,7 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 		r.Evidence = append(r.Evidence, "its bandwidth against each pattern's best: "+strings.Join(parts, ", ")+
 			" (on CPUs a write also reads its line first, so copy kernels count less traffic than they move)")
 	}
-	if r.Roof > 0 && r.PercentOfRoof > 100*(1+s.Slack) {
+	if r.Roof > 0 && r.PercentOfRoof > 100*(1+s.Slack) && !(inCache && bw != p.CacheBandwidth) {
 		r.Evidence = append(r.Evidence, fmt.Sprintf("%.0f%% is above the measured ceiling: the ceiling is too low, not the kernel too fast (measure it again with 'clmeter suite peaks')", r.PercentOfRoof))
 	}
 
