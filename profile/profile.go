@@ -457,6 +457,42 @@ func (s Store) Remove(k Key) (bool, error) {
 	return true, nil
 }
 
+// RemoveAll forgets every profile in the store, of any format (a file whose
+// JSON names a device key); other files are left alone. It returns the
+// paths removed.
+func (s Store) RemoveAll() ([]string, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("device profiles: %w", err)
+	}
+	var removed []string
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		path := filepath.Join(s.Dir, e.Name())
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		var head struct {
+			Format int `json:"format"`
+			Key    Key `json:"key"`
+		}
+		if json.Unmarshal(b, &head) != nil || head.Format == 0 || head.Key.Device == "" {
+			continue
+		}
+		if err := os.Remove(path); err != nil {
+			return removed, fmt.Errorf("device profiles: %w", err)
+		}
+		removed = append(removed, path)
+	}
+	return removed, nil
+}
+
 // List returns every usable profile in the store, sorted by device name and
 // driver; files that are not profiles of this format are left out and named
 // in skipped, with why.

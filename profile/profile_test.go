@@ -563,3 +563,35 @@ func TestPlaceInCache(t *testing.T) {
 		t.Errorf("beyond the caches: roof %g, %.1f%%: %q", r.BandwidthGBPerSecond, r.PercentOfRoof, r.Evidence)
 	}
 }
+
+// TestStoreListRemove checks List (usable profiles only, others named as
+// skipped), Remove and RemoveAll (profiles of any format, nothing else).
+func TestStoreListRemove(t *testing.T) {
+	st := Store{Dir: t.TempDir()}
+	if ps, skipped, err := st.List(); err != nil || len(ps) != 0 || len(skipped) != 0 {
+		t.Fatalf("empty store: %v %v %v", ps, skipped, err)
+	}
+	if _, err := st.Save(h100()); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(st.Dir, "old-1.json"), []byte(`{"format": 1, "key": {"device": "old"}}`), 0o644)
+	os.WriteFile(filepath.Join(st.Dir, "notes.json"), []byte(`{"mine": true}`), 0o644)
+	ps, skipped, err := st.List()
+	if err != nil || len(ps) != 1 || ps[0].Bandwidth.Value != 3000 || len(skipped) != 2 || !strings.Contains(strings.Join(skipped, "\n"), "old-1.json: of format 1") {
+		t.Errorf("List: %v %q %v", ps, skipped, err)
+	}
+	if gone, err := st.Remove(KeyOf(gpu)); !gone || err != nil {
+		t.Errorf("Remove: %v %v", gone, err)
+	}
+	if gone, err := st.Remove(KeyOf(gpu)); gone || err != nil {
+		t.Errorf("Remove again: %v %v", gone, err)
+	}
+	st.Save(h100())
+	removed, err := st.RemoveAll()
+	if err != nil || len(removed) != 2 {
+		t.Errorf("RemoveAll: %q %v", removed, err)
+	}
+	if _, err := os.Stat(filepath.Join(st.Dir, "notes.json")); err != nil {
+		t.Error("RemoveAll removed a file that is no profile")
+	}
+}

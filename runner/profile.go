@@ -178,20 +178,14 @@ func resetProfiles(o ProfileOptions, st profile.Store, stdout io.Writer) error {
 	case o.All && o.Device != "":
 		return usageErr("'clmeter profile reset' takes --device or --all, not both")
 	case o.All:
-		ps, _, err := st.List()
-		if err != nil {
-			return err
+		removed, err := st.RemoveAll()
+		for _, path := range removed {
+			fmt.Fprintf(stdout, "forgot the device profile %s\n", path)
 		}
-		for _, p := range ps {
-			if _, err := st.Remove(p.Key); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "forgot the device profile of %s (driver %s): %s\n", p.Key.Device, p.Key.DriverVersion, st.Path(p.Key))
-		}
-		if len(ps) == 0 {
+		if len(removed) == 0 && err == nil {
 			fmt.Fprintf(stdout, "no device profile stored in %s\n", st.Dir)
 		}
-		return nil
+		return err
 	case o.Device == "":
 		return usageErr("'clmeter profile reset' forgets the profile of the devices --device selects, or every one with --all")
 	}

@@ -131,7 +131,7 @@ func TestProfileCommand(t *testing.T) {
 	if code, _, errs = clm(t, "profile", "reset"); code != 2 || !strings.Contains(errs, "--all") {
 		t.Errorf("reset without a device: exit %d %s", code, errs)
 	}
-	if code, stdout, _ = clm(t, "profile", "reset", "--all"); code != 0 || !strings.Contains(stdout, "forgot the device profile of") {
+	if code, stdout, _ = clm(t, "profile", "reset", "--all"); code != 0 || !strings.Contains(stdout, "forgot the device profile "+filepath.Join(dir, "profiles")) {
 		t.Errorf("reset --all: exit %d %s", code, stdout)
 	}
 	if code, stdout, _ = clm(t, "profile", "show"); code != 0 || !strings.Contains(stdout, "no device profile stored") {
