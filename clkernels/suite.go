@@ -134,6 +134,12 @@ func (r *runner) emit(b results.Benchmark) error {
 	return r.ctx.Err()
 }
 
+// An extraReporter is a benchmark that settles something of its own while it
+// sets up (the launch benchmark's local size): the suite records it in Extra.
+type extraReporter interface {
+	RunExtra() map[string]any
+}
+
 // measure runs bench (made by mk) with the suite's settings (timer, when not
 // empty, overrides theirs) and emits the result. It returns only errors that
 // must stop the suite.
@@ -143,13 +149,14 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 }
 
 // finish emits b as measureOnly left it and returns what must stop the suite:
-// an abandoned or canceled benchmark is emitted only with samples.
+// an abandoned or canceled benchmark is emitted only while it carries figures
+// (results.Conclude kept them).
 func (r *runner) finish(b results.Benchmark, res *measure.Result, stop error) error {
 	if b.Name == "" && stop == nil {
 		return nil // filtered out
 	}
 	if stop != nil {
-		if res != nil && len(res.Samples) > 0 {
+		if b.HasFigure() {
 			r.emit(b)
 		}
 		return stop
@@ -186,17 +193,29 @@ func (r *runner) measureOnly(name string, params []param, timer measure.Timer, m
 	if prog != nil {
 		b.Program = prog()
 	}
+	if er, ok := bench.(extraReporter); ok {
+		for k, v := range er.RunExtra() {
+			if b.Extra == nil {
+				b.Extra = map[string]any{}
+			}
+			b.Extra[k] = v
+		}
+	}
 	if err != nil {
-		b.Error = err.Error()
 		if errors.Is(err, measure.ErrAbandoned) {
 			// The device may still be busy with the abandoned work: nothing
 			// more can run on it in this process.
 			r.dev.MarkBusy()
-			return b, res, err
 		}
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return b, res, err
+		// An interrupted benchmark keeps its figures only when it reached
+		// its minimum of samples; a failed one is kept without any
+		// (results.Conclude). finish emits an interrupted one only with
+		// figures.
+		b.Conclude(err)
+		if errors.Is(err, measure.ErrAbandoned) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return b, b.Measurement, err
 		}
+		return b, b.Measurement, nil
 	} else if res.Valid != nil && !*res.Valid {
 		b.Error = "validation failed: " + res.ValidationError
 	}
@@ -241,6 +260,10 @@ func throughput(res *measure.Result, ops bool) float64 {
 	}
 	return res.Throughput.GBPerSecond
 }
+
+// SizeLabel is a byte size as the suites' size parameters write it: "256MiB",
+// "4KiB", "1GiB".
+func SizeLabel(n int64) string { return sizeLabel(n) }
 
 func sizeLabel(n int64) string {
 	switch {

@@ -85,6 +85,75 @@ func TestSuiteCanceled(t *testing.T) {
 	}
 }
 
+// TestSuiteInterruptedMidSampling checks that a benchmark interrupted while
+// it samples is not kept when it had fewer samples than its minimum, and is
+// kept with its figures (and a warning) when it had reached it.
+func TestSuiteInterruptedMidSampling(t *testing.T) {
+	dev := device(t)
+	s, _ := LookupSuite("launch")
+	for _, tt := range []struct {
+		name            string
+		min, cancelAt   int
+		figure          bool
+		errSay, warnSay string
+	}{
+		{"before its minimum", 50, 3, false, "", ""},
+		{"after its minimum", 3, 4, true, "", "interrupted after 4 samples (3 needed)"},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		st := measure.Settings{MinSamples: tt.min, MaxNoise: 1e-9, MaxTime: 20 * time.Second, MinSampleTime: time.Millisecond, Warmup: measure.WarmupCount(1),
+			Progress: func(p measure.Progress) {
+				if p.Stage == "samples" && p.Samples >= tt.cancelAt {
+					cancel()
+				}
+			}}
+		var got []results.Benchmark
+		err := s.Run(ctx, dev, Options{Settings: st, Emit: func(b results.Benchmark) error {
+			got = append(got, b)
+			return nil
+		}})
+		cancel()
+		want := 0
+		if tt.figure {
+			want = 1
+		}
+		if err == nil || len(got) != want {
+			t.Fatalf("%s: err %v after %d benchmarks, want an error after %d", tt.name, err, len(got), want)
+		}
+		if want == 0 {
+			continue
+		}
+		b := got[0]
+		if b.HasFigure() != tt.figure {
+			t.Errorf("%s: figure %v, want %v (error %q, %d samples)", tt.name, b.HasFigure(), tt.figure, b.Error, len(b.Measurement.Samples))
+		}
+		if tt.errSay != "" && !strings.Contains(b.Error, tt.errSay) || tt.errSay == "" && b.Error != "" {
+			t.Errorf("%s: error %q, want %q", tt.name, b.Error, tt.errSay)
+		}
+		if tt.warnSay != "" && !strings.Contains(strings.Join(b.Measurement.Warnings, ";"), tt.warnSay) {
+			t.Errorf("%s: warnings %q lack %q", tt.name, b.Measurement.Warnings, tt.warnSay)
+		}
+	}
+}
+
+// TestLaunchLocalSize checks that the launch benchmarks race local size 1
+// against the driver's choice, once a device, and record the one taken.
+func TestLaunchLocalSize(t *testing.T) {
+	bs := runSuite(t, "launch")
+	taken := ""
+	for _, b := range bs {
+		l, _ := b.Extra["local_size"].(string)
+		race, _ := b.Extra["local_size_race"].(string)
+		if l != "1" && l != "auto" || !strings.Contains(race, "local size 1: ") || !strings.Contains(race, "the driver's choice: ") {
+			t.Errorf("%s: local size %q, race %q", b.Name, l, race)
+		}
+		if taken != "" && l != taken {
+			t.Errorf("%s: local size %q where another launch mode took %q", b.Name, l, taken)
+		}
+		taken = l
+	}
+}
+
 func TestSuiteNames(t *testing.T) {
 	names := strings.Join(SuiteNames(), " ")
 	for _, want := range append([]string{"quick", "all"}, SuiteOrder...) {

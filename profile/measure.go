@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/clmeter/clmeter/clkernels"
@@ -96,7 +97,7 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 		res, err := measure.Run(ctx, mb, st)
 		b.Measurement = res
 		if err != nil {
-			b.Error = err.Error()
+			b.Conclude(err) // an unfinished benchmark gives no figure
 			if errors.Is(err, context.Canceled) {
 				return err
 			}
@@ -136,7 +137,10 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 		}
 		for _, pw := range list {
 			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", pw.pattern, pw.width)
-			if err := kernel(name, [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}, {"size", units.Bytes(bwSize)}, {"region", clkernels.Region(dev, bwSize)}}, func() (*runtime.KernelBenchmark, error) {
+			// The working set of the peaks suite (clkernels.WorkingSet):
+			// its region says whether it is memory's or a cache's.
+			params := [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}, {"size", clkernels.SizeLabel(bwSize)}, {"region", clkernels.Region(dev, bwSize)}}
+			if err := kernel(name, params, func() (*runtime.KernelBenchmark, error) {
 				n := bwSize
 				if pw.pattern == clkernels.PatternCopy {
 					n /= 2 // two buffers share the working set
@@ -206,11 +210,10 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 			}
 		}
 	}
-	p := FromBenchmarks(dev.Describe(), out, "short profile", time.Now().UTC().Truncate(time.Second))
+	p := FromBenchmarks(dev.Describe(), out, ShortSource, time.Now().UTC().Truncate(time.Second))
 	if p == nil {
 		return nil, out, fmt.Errorf("short profile of %s: no benchmark gave a figure", dev.Info.Name)
 	}
-	p.Short = true
 	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
 	return p, out, nil
 }
@@ -250,21 +253,36 @@ func MemoryTheory(dev *runtime.Device, mon *clocks.Monitor) *Theory {
 	return nil
 }
 
-// Update folds the suite benchmarks bs of dev into its stored profile: the
-// figures they give replace the stored ones. With fill, a part the merged
-// profile still lacks (bandwidth, float compute, launch latency, pinned
-// transfers) is measured short. It saves the profile and returns it with its
-// path. It returns a nil profile, and no error, when bs give no figure of dev.
-func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Benchmark, source string, fill bool, o MeasureOptions) (*Profile, string, error) {
+// Update folds the suite benchmarks bs of dev into its stored profile (Merge:
+// each figure keeps the best of the stored one and bs's, with its origin).
+// With fill, a part the merged profile still lacks (bandwidth, float compute,
+// launch latency, pinned transfers) is measured short. It saves the profile
+// and returns it with its path and Merge's notes (figures kept over lower
+// ones of bs). It returns a nil profile, and no error, when bs give no figure
+// of dev.
+func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Benchmark, source string, fill bool, o MeasureOptions) (*Profile, string, []string, error) {
 	n := FromBenchmarks(dev.Describe(), bs, source, time.Now().UTC().Truncate(time.Second))
 	if n == nil {
-		return nil, "", nil
+		return nil, "", nil, nil
 	}
 	old, err := st.Load(n.Key)
 	if err != nil && !errors.Is(err, ErrNoProfile) {
-		return nil, "", err
+		return nil, "", nil, err
 	}
-	p := Merge(old, n, fill)
+	p, notes := Merge(old, n)
+	if fill {
+		if p, _, err = fillMissing(ctx, dev, p, o); err != nil {
+			return nil, "", nil, err
+		}
+	}
+	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
+	path, err := st.Save(p)
+	return p, path, notes, err
+}
+
+// Missing are the parts p lacks that a roofline needs (bandwidth, float
+// compute, launch latency) and the pinned transfers.
+func (p *Profile) Missing() []string {
 	var missing []string
 	if p.Bandwidth == nil {
 		missing = append(missing, PartBandwidth)
@@ -272,35 +290,57 @@ func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Ben
 	if p.Compute["float"] == nil {
 		missing = append(missing, PartCompute)
 	}
-	if p.LaunchLatency == 0 {
+	if p.LaunchLatency() == 0 {
 		missing = append(missing, PartLaunch)
 	}
 	if p.PinnedToDevice == nil && p.PinnedToHost == nil {
 		missing = append(missing, PartPinned)
 	}
-	if len(missing) > 0 && fill {
-		o.Parts = missing
-		sp, _, err := MeasureShort(ctx, dev, o)
-		if err != nil {
-			return nil, "", err
-		}
-		// Only short bandwidth or compute ceilings make the profile short.
-		sp.Short = contains(missing, PartBandwidth) || contains(missing, PartCompute)
-		p = Merge(p, sp, false)
+	return missing
+}
+
+// fillMissing measures short the parts p lacks (Missing) and merges them in;
+// it returns p unchanged when it lacks none, and the parts measured.
+func fillMissing(ctx context.Context, dev *runtime.Device, p *Profile, o MeasureOptions) (*Profile, []string, error) {
+	missing := p.Missing()
+	if len(missing) == 0 {
+		return p, nil, nil
 	}
-	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
-	path, err := st.Save(p)
-	return p, path, err
+	o.Parts = missing
+	sp, _, err := MeasureShort(ctx, dev, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, _ = Merge(p, sp)
+	return p, missing, nil
 }
 
 // LoadOrMeasure returns dev's stored profile, or, when there is none and
-// measure is true, measures a short one, stores it and returns it with
-// measured true. note says which happened in one line.
+// measure is true, measures a short one, stores it and returns it. With
+// measure, a stored profile that lacks a part (Missing) has that part
+// measured short, merged in and stored. note says which happened in one
+// line.
 func LoadOrMeasure(ctx context.Context, st Store, dev *runtime.Device, measureIt bool, o MeasureOptions) (p *Profile, note string, err error) {
 	key := KeyOf(dev.Describe())
 	p, err = st.Load(key)
-	if err == nil {
+	if err == nil && (!measureIt || len(p.Missing()) == 0) {
 		return p, "device profile: " + p.Describe() + " (" + st.Path(key) + ")", nil
+	}
+	if err == nil {
+		// A stored profile that lacks a part (a suite measured only some, or
+		// only within the caches): measure that part short, once.
+		start := time.Now()
+		q, parts, err := fillMissing(ctx, dev, p, o)
+		if err != nil {
+			return nil, "", err
+		}
+		ApplyTheory(q, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
+		path, err := st.Save(q)
+		if err != nil {
+			return nil, "", err
+		}
+		return q, fmt.Sprintf("device profile: %s (%s); it lacked %s: measured short in %s", q.Describe(), path,
+			strings.Join(parts, ", "), units.Duration(time.Since(start).Round(time.Millisecond))), nil
 	}
 	if !errors.Is(err, ErrNoProfile) {
 		return nil, "", err

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
 
@@ -25,41 +26,63 @@ import (
 )
 
 // FormatVersion is the version of the stored profile's JSON. A stored profile
-// of another version is ignored (measured again), never misread.
-const FormatVersion = 1
+// of another version is ignored (measured again), never misread. Version 2
+// keeps where each figure came from and never holds a cache-sized bandwidth
+// as a memory ceiling: a version-1 profile may, so it is measured again.
+const FormatVersion = 2
 
-// A Ceiling is one measured peak of a device.
+// An Origin says where a figure of a profile came from.
+type Origin struct {
+	// From names the benchmark that measured it ("peaks/bandwidth/copy/float4").
+	From string `json:"from"`
+	// Source says what ran that benchmark ("clmeter suite peaks", "short
+	// profile", "result file r.json") and Measured when.
+	Source   string    `json:"source,omitempty"`
+	Measured time.Time `json:"measured,omitempty"`
+}
+
+// text is the origin for people: "peaks/bandwidth/copy/float4; clmeter suite
+// peaks, 2026-11-24 23:10".
+func (o Origin) text() string {
+	s := o.From
+	if o.Source != "" {
+		s += "; " + o.Source
+	}
+	if !o.Measured.IsZero() {
+		s += ", " + o.Measured.Local().Format("2006-01-02 15:04")
+	}
+	return s
+}
+
+// A Ceiling is one measured peak of a device: the best any benchmark that
+// measures it did.
 type Ceiling struct {
 	// Value is the measured rate in Unit ("GB/s", "GFLOP/s", "GIOP/s"): the best
 	// median of the benchmarks that measure it.
 	Value float64 `json:"value"`
 	Unit  string  `json:"unit"`
-	// From names the benchmark that set it ("peaks/bandwidth/copy/float4").
-	From string `json:"from"`
+	Origin
 	// Pattern is, for a bandwidth, the memory traffic that set it: "read-only",
 	// "copy" or "read-modify-write".
 	Pattern string `json:"pattern,omitempty"`
-	// CacheSized marks a bandwidth measured over less than four times the
-	// device's last-level cache (a --small run, the quick suite): part of it
-	// may have come from the cache. It stands in until a figure measured over
-	// more replaces it, whatever that figure's value (Beats).
-	CacheSized bool `json:"cache_sized,omitempty"`
+	// BytesPerLaunch is, for a bandwidth, what one launch of the benchmark
+	// moved (zero when unknown).
+	BytesPerLaunch int64 `json:"bytes_per_launch,omitempty"`
 	// Theoretical is the vendor's figure in the same unit (zero when unknown)
 	// and TheoryNote how it was computed ("132 SMs x 128 lanes x 1980 MHz x 2").
 	Theoretical float64 `json:"theoretical,omitempty"`
 	TheoryNote  string  `json:"theoretical_note,omitempty"`
 }
 
-// Beats reports whether c should replace old as a ceiling: a figure measured
-// beyond the cache beats a cache-sized one; otherwise the higher value wins.
+// Beats reports whether c should replace old as a ceiling: the higher value
+// wins (a ceiling is the best any benchmark did; a later, weaker or noisier
+// run never lowers it; only a reset or rebuild does).
 func (c *Ceiling) Beats(old *Ceiling) bool {
 	switch {
 	case c == nil:
 		return false
 	case old == nil:
 		return true
-	case c.CacheSized != old.CacheSized:
-		return old.CacheSized
 	}
 	return c.Value > old.Value
 }
@@ -71,6 +94,24 @@ func (c *Ceiling) Percent() float64 {
 		return 0
 	}
 	return 100 * c.Value / c.Theoretical
+}
+
+// A Latency is one measured time of a device, a floor: the best (lowest)
+// median of the benchmarks that measure it.
+type Latency struct {
+	Value time.Duration `json:"ns"`
+	Origin
+}
+
+// Beats reports whether l should replace old: the lower time wins.
+func (l *Latency) Beats(old *Latency) bool {
+	switch {
+	case l == nil || l.Value <= 0:
+		return false
+	case old == nil || old.Value <= 0:
+		return true
+	}
+	return l.Value < old.Value
 }
 
 // A Key identifies the device and driver a profile belongs to: a new driver
@@ -103,120 +144,206 @@ func (k Key) FileName() string {
 	return name + "-" + hex.EncodeToString(h[:6]) + ".json"
 }
 
-// A Profile is one device's measured ceilings.
+// ShortSource is the Source of the figures of the short profile (fewer
+// patterns and widths: they may be low).
+const ShortSource = "short profile"
+
+// A Profile is one device's measured ceilings, each the best of every
+// measurement folded into it (Merge), with its Origin.
 type Profile struct {
 	// Format is FormatVersion.
 	Format int `json:"format"`
 	Key    Key `json:"key"`
 	// Device is the device as the runtime described it.
 	Device results.DeviceInfo `json:"device"`
-	// Updated is when a figure of it was last measured.
+	// Updated is when a measurement was last folded in.
 	Updated time.Time `json:"updated"`
-	// Sources say what measured it: "clmeter suite peaks", "short profile".
-	Sources []string `json:"sources"`
-	// Short is true when any ceiling came from the short profile (fewer
-	// patterns and widths: the ceilings may be low).
-	Short bool `json:"short"`
 	// Bandwidth is the global memory bandwidth ceiling (best of read-only,
-	// copy and read-modify-write patterns); LocalBandwidth the local memory one.
+	// copy and read-modify-write patterns), measured beyond the device's
+	// caches (BandwidthRegion); LocalBandwidth the local memory one.
 	Bandwidth      *Ceiling `json:"global_bandwidth,omitempty"`
 	LocalBandwidth *Ceiling `json:"local_bandwidth,omitempty"`
 	// Patterns holds the best global memory bandwidth of each traffic pattern
 	// ("read-only", "copy", "read-modify-write"); Bandwidth is the best of them.
 	Patterns map[string]*Ceiling `json:"patterns,omitempty"`
+	// CacheBandwidth is the best global bandwidth of a working set that fits
+	// in the device's caches (BandwidthRegion "cache": a --small run, the
+	// quick suite's streams on a large cache). It is a figure of the caches,
+	// never a memory ceiling.
+	CacheBandwidth *Ceiling `json:"cache_bandwidth,omitempty"`
 	// Compute holds a ceiling per precision: "float", "double", "half", "int".
 	Compute map[string]*Ceiling `json:"compute"`
-	// LaunchLatency is an empty kernel's time per launch, back to back (host
-	// timer); LaunchRoundTrip one enqueue + finish of it.
-	LaunchLatency   time.Duration `json:"launch_latency_ns,omitempty"`
-	LaunchRoundTrip time.Duration `json:"launch_round_trip_ns,omitempty"`
+	// Launch is an empty kernel's time per launch, back to back (host timer),
+	// at its cheapest local size: the launch floor. LaunchRoundTrip is one
+	// enqueue + finish of it.
+	Launch          *Latency `json:"launch,omitempty"`
+	LaunchRoundTrip *Latency `json:"launch_round_trip,omitempty"`
 	// PinnedToDevice and PinnedToHost are the best pinned-memory transfer rates.
 	PinnedToDevice *Ceiling `json:"pinned_to_device,omitempty"`
 	PinnedToHost   *Ceiling `json:"pinned_to_host,omitempty"`
 }
 
+// LaunchLatency is the launch floor (Launch), zero when unknown.
+func (p *Profile) LaunchLatency() time.Duration {
+	if p == nil || p.Launch == nil {
+		return 0
+	}
+	return p.Launch.Value
+}
+
 // Complete reports whether the profile has what a roofline needs: a bandwidth,
 // a float compute ceiling and the launch latency.
 func (p *Profile) Complete() bool {
-	return p != nil && p.Bandwidth != nil && p.Compute["float"] != nil && p.LaunchLatency > 0
+	return p != nil && p.Bandwidth != nil && p.Compute["float"] != nil && p.LaunchLatency() > 0
+}
+
+// Short reports whether the bandwidth or the float compute ceiling came from
+// the short profile (fewer patterns and widths: it may be low).
+func (p *Profile) Short() bool {
+	return p.Bandwidth != nil && p.Bandwidth.Source == ShortSource || p.Compute["float"] != nil && p.Compute["float"].Source == ShortSource
+}
+
+// figures calls f with every figure's name and origin, in the order Lines
+// shows them.
+func (p *Profile) figures(f func(name string, o Origin)) {
+	c := func(name string, x *Ceiling) {
+		if x != nil {
+			f(name, x.Origin)
+		}
+	}
+	c("global memory bandwidth", p.Bandwidth)
+	for _, pat := range []string{"read-only", "copy", "read-modify-write"} {
+		c(pat+" bandwidth", p.Patterns[pat])
+	}
+	c("cache bandwidth", p.CacheBandwidth)
+	c("local memory bandwidth", p.LocalBandwidth)
+	for _, typ := range computeOrder(p.Compute) {
+		c(typ+" compute", p.Compute[typ])
+	}
+	if p.Launch != nil {
+		f("launch", p.Launch.Origin)
+	}
+	if p.LaunchRoundTrip != nil {
+		f("launch round trip", p.LaunchRoundTrip.Origin)
+	}
+	c("pinned transfers to the device", p.PinnedToDevice)
+	c("pinned transfers to the host", p.PinnedToHost)
+}
+
+// computeOrder is the precisions of m: float, double, half, int, then the
+// rest sorted.
+func computeOrder(m map[string]*Ceiling) []string {
+	var out, rest []string
+	known := []string{"float", "double", "half", "int", "int24", "short", "char"}
+	for _, k := range known {
+		if m[k] != nil {
+			out = append(out, k)
+		}
+	}
+	for k := range m {
+		if !contains(known, k) && m[k] != nil {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+// Sources are what measured the profile's figures, each once, in the order
+// Lines shows the figures.
+func (p *Profile) Sources() []string {
+	var out []string
+	p.figures(func(_ string, o Origin) {
+		if s := o.Source; s != "" && !contains(out, s) {
+			out = append(out, s)
+		}
+	})
+	return out
 }
 
 // Describe says in one line where the profile's figures came from.
 func (p *Profile) Describe() string {
-	s := strings.Join(p.Sources, " + ")
+	s := strings.Join(p.Sources(), " + ")
 	if s == "" {
 		s = "unknown"
 	}
 	d := fmt.Sprintf("%s, %s", s, p.Updated.Local().Format("2006-01-02 15:04"))
-	if p.Short {
+	if p.Short() {
 		d += " (short profile: run 'clmeter suite peaks' for full ceilings)"
 	}
 	return d
 }
 
-// Merge returns p with the figures n has folded in, keeping the rest of p (a
-// suite measures only part of a profile). With replace (n is a full
-// measurement: 'clmeter suite peaks'), n's figures replace p's; otherwise a
-// ceiling only rises (a ceiling is the best any kernel did, and a later, noisier
-// run must not lower it), while the launch latency and transfer rates are
-// taken from n.
-func Merge(p, n *Profile, replace bool) *Profile {
+// Merge returns p with the measurement n folded in (a suite measures only
+// part of a profile): each figure is the best of the two, ceilings the higher
+// and launch times the lower, with the origin of the one kept. A later,
+// weaker, smaller or noisier measurement never lowers a figure, whatever
+// measured it (a full 'clmeter suite peaks' included): only Store.Remove
+// ('clmeter profile reset') or a rebuild from result files ('clmeter profile
+// rebuild') do. notes say, for each figure n measured at less than 90% of
+// the one kept, that it was kept and from where. p and n are not changed.
+func Merge(p, n *Profile) (m *Profile, notes []string) {
 	if p == nil || p.Key != n.Key {
 		c := *n
-		return &c
+		c.Compute, c.Patterns = copyMap(n.Compute), copyMap(n.Patterns)
+		return &c, nil
 	}
-	m := *p
-	m.Compute = map[string]*Ceiling{}
-	for k, v := range p.Compute {
-		m.Compute[k] = v
+	c := *p
+	m = &c
+	m.Compute, m.Patterns = copyMap(p.Compute), copyMap(p.Patterns)
+	m.Device = n.Device
+	if n.Updated.After(m.Updated) {
+		m.Updated = n.Updated
 	}
-	m.Patterns = map[string]*Ceiling{}
-	for k, v := range p.Patterns {
-		m.Patterns[k] = v
-	}
-	m.Device, m.Updated = n.Device, n.Updated
-	short := false
-	set := func(dst **Ceiling, src *Ceiling) {
-		if src != nil {
+	best := func(name string, dst **Ceiling, src *Ceiling) {
+		switch {
+		case src == nil:
+		case src.Beats(*dst):
 			*dst = src
+		case src.Value < 0.9*(*dst).Value:
+			notes = append(notes, fmt.Sprintf("%s: kept %s (%s); this measurement gave %s",
+				name, rate((*dst).Value, (*dst).Unit), (*dst).Origin.text(), rate(src.Value, src.Unit)))
 		}
 	}
-	raise := func(dst **Ceiling, src *Ceiling) {
-		if src != nil && (replace || src.Beats(*dst)) {
+	least := func(name string, dst **Latency, src *Latency) {
+		switch {
+		case src == nil || src.Value <= 0:
+		case src.Beats(*dst):
 			*dst = src
+		case float64(src.Value) > float64((*dst).Value)/0.9:
+			notes = append(notes, fmt.Sprintf("%s: kept %s (%s); this measurement gave %s",
+				name, units.Duration((*dst).Value), (*dst).Origin.text(), units.Duration(src.Value)))
 		}
 	}
-	raise(&m.Bandwidth, n.Bandwidth)
-	raise(&m.LocalBandwidth, n.LocalBandwidth)
-	set(&m.PinnedToDevice, n.PinnedToDevice)
-	set(&m.PinnedToHost, n.PinnedToHost)
-	for k, v := range n.Compute {
+	best("global memory bandwidth", &m.Bandwidth, n.Bandwidth)
+	best("cache bandwidth", &m.CacheBandwidth, n.CacheBandwidth)
+	best("local memory bandwidth", &m.LocalBandwidth, n.LocalBandwidth)
+	best("pinned transfers to the device", &m.PinnedToDevice, n.PinnedToDevice)
+	best("pinned transfers to the host", &m.PinnedToHost, n.PinnedToHost)
+	for _, k := range computeOrder(n.Compute) {
 		c := m.Compute[k]
-		raise(&c, v)
+		best(k+" compute", &c, n.Compute[k])
 		m.Compute[k] = c
 	}
-	for k, v := range n.Patterns {
+	for _, k := range []string{"read-only", "copy", "read-modify-write"} {
+		if n.Patterns[k] == nil {
+			continue
+		}
 		c := m.Patterns[k]
-		raise(&c, v)
+		best(k+" bandwidth", &c, n.Patterns[k])
 		m.Patterns[k] = c
 	}
-	if n.LaunchLatency > 0 {
-		m.LaunchLatency = n.LaunchLatency
+	least("launch", &m.Launch, n.Launch)
+	least("launch round trip", &m.LaunchRoundTrip, n.LaunchRoundTrip)
+	return m, notes
+}
+
+func copyMap(in map[string]*Ceiling) map[string]*Ceiling {
+	out := map[string]*Ceiling{}
+	for k, v := range in {
+		out[k] = v
 	}
-	if n.LaunchRoundTrip > 0 {
-		m.LaunchRoundTrip = n.LaunchRoundTrip
-	}
-	// Short stays set while any short figure is left: a full measurement of
-	// every figure clears it.
-	short = p.Short && !(n.Bandwidth != nil && n.Compute["float"] != nil && n.LaunchLatency > 0 && !n.Short)
-	m.Short = short || n.Short
-	m.Sources = nil
-	for _, s := range append(append([]string{}, p.Sources...), n.Sources...) {
-		if !contains(m.Sources, s) {
-			m.Sources = append(m.Sources, s)
-		}
-	}
-	return &m
+	return out
 }
 
 func contains(list []string, s string) bool {
@@ -290,9 +417,6 @@ func (s Store) Save(p *Profile) (string, error) {
 	if p.Compute == nil {
 		p.Compute = map[string]*Ceiling{}
 	}
-	if p.Sources == nil {
-		p.Sources = []string{}
-	}
 	b, err := json.MarshalIndent(p, "", "  ")
 	if err != nil {
 		return "", err
@@ -320,29 +444,125 @@ func (s Store) Save(p *Profile) (string, error) {
 	return path, nil
 }
 
-// Lines writes the profile's ceilings for people, one a line: each measured
-// figure with what set it, beside the theoretical one and the percentage of it
-// where known.
+// Remove forgets the stored profile of k (nothing to forget is no error). It
+// reports whether there was one.
+func (s Store) Remove(k Key) (bool, error) {
+	err := os.Remove(s.Path(k))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("device profiles: %w", err)
+	}
+	return true, nil
+}
+
+// RemoveAll forgets every profile in the store, of any format (a file whose
+// JSON names a device key); other files are left alone. It returns the
+// paths removed.
+func (s Store) RemoveAll() ([]string, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("device profiles: %w", err)
+	}
+	var removed []string
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		path := filepath.Join(s.Dir, e.Name())
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		var head struct {
+			Format int `json:"format"`
+			Key    Key `json:"key"`
+		}
+		if json.Unmarshal(b, &head) != nil || head.Format == 0 || head.Key.Device == "" {
+			continue
+		}
+		if err := os.Remove(path); err != nil {
+			return removed, fmt.Errorf("device profiles: %w", err)
+		}
+		removed = append(removed, path)
+	}
+	return removed, nil
+}
+
+// List returns every usable profile in the store, sorted by device name and
+// driver; files that are not profiles of this format are left out and named
+// in skipped, with why.
+func (s Store) List() (ps []*Profile, skipped []string, err error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("device profiles: %w", err)
+	}
+	for _, e := range entries {
+		if e.IsDir() || !strings.HasSuffix(e.Name(), ".json") || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		path := filepath.Join(s.Dir, e.Name())
+		b, err := os.ReadFile(path)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("%s: %v", path, err))
+			continue
+		}
+		var p Profile
+		if err := json.Unmarshal(b, &p); err != nil || p.Format != FormatVersion {
+			why := fmt.Sprintf("of format %d, this clmeter reads %d (measured again when next used)", p.Format, FormatVersion)
+			if err != nil {
+				why = "not a profile: " + err.Error()
+			}
+			skipped = append(skipped, path+": "+why)
+			continue
+		}
+		if p.Compute == nil {
+			p.Compute = map[string]*Ceiling{}
+		}
+		ps = append(ps, &p)
+	}
+	sort.Slice(ps, func(i, j int) bool {
+		if ps[i].Key.Device != ps[j].Key.Device {
+			return ps[i].Key.Device < ps[j].Key.Device
+		}
+		return ps[i].Key.DriverVersion < ps[j].Key.DriverVersion
+	})
+	return ps, skipped, nil
+}
+
+// Lines writes the profile's figures for people, one a line: each with the
+// benchmark that measured it, what ran it and when, beside the theoretical
+// figure and the percentage of it where known.
 func (p *Profile) Lines() []string {
 	var out []string
-	ceiling := func(what string, c *Ceiling, unit string) {
+	ceiling := func(what string, c *Ceiling, unit, note string) {
 		if c == nil {
 			return
 		}
-		s := fmt.Sprintf("%s %s (%s", what, units.Rate(c.Value, unit), c.From)
+		s := fmt.Sprintf("%s %s (%s", what, units.Rate(c.Value, unit), c.Origin.text())
 		if c.Pattern != "" && what == "global memory bandwidth" {
-			s += ", " + c.Pattern + " pattern"
+			s += "; " + c.Pattern + " pattern"
 		}
-		s += ")"
-		if c.CacheSized {
-			s += "; measured over less than 4x the last-level cache, so partly the cache's: 'clmeter suite peaks' measures beyond it"
-		}
+		s += ")" + note
 		if c.Theoretical > 0 {
 			s += fmt.Sprintf("; theoretical %s (%s): measured is %.0f%% of it", units.Rate(c.Theoretical, unit), c.TheoryNote, c.Percent())
 		}
 		out = append(out, s)
 	}
-	ceiling("global memory bandwidth", p.Bandwidth, "B")
+	ceiling("global memory bandwidth", p.Bandwidth, "B", "")
+	switch {
+	case p.Bandwidth == nil && p.CacheBandwidth != nil:
+		out = append(out, "global memory bandwidth: none measured beyond the device's caches: run 'clmeter suite peaks'")
+	case p.Bandwidth == nil:
+		out = append(out, "global memory bandwidth: not measured: run 'clmeter suite peaks'")
+	}
 	if len(p.Patterns) > 1 {
 		var parts []string
 		for _, pat := range []string{"read-only", "copy", "read-modify-write"} {
@@ -352,22 +572,23 @@ func (p *Profile) Lines() []string {
 		}
 		out = append(out, "  by pattern: "+strings.Join(parts, ", "))
 	}
-	ceiling("local memory bandwidth", p.LocalBandwidth, "B")
-	for _, typ := range []string{"float", "double", "half", "int"} {
+	ceiling("cache bandwidth", p.CacheBandwidth, "B", ": a working set within the device's caches, not a memory ceiling")
+	ceiling("local memory bandwidth", p.LocalBandwidth, "B", "")
+	for _, typ := range computeOrder(p.Compute) {
 		unit := "FLOP"
-		if typ == "int" {
+		if !strings.HasSuffix(p.Compute[typ].Unit, "FLOP/s") {
 			unit = "IOP"
 		}
-		ceiling(typ+" compute", p.Compute[typ], unit)
+		ceiling(typ+" compute", p.Compute[typ], unit, "")
 	}
-	if p.LaunchLatency > 0 {
-		s := "launch " + units.Duration(p.LaunchLatency) + " an empty kernel, back to back"
-		if p.LaunchRoundTrip > 0 {
-			s += "; " + units.Duration(p.LaunchRoundTrip) + " enqueue + finish"
+	if l := p.Launch; l != nil {
+		s := "launch " + units.Duration(l.Value) + " an empty kernel, back to back, at its cheapest local size (" + l.Origin.text() + ")"
+		if r := p.LaunchRoundTrip; r != nil {
+			s += "; " + units.Duration(r.Value) + " enqueue + finish (" + r.Origin.text() + ")"
 		}
 		out = append(out, s)
 	}
-	ceiling("pinned transfers to the device", p.PinnedToDevice, "B")
-	ceiling("pinned transfers to the host", p.PinnedToHost, "B")
+	ceiling("pinned transfers to the device", p.PinnedToDevice, "B", "")
+	ceiling("pinned transfers to the host", p.PinnedToHost, "B", "")
 	return out
 }

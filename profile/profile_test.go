@@ -16,10 +16,13 @@ var gpu = results.DeviceInfo{Index: "1:0", Platform: "NVIDIA CUDA", PlatformVers
 
 // h100 is a profile shaped like an H100's: 3 TB/s, 50 TFLOP/s fp32, 4 µs a launch.
 func h100() *Profile {
-	return &Profile{Format: FormatVersion, Key: KeyOf(gpu), Device: gpu, Sources: []string{"test"},
-		Bandwidth:     &Ceiling{Value: 3000, Unit: "GB/s", From: "peaks/bandwidth/copy/float4", Pattern: "copy"},
-		Compute:       map[string]*Ceiling{"float": {Value: 50000, Unit: "GFLOP/s"}, "double": {Value: 25000, Unit: "GFLOP/s"}},
-		LaunchLatency: 4 * time.Microsecond}
+	o := Origin{Source: "test", Measured: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)}
+	at := func(from string) Origin { o := o; o.From = from; return o }
+	return &Profile{Format: FormatVersion, Key: KeyOf(gpu), Device: gpu, Updated: o.Measured,
+		Bandwidth: &Ceiling{Value: 3000, Unit: "GB/s", Origin: at("peaks/bandwidth/copy/float4"), Pattern: "copy"},
+		Compute: map[string]*Ceiling{"float": {Value: 50000, Unit: "GFLOP/s", Origin: at("peaks/compute/float/4")},
+			"double": {Value: 25000, Unit: "GFLOP/s", Origin: at("peaks/compute/double/4")}},
+		Launch: &Latency{Value: 4 * time.Microsecond, Origin: at("launch/throughput")}}
 }
 
 // dur is the time to move or do n at rate per second.
@@ -148,7 +151,8 @@ func TestStoreRoundTrip(t *testing.T) {
 		t.Errorf("file name %s", path)
 	}
 	q, err := st.Load(KeyOf(gpu))
-	if err != nil || q.Bandwidth.Value != 3000 || q.Compute["float"].Value != 50000 || q.LaunchLatency != 4*time.Microsecond {
+	if err != nil || q.Bandwidth.Value != 3000 || q.Compute["float"].Value != 50000 || q.LaunchLatency() != 4*time.Microsecond ||
+		q.Bandwidth.Source != "test" || q.Bandwidth.From != "peaks/bandwidth/copy/float4" || !q.Bandwidth.Measured.Equal(p.Bandwidth.Measured) {
 		t.Fatalf("Load = %+v, %v", q, err)
 	}
 	// Another driver is another profile.
@@ -174,34 +178,94 @@ func TestStoreRoundTrip(t *testing.T) {
 	}
 }
 
+// TestMerge checks that folding a measurement into a profile keeps the best
+// of each figure with its origin: a later, smaller, weaker or cache-sized
+// suite, a full 'suite peaks' included, never lowers a ceiling or raises the
+// launch floor; a better figure replaces the old one with its own origin.
 func TestMerge(t *testing.T) {
+	later := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+	from := func(src, bench string) Origin { return Origin{From: bench, Source: src, Measured: later} }
+	tests := []struct {
+		name string
+		n    *Profile
+		// want: the bandwidth, float compute, launch floor and their sources.
+		bw, float   float64
+		launch      time.Duration
+		bwSource    string
+		floatSource string
+		notes       []string
+	}{
+		{"a higher bandwidth from streams replaces the old one",
+			&Profile{Bandwidth: &Ceiling{Value: 3100, Unit: "GB/s", Origin: from("clmeter suite streams", "streams/copy/float"), Pattern: "copy"}},
+			3100, 50000, 4 * time.Microsecond, "clmeter suite streams", "test", nil},
+		{"a weaker, noisier partial run changes nothing and says so",
+			&Profile{Bandwidth: &Ceiling{Value: 2000, Unit: "GB/s", Origin: from("clmeter suite quick", "streams/triad/float")},
+				Compute: map[string]*Ceiling{"float": {Value: 40000, Unit: "GFLOP/s", Origin: from("clmeter suite quick", "peaks/compute/float/4")}},
+				Launch:  &Latency{Value: 10 * time.Microsecond, Origin: from("clmeter suite quick", "launch/throughput")}},
+			3000, 50000, 4 * time.Microsecond, "test", "test",
+			[]string{"global memory bandwidth: kept 3.00 TB/s (peaks/bandwidth/copy/float4; test, ", "float compute: kept 50.0 TFLOP/s", "launch: kept 4.000 µs"}},
+		{"a full suite peaks measuring less does not lower the ceilings either",
+			&Profile{Bandwidth: &Ceiling{Value: 2950, Unit: "GB/s", Origin: from("clmeter suite peaks", "peaks/bandwidth/stride/float4")},
+				Compute: map[string]*Ceiling{"float": {Value: 49000, Unit: "GFLOP/s", Origin: from("clmeter suite peaks", "peaks/compute/float/8")}}},
+			3000, 50000, 4 * time.Microsecond, "test", "test", nil},
+		{"a cache-sized figure becomes the cache bandwidth, not the memory ceiling",
+			&Profile{CacheBandwidth: &Ceiling{Value: 9000, Unit: "GB/s", Origin: from("clmeter suite quick", "streams/copy/float")}},
+			3000, 50000, 4 * time.Microsecond, "test", "test", nil},
+		{"a faster launch and a higher compute figure win with their origin",
+			&Profile{Compute: map[string]*Ceiling{"float": {Value: 52000, Unit: "GFLOP/s", Origin: from("clmeter suite peaks", "peaks/compute/float/16")}},
+				Launch: &Latency{Value: 3 * time.Microsecond, Origin: from("clmeter suite launch", "launch/throughput")}},
+			3000, 52000, 3 * time.Microsecond, "test", "clmeter suite peaks", nil},
+	}
+	for _, tt := range tests {
+		old := h100()
+		n := tt.n
+		n.Key, n.Device, n.Updated = old.Key, gpu, later
+		m, notes := Merge(old, n)
+		if m.Bandwidth.Value != tt.bw || m.Compute["float"].Value != tt.float || m.LaunchLatency() != tt.launch {
+			t.Errorf("%s: bandwidth %g float %g launch %v, want %g %g %v", tt.name, m.Bandwidth.Value, m.Compute["float"].Value, m.LaunchLatency(), tt.bw, tt.float, tt.launch)
+		}
+		if m.Bandwidth.Source != tt.bwSource || m.Compute["float"].Source != tt.floatSource {
+			t.Errorf("%s: sources %q %q, want %q %q", tt.name, m.Bandwidth.Source, m.Compute["float"].Source, tt.bwSource, tt.floatSource)
+		}
+		if m.Compute["double"] == nil || m.Compute["double"].Value != 25000 {
+			t.Errorf("%s: a figure the measurement lacks was lost: %+v", tt.name, m.Compute["double"])
+		}
+		if !m.Updated.Equal(later) {
+			t.Errorf("%s: updated %v", tt.name, m.Updated)
+		}
+		all := strings.Join(notes, "\n")
+		for _, want := range tt.notes {
+			if !strings.Contains(all, want) {
+				t.Errorf("%s: notes lack %q:\n%s", tt.name, want, all)
+			}
+		}
+		if tt.notes == nil && len(notes) > 0 {
+			t.Errorf("%s: unexpected notes %q", tt.name, notes)
+		}
+		if c := n.CacheBandwidth; c != nil && (m.CacheBandwidth != c || m.Bandwidth == c) {
+			t.Errorf("%s: cache bandwidth %+v, memory %+v", tt.name, m.CacheBandwidth, m.Bandwidth)
+		}
+	}
 	old := h100()
-	old.Short = true
-	n := &Profile{Key: old.Key, Device: gpu, Sources: []string{"clmeter suite streams"}, Compute: map[string]*Ceiling{},
-		Bandwidth: &Ceiling{Value: 3100, Pattern: "copy"}}
-	m := Merge(old, n, false)
-	if m.Bandwidth.Value != 3100 || m.Compute["float"].Value != 50000 || m.LaunchLatency != 4*time.Microsecond || !m.Short {
-		t.Errorf("merge kept the wrong figures: %+v", m)
+	if old.Short() {
+		t.Error("a full profile reads as short")
 	}
-	if strings.Join(m.Sources, ",") != "test,clmeter suite streams" {
-		t.Errorf("sources %v", m.Sources)
+	short := &Profile{Key: old.Key, Compute: map[string]*Ceiling{}, Bandwidth: &Ceiling{Value: 3200, Origin: Origin{Source: ShortSource}}}
+	m, _ := Merge(old, short)
+	if !m.Short() || !strings.Contains(m.Describe(), "short profile") {
+		t.Errorf("a short bandwidth kept: Short %v, %q", m.Short(), m.Describe())
 	}
-	// A lower ceiling from a partial, noisier run does not lower the profile's;
-	// a full measurement (replace) does.
-	low := &Profile{Key: old.Key, Device: gpu, Compute: map[string]*Ceiling{"float": {Value: 40000}}, Bandwidth: &Ceiling{Value: 2000}, LaunchLatency: 5 * time.Microsecond}
-	if m := Merge(old, low, false); m.Bandwidth.Value != 3000 || m.Compute["float"].Value != 50000 || m.LaunchLatency != 5*time.Microsecond {
-		t.Errorf("a lower partial measurement changed the ceilings: bandwidth %g float %g launch %v", m.Bandwidth.Value, m.Compute["float"].Value, m.LaunchLatency)
+	if got := strings.Join(m.Sources(), ","); got != "short profile,test" {
+		t.Errorf("sources %q", got)
 	}
-	if m := Merge(old, low, true); m.Bandwidth.Value != 2000 || m.Compute["float"].Value != 40000 {
-		t.Errorf("a full measurement did not replace the ceilings: %g %g", m.Bandwidth.Value, m.Compute["float"].Value)
-	}
-	full := h100()
-	full.Sources = []string{"clmeter suite peaks"}
-	if Merge(old, full, true).Short {
-		t.Error("a full profile did not clear Short")
-	}
-	if old.Bandwidth.Value != 3000 {
+	if old.Bandwidth.Value != 3000 || old.Compute["float"].Value != 50000 {
 		t.Error("Merge changed its input")
+	}
+	// Another device's measurement is a profile of its own.
+	other := h100()
+	other.Key.DriverVersion = "560.1"
+	if m, _ := Merge(old, other); m.Key != other.Key {
+		t.Error("a measurement of another driver merged into this one")
 	}
 }
 
@@ -249,8 +313,8 @@ func TestFromBenchmarks(t *testing.T) {
 	if p.LocalBandwidth.Value != 30000 || p.Compute["float"].Value != 51000 || p.Compute["int"].Unit != "GIOP/s" || p.Compute["short"].Unit != "GIOP/s" {
 		t.Errorf("local %+v compute %+v", p.LocalBandwidth, p.Compute)
 	}
-	if p.LaunchLatency != 3*time.Microsecond || p.LaunchRoundTrip != 12*time.Microsecond {
-		t.Errorf("launch %v %v", p.LaunchLatency, p.LaunchRoundTrip)
+	if p.LaunchLatency() != 3*time.Microsecond || p.LaunchRoundTrip.Value != 12*time.Microsecond || p.Launch.Source != "clmeter suite all" || p.Launch.From != "launch/throughput" {
+		t.Errorf("launch %+v %+v", p.Launch, p.LaunchRoundTrip)
 	}
 	if p.PinnedToDevice.Value != 25 || p.PinnedToHost.Value != 26 {
 		t.Errorf("pinned %+v %+v", p.PinnedToDevice, p.PinnedToHost)
@@ -316,11 +380,11 @@ func TestComputeTheory(t *testing.T) {
 // traffic under the best.
 func TestPlaceTrafficRoof(t *testing.T) {
 	p := h100()
-	p.Bandwidth = &Ceiling{Value: 95, Unit: "GB/s", From: "peaks/bandwidth/rmw/float1", Pattern: "read-modify-write"}
+	p.Bandwidth = &Ceiling{Value: 95, Unit: "GB/s", Origin: Origin{From: "peaks/bandwidth/rmw/float1"}, Pattern: "read-modify-write"}
 	p.Patterns = map[string]*Ceiling{
 		"read-modify-write": p.Bandwidth,
-		"copy":              {Value: 50, Unit: "GB/s", From: "streams/copy/float", Pattern: "copy"},
-		"read-only":         {Value: 65, Unit: "GB/s", From: "peaks/bandwidth/chunk/float16", Pattern: "read-only"},
+		"copy":              {Value: 50, Unit: "GB/s", Origin: Origin{From: "streams/copy/float"}, Pattern: "copy"},
+		"read-only":         {Value: 65, Unit: "GB/s", Origin: Origin{From: "peaks/bandwidth/chunk/float16"}, Pattern: "read-only"},
 	}
 	triad := Kernel{BytesPerLaunch: 3 * 4 << 24, OpsPerLaunch: 2 << 24, OpsUnit: "FLOP", Median: dur(3*4<<24, 49e9), WorkGroups: 1 << 16}
 	for _, tt := range []struct {
@@ -345,43 +409,206 @@ func TestPlaceTrafficRoof(t *testing.T) {
 	}
 }
 
-// TestFromBenchmarksSkipsCacheSized checks that a bandwidth benchmark moving
-// less than four times the device's last-level cache a launch sets no ceiling.
-func TestFromBenchmarksSkipsCacheSized(t *testing.T) {
+// TestBandwidthRegion checks the one rule for a bandwidth's region: the
+// benchmark's region parameter when set, else less than four times the
+// last-level cache a launch is the cache's.
+func TestBandwidthRegion(t *testing.T) {
+	cpu := gpu
+	cpu.GlobalCacheBytes = 32 << 20
+	noCache := gpu
+	for _, tt := range []struct {
+		name   string
+		dev    results.DeviceInfo
+		region string // "" for no param
+		bytes  int64
+		want   string
+	}{
+		{"param memory wins over a small size", cpu, "memory", 1 << 20, RegionMemory},
+		{"param cache wins over a large size", cpu, "cache", 1 << 30, RegionCache},
+		{"an unknown region value is never memory", cpu, "l2", 1 << 30, RegionCache},
+		{"no param: under 4x the cache", cpu, "", 96 << 20, RegionCache},
+		{"no param: just under 4x", cpu, "", 128<<20 - 1, RegionCache},
+		{"no param: 4x the cache", cpu, "", 128 << 20, RegionMemory},
+		{"no param: far beyond", cpu, "", 1 << 30, RegionMemory},
+		{"no param, cache size unknown", noCache, "", 1 << 20, RegionMemory},
+		{"no param, bytes unknown", cpu, "", 0, RegionMemory},
+	} {
+		b := bench("streams/copy/float", tt.dev, time.Millisecond, 50, 0)
+		b.Measurement.Throughput.BytesPerLaunch = tt.bytes
+		if tt.region != "" {
+			b.SetParam("region", tt.region)
+		}
+		if got := BandwidthRegion(b); got != tt.want {
+			t.Errorf("%s: region %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestFromBenchmarksCacheSized checks that a cache-sized bandwidth never
+// becomes a memory ceiling: it is the profile's cache bandwidth, by either
+// side of the rule, and the memory ceilings come only from the rest.
+func TestFromBenchmarksCacheSized(t *testing.T) {
 	cpu := gpu
 	cpu.Index, cpu.Name, cpu.GlobalCacheBytes = "0:0", "pthread-cpu", 32<<20
-	sized := func(name string, gbps float64, bytes int64) results.Benchmark {
+	sized := func(name string, gbps float64, bytes int64, region string) results.Benchmark {
 		b := bench(name, cpu, time.Millisecond, gbps, 0)
 		b.Measurement.Throughput.BytesPerLaunch = bytes
+		if region != "" {
+			b.SetParam("region", region)
+		}
 		return b
 	}
 	bs := []results.Benchmark{
-		sized("streams/triad/float", 76, 96<<20),          // 3 arrays of 32 MiB: partly in the L3
-		sized("streams/triad/float", 49, 192<<20),         // 3 arrays of 64 MiB
-		sized("peaks/bandwidth/rmw/float16", 106, 96<<20), // 2 x 48 MiB
-		sized("peaks/bandwidth/rmw/float16", 60, 512<<20),
+		sized("streams/triad/float", 76, 96<<20, ""),                 // 3 arrays of 32 MiB: partly in the L3
+		sized("streams/triad/float", 49, 192<<20, ""),                // 3 arrays of 64 MiB
+		sized("peaks/bandwidth/rmw/float16", 106, 96<<20, ""),        // 2 x 48 MiB
+		sized("peaks/bandwidth/rmw/float16", 60, 512<<20, ""),        // beyond
+		sized("peaks/bandwidth/chunk/float16", 300, 1<<30, "cache"),  // the suite says cache
+		sized("peaks/bandwidth/stride/float4", 40, 64<<20, "memory"), // the suite says memory (a plateau)
 	}
 	p := FromBenchmarks(cpu, bs, "test", time.Now())
 	if p == nil {
 		t.Fatal("no profile")
 	}
-	if c := p.Patterns["copy"]; c == nil || c.Value != 49 {
+	if c := p.Patterns["copy"]; c == nil || c.Value != 49 || c.BytesPerLaunch != 192<<20 {
 		t.Errorf("copy ceiling %+v, want 49 GB/s from the 64 MiB arrays", c)
 	}
-	if c := p.Patterns["read-modify-write"]; c == nil || c.Value != 60 || c.CacheSized {
+	if c := p.Patterns["read-modify-write"]; c == nil || c.Value != 60 {
 		t.Errorf("read-modify-write ceiling %+v, want 60 GB/s from 512 MiB", c)
 	}
-	// Alone, a cache-sized figure stands in, marked; a later figure measured
-	// beyond the cache replaces it in a merge even when lower.
+	if c := p.Patterns["read-only"]; c == nil || c.Value != 40 {
+		t.Errorf("read-only ceiling %+v, want 40 GB/s (region memory)", c)
+	}
+	if p.Bandwidth.Value != 60 || p.CacheBandwidth == nil || p.CacheBandwidth.Value != 300 || p.CacheBandwidth.From != "peaks/bandwidth/chunk/float16" {
+		t.Errorf("bandwidth %+v cache %+v", p.Bandwidth, p.CacheBandwidth)
+	}
+	// Alone, a cache-sized figure gives no memory ceiling at all; merged
+	// into a profile it leaves the memory ceilings alone.
 	small := FromBenchmarks(cpu, bs[:1], "quick", time.Now())
-	if small == nil || small.Patterns["copy"] == nil || !small.Patterns["copy"].CacheSized || small.Patterns["copy"].Value != 76 {
+	if small == nil || small.Bandwidth != nil || len(small.Patterns) != 0 || small.CacheBandwidth == nil || small.CacheBandwidth.Value != 76 {
 		t.Fatalf("cache-sized alone: %+v", small)
 	}
-	m := Merge(small, FromBenchmarks(cpu, bs[1:2], "streams", time.Now()), false)
-	if c := m.Patterns["copy"]; c.Value != 49 || c.CacheSized {
-		t.Errorf("merged copy ceiling %+v, want 49 GB/s measured beyond the cache", c)
+	if l := strings.Join(small.Lines(), "\n"); !strings.Contains(l, "none measured beyond the device's caches") || !strings.Contains(l, "cache bandwidth 76.0 GB/s") {
+		t.Errorf("lines of a cache-only profile:\n%s", l)
 	}
-	if m2 := Merge(m, small, false); m2.Patterns["copy"].Value != 49 {
-		t.Errorf("a cache-sized figure raised a memory one: %+v", m2.Patterns["copy"])
+	m, _ := Merge(p, small)
+	if m.Patterns["copy"].Value != 49 || m.Bandwidth.Value != 60 || m.CacheBandwidth.Value != 300 {
+		t.Errorf("a cache-sized figure changed the memory ceilings: %+v %+v", m.Patterns["copy"], m.Bandwidth)
+	}
+}
+
+// TestFromBenchmarksSkipsUnfinished checks that an interrupted or failed
+// benchmark read from an older file (it still holds samples) sets no figure.
+func TestFromBenchmarksSkipsUnfinished(t *testing.T) {
+	b := bench("peaks/compute/float/4", gpu, time.Millisecond, 0, 99999)
+	b.Error = "context canceled"
+	ok := bench("peaks/compute/float/1", gpu, time.Millisecond, 0, 100)
+	p := FromBenchmarks(gpu, []results.Benchmark{b, ok}, "test", time.Now())
+	if p == nil || p.Compute["float"].Value != 100 {
+		t.Errorf("compute %+v", p)
+	}
+}
+
+// TestPlaceMissingCeiling checks that a kernel judged against a ceiling the
+// profile lacks gets that said, with what to run, never a verdict of 0%.
+func TestPlaceMissingCeiling(t *testing.T) {
+	noCompute := h100()
+	noCompute.Compute = map[string]*Ceiling{}
+	noBandwidth := h100()
+	noBandwidth.Bandwidth = nil
+	noBandwidth.CacheBandwidth = &Ceiling{Value: 9000, Unit: "GB/s"}
+	heavy := Kernel{BytesPerLaunch: 1 << 20, OpsPerLaunch: 1 << 30, OpsUnit: "FLOP", Median: dur(1<<30, 40000e9), WorkGroups: 4096} // 1024 FLOP/byte
+	for _, tt := range []struct {
+		name    string
+		p       *Profile
+		k       Kernel
+		verdict string
+		say     []string
+	}{
+		{"1024 FLOP/byte without a compute ceiling", noCompute, heavy, NoComputeCeiling,
+			[]string{"no float compute ceiling in the profile: run 'clmeter suite peaks'", "at 1.02e+03 FLOP/byte"}},
+		{"operations only, no compute ceiling", noCompute, Kernel{OpsPerLaunch: 1 << 30, OpsUnit: "FLOP", Median: time.Millisecond, WorkGroups: 4096}, NoComputeCeiling,
+			[]string{"no float compute ceiling"}},
+		{"a stream without a memory ceiling", noBandwidth, Kernel{BytesPerLaunch: 1 << 30, OpsPerLaunch: 1 << 27, OpsUnit: "FLOP", Median: time.Millisecond, WorkGroups: 4096}, NoBandwidthCeiling,
+			[]string{"no global memory bandwidth ceiling (only a cache bandwidth of 9.00 TB/s, measured within the caches) in the profile: run 'clmeter suite peaks'"}},
+		{"bytes only, no memory ceiling", noBandwidth, Kernel{BytesPerLaunch: 1 << 30, Median: time.Millisecond, WorkGroups: 4096}, NoBandwidthCeiling,
+			[]string{"no global memory bandwidth ceiling"}},
+	} {
+		r := Place(tt.p, tt.k, Settings{})
+		if r.Verdict != tt.verdict || r.Roof != 0 || r.PercentOfRoof != 0 {
+			t.Errorf("%s: verdict %q, roof %g, %.0f%%; want %q without a roof", tt.name, r.Verdict, r.Roof, r.PercentOfRoof, tt.verdict)
+		}
+		all := strings.Join(r.Evidence, "\n")
+		for _, s := range tt.say {
+			if !strings.Contains(all, s) {
+				t.Errorf("%s: evidence lacks %q:\n%s", tt.name, s, all)
+			}
+		}
+		if strings.Contains(all, "0%") {
+			t.Errorf("%s: a percentage of a missing roof:\n%s", tt.name, all)
+		}
+	}
+}
+
+// TestPlaceInCache checks that a kernel whose working set fits in the caches
+// (the rule of BandwidthRegion) is placed under the cache bandwidth where
+// the profile has one, and is never called faster than a ceiling that is
+// too low when it has none (PoCL's saxpy over 12 MiB read 196% of a memory
+// ceiling).
+func TestPlaceInCache(t *testing.T) {
+	cpu := gpu
+	cpu.GlobalCacheBytes, cpu.ComputeUnits = 32<<20, 2
+	p := h100()
+	p.Device = cpu
+	p.Bandwidth = &Ceiling{Value: 7.76, Unit: "GB/s", Origin: Origin{From: "peaks/bandwidth/rmw/float16"}, Pattern: "read-modify-write"}
+	saxpy := Kernel{BytesPerLaunch: 12 << 20, OpsPerLaunch: 2 << 20, OpsUnit: "FLOP", Median: dur(12<<20, 15.2e9), WorkGroups: 4096, Traffic: "read-modify-write"}
+	r := Place(p, saxpy, Settings{})
+	all := strings.Join(r.Evidence, "\n")
+	if r.Verdict != MemoryBound || !strings.Contains(all, "may run from the caches") || strings.Contains(all, "ceiling is too low") {
+		t.Errorf("in cache, no cache bandwidth: %s %.0f%%:\n%s", r.Verdict, r.PercentOfRoof, all)
+	}
+	p.CacheBandwidth = &Ceiling{Value: 34.6, Unit: "GB/s", Origin: Origin{From: "peaks/bandwidth/chunk/float16"}}
+	r = Place(p, saxpy, Settings{})
+	all = strings.Join(r.Evidence, "\n")
+	if r.Verdict != MemoryBound || r.PercentOfRoof < 43 || r.PercentOfRoof > 45 || !strings.Contains(all, "the bandwidth roof is the cache bandwidth 34.6 GB/s") {
+		t.Errorf("in cache: %s %.1f%%:\n%s", r.Verdict, r.PercentOfRoof, all)
+	}
+	// Beyond the caches the memory ceiling is the roof.
+	big := saxpy
+	big.BytesPerLaunch, big.Median = 192<<20, dur(192<<20, 7e9)
+	if r = Place(p, big, Settings{}); r.BandwidthGBPerSecond != 7.76 || r.PercentOfRoof < 89 || r.PercentOfRoof > 91 {
+		t.Errorf("beyond the caches: roof %g, %.1f%%: %q", r.BandwidthGBPerSecond, r.PercentOfRoof, r.Evidence)
+	}
+}
+
+// TestStoreListRemove checks List (usable profiles only, others named as
+// skipped), Remove and RemoveAll (profiles of any format, nothing else).
+func TestStoreListRemove(t *testing.T) {
+	st := Store{Dir: t.TempDir()}
+	if ps, skipped, err := st.List(); err != nil || len(ps) != 0 || len(skipped) != 0 {
+		t.Fatalf("empty store: %v %v %v", ps, skipped, err)
+	}
+	if _, err := st.Save(h100()); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(st.Dir, "old-1.json"), []byte(`{"format": 1, "key": {"device": "old"}}`), 0o644)
+	os.WriteFile(filepath.Join(st.Dir, "notes.json"), []byte(`{"mine": true}`), 0o644)
+	ps, skipped, err := st.List()
+	if err != nil || len(ps) != 1 || ps[0].Bandwidth.Value != 3000 || len(skipped) != 2 || !strings.Contains(strings.Join(skipped, "\n"), "old-1.json: of format 1") {
+		t.Errorf("List: %v %q %v", ps, skipped, err)
+	}
+	if gone, err := st.Remove(KeyOf(gpu)); !gone || err != nil {
+		t.Errorf("Remove: %v %v", gone, err)
+	}
+	if gone, err := st.Remove(KeyOf(gpu)); gone || err != nil {
+		t.Errorf("Remove again: %v %v", gone, err)
+	}
+	st.Save(h100())
+	removed, err := st.RemoveAll()
+	if err != nil || len(removed) != 2 {
+		t.Errorf("RemoveAll: %q %v", removed, err)
+	}
+	if _, err := os.Stat(filepath.Join(st.Dir, "notes.json")); err != nil {
+		t.Error("RemoveAll removed a file that is no profile")
 	}
 }

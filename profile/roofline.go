@@ -17,6 +17,11 @@ const (
 	LaunchBound  = "launch-bound"
 	UnderFilled  = "under-filled"
 	Unknown      = "unknown"
+	// NoComputeCeiling and NoBandwidthCeiling: the kernel's operations (or
+	// bytes) are known but the profile lacks the ceiling to judge them
+	// against; never a percentage of a roof that is not there.
+	NoComputeCeiling   = "no compute ceiling"
+	NoBandwidthCeiling = "no bandwidth ceiling"
 )
 
 // A Kernel is what Place needs of one measured kernel.
@@ -73,14 +78,16 @@ func (s Settings) withDefaults() Settings {
 // launch-bound (the median is within LaunchFactor launch latencies),
 // under-filled (fewer work-groups, or work-items when the driver picks the
 // local size, than the device has compute units), then memory-bound or
-// compute-bound by which side of the ridge point the intensity falls on.
+// compute-bound by which side of the ridge point the intensity falls on, or,
+// when the profile lacks the ceiling that judgement needs, NoComputeCeiling
+// or NoBandwidthCeiling (never a percentage of a missing roof).
 // It returns nil when p is nil or the kernel has no median.
 func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 	if p == nil || k.Median <= 0 {
 		return nil
 	}
 	s = s.withDefaults()
-	r := &results.Roofline{OpsUnit: k.OpsUnit, Profile: p.Describe(), LaunchLatency: p.LaunchLatency, Evidence: []string{}}
+	r := &results.Roofline{OpsUnit: k.OpsUnit, Profile: p.Describe(), LaunchLatency: p.LaunchLatency(), Evidence: []string{}}
 	sec := k.Median.Seconds()
 	if k.BytesPerLaunch > 0 {
 		r.GBPerSecond = float64(k.BytesPerLaunch) / sec / 1e9
@@ -99,7 +106,21 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 		}
 	}
 	bw := p.Bandwidth
-	if c := p.Patterns[k.Traffic]; k.Traffic != "" && c != nil && bw != nil && c != bw && c.Value < bw.Value {
+	// A kernel whose working set fits in the caches, by the rule that makes
+	// a bandwidth figure the caches' (BandwidthRegion), is placed under the
+	// cache bandwidth where the profile has one; under the memory ceiling it
+	// may pass it, and that is the caches, not a ceiling too low.
+	inCache := cacheSized(k.BytesPerLaunch, p.Device.GlobalCacheBytes)
+	switch c := p.CacheBandwidth; {
+	case inCache && c != nil:
+		r.Evidence = append(r.Evidence, fmt.Sprintf("its %s a launch is under 4x the device's last-level cache (%s): the bandwidth roof is the cache bandwidth %s (%s), not the memory's",
+			units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes), rate(c.Value, "GB/s"), c.From))
+		bw = c
+	case inCache && bw != nil:
+		r.Evidence = append(r.Evidence, fmt.Sprintf("its %s a launch is under 4x the device's last-level cache (%s): it may run from the caches, above the memory ceiling (the profile has no cache bandwidth)",
+			units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes)))
+	}
+	if c := p.Patterns[k.Traffic]; bw == p.Bandwidth && k.Traffic != "" && c != nil && bw != nil && c != bw && c.Value < bw.Value {
 		r.Evidence = append(r.Evidence, fmt.Sprintf("the bandwidth roof is the %s pattern's ceiling %s (%s), the traffic this kernel makes; the device's best is %s (%s pattern)",
 			k.Traffic, rate(c.Value, "GB/s"), c.From, rate(bw.Value, "GB/s"), bw.Pattern))
 		bw = c
@@ -139,16 +160,42 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 				r.IntensityFLOPPerByte, orStr(k.OpsUnit, "FLOP"), r.RidgeOpsPerByte, rate(comp.Value, opsUnit), rate(bw.Value, "GB/s"), prec, rate(comp.Value, opsUnit)))
 		}
 		r.Evidence = append(r.Evidence, fmt.Sprintf("achieved %s and %s: %.0f%% of the roof at this intensity", rate(r.GOpsPerSecond, opsUnit), rate(r.GBPerSecond, "GB/s"), r.PercentOfRoof))
-	case r.GBPerSecond > 0 && bw != nil:
+	case r.IntensityFLOPPerByte > 0 || (r.GBPerSecond > 0 && bw == nil) || (r.GOpsPerSecond > 0 && comp == nil):
+		// What the kernel does is known, the ceiling to judge it by is not:
+		// say so, never a percentage of a missing roof.
+		var lacks []string
+		if r.GOpsPerSecond > 0 && comp == nil {
+			region = NoComputeCeiling
+			lacks = append(lacks, "no "+prec+" compute ceiling")
+		}
+		if r.GBPerSecond > 0 && bw == nil {
+			if region == Unknown {
+				region = NoBandwidthCeiling
+			}
+			l := "no global memory bandwidth ceiling"
+			if c := p.CacheBandwidth; c != nil {
+				l += fmt.Sprintf(" (only a cache bandwidth of %s, measured within the caches)", rate(c.Value, "GB/s"))
+			}
+			lacks = append(lacks, l)
+		}
+		var achieved []string
+		if r.GBPerSecond > 0 {
+			achieved = append(achieved, rate(r.GBPerSecond, "GB/s"))
+		}
+		if r.GOpsPerSecond > 0 {
+			achieved = append(achieved, rate(r.GOpsPerSecond, opsUnit))
+		}
+		e := strings.Join(lacks, " and ") + " in the profile: run 'clmeter suite peaks'; achieved " + strings.Join(achieved, " and ")
+		if r.IntensityFLOPPerByte > 0 {
+			e += fmt.Sprintf(" at %.3g %s/byte", r.IntensityFLOPPerByte, orStr(k.OpsUnit, "FLOP"))
+		}
+		r.Evidence = append(r.Evidence, e)
+	case r.GBPerSecond > 0:
 		r.Roof, r.RoofUnit = bw.Value, "GB/s"
 		r.PercentOfRoof = 100 * r.GBPerSecond / bw.Value
 		region = MemoryBound
-		why := "operations per launch unknown (give --flops): placed against the bandwidth ceiling only"
-		if k.OpsPerLaunch > 0 {
-			why = "no compute ceiling in the profile: placed against the bandwidth ceiling only"
-		}
-		r.Evidence = append(r.Evidence, fmt.Sprintf("%s; achieved %s, %.0f%% of the %s ceiling (set by the %s pattern)", why, rate(r.GBPerSecond, "GB/s"), r.PercentOfRoof, rate(bw.Value, "GB/s"), bw.Pattern))
-	case r.GOpsPerSecond > 0 && comp != nil:
+		r.Evidence = append(r.Evidence, fmt.Sprintf("operations per launch unknown (give --flops): placed against the bandwidth ceiling only; achieved %s, %.0f%% of the %s ceiling (set by the %s pattern)", rate(r.GBPerSecond, "GB/s"), r.PercentOfRoof, rate(bw.Value, "GB/s"), bw.Pattern))
+	case r.GOpsPerSecond > 0:
 		r.Roof, r.RoofUnit = comp.Value, opsUnit
 		r.PercentOfRoof = 100 * r.GOpsPerSecond / comp.Value
 		region = ComputeBound
@@ -156,7 +203,7 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 	default:
 		r.Evidence = append(r.Evidence, "bytes and operations per launch unknown (give --bytes and --flops, or bytes:/flops: in a spec): no roof to place it under")
 	}
-	if bw != nil && len(p.Patterns) > 1 && r.GBPerSecond > 0 && region == MemoryBound {
+	if !inCache && bw != nil && len(p.Patterns) > 1 && r.GBPerSecond > 0 && region == MemoryBound {
 		var parts []string
 		for _, pat := range []string{"read-only", "copy", "read-modify-write"} {
 			if c := p.Patterns[pat]; c != nil {
@@ -166,7 +213,7 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 		r.Evidence = append(r.Evidence, "its bandwidth against each pattern's best: "+strings.Join(parts, ", ")+
 			" (on CPUs a write also reads its line first, so copy kernels count less traffic than they move)")
 	}
-	if r.Roof > 0 && r.PercentOfRoof > 100*(1+s.Slack) {
+	if r.Roof > 0 && r.PercentOfRoof > 100*(1+s.Slack) && !(inCache && bw != p.CacheBandwidth) {
 		r.Evidence = append(r.Evidence, fmt.Sprintf("%.0f%% is above the measured ceiling: the ceiling is too low, not the kernel too fast (measure it again with 'clmeter suite peaks')", r.PercentOfRoof))
 	}
 
@@ -179,12 +226,13 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 	case cu > 0 && k.WorkGroups == 0 && k.WorkItems > 0 && k.WorkItems < cu:
 		under = fmt.Sprintf("%d work-item(s) for %d compute units: the device cannot be filled", k.WorkItems, cu)
 	}
-	launch := p.LaunchLatency > 0 && float64(k.Median) <= s.LaunchFactor*float64(p.LaunchLatency)
+	floor := p.LaunchLatency()
+	launch := floor > 0 && float64(k.Median) <= s.LaunchFactor*float64(floor)
 	switch {
 	case launch:
 		r.Verdict = LaunchBound
-		r.Evidence = append([]string{fmt.Sprintf("median %s is %.1fx the device's launch time of %s (an empty kernel, back to back; launch-bound within %gx): launches, not the work, set the pace; do more work per launch",
-			units.Duration(k.Median), float64(k.Median)/float64(p.LaunchLatency), units.Duration(p.LaunchLatency), s.LaunchFactor)}, r.Evidence...)
+		r.Evidence = append([]string{fmt.Sprintf("median %s is %.1fx the device's launch time of %s (an empty kernel, back to back, at its cheapest local size; launch-bound within %gx): launches, not the work, set the pace; do more work per launch",
+			units.Duration(k.Median), float64(k.Median)/float64(floor), units.Duration(floor), s.LaunchFactor)}, r.Evidence...)
 		if under != "" {
 			r.Evidence = append(r.Evidence, under)
 		}
@@ -198,7 +246,7 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 		}
 		r.Evidence = append(r.Evidence, fmt.Sprintf("at %.0f%% of the roof it is far below it: %s", r.PercentOfRoof, why))
 	}
-	if p.LaunchLatency == 0 {
+	if floor == 0 {
 		r.Evidence = append(r.Evidence, "no launch latency in the profile: launch-bound not checked")
 	}
 	return r

@@ -35,8 +35,9 @@ type Roofline struct {
 	// to back (zero when unknown).
 	LaunchLatency time.Duration `json:"launch_latency_ns,omitempty"`
 	// Verdict is one of "memory-bound", "compute-bound", "launch-bound",
-	// "under-filled" or "unknown"; Evidence says, in sentences with figures,
-	// why.
+	// "under-filled", "unknown", or "no compute ceiling" / "no bandwidth
+	// ceiling" (the profile lacks the ceiling to judge the kernel by; Roof is
+	// then zero); Evidence says, in sentences with figures, why.
 	Verdict  string   `json:"verdict"`
 	Evidence []string `json:"evidence"`
 	// Profile says which device profile the ceilings came from.

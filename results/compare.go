@@ -103,7 +103,7 @@ func Compare(old, new []Source, opts CompareOptions) *Comparison {
 				if opts.IgnoreName {
 					k.Name = "*"
 				}
-				if b.Measurement == nil || len(b.Measurement.Samples) == 0 {
+				if !b.HasFigure() { // not sampled, failed or interrupted
 					if !notSampled[k] {
 						notSampled[k] = true
 						c.NotSampled = append(c.NotSampled, k)

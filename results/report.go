@@ -165,7 +165,7 @@ func NewReport(srcs []Source) *Report {
 		b := row.Bench
 		if b.Error != "" {
 			r.Failed = append(r.Failed, row)
-		} else if b.Measurement != nil {
+		} else if b.HasFigure() {
 			r.Rows = append(r.Rows, row)
 		}
 		for _, f := range b.Figures {

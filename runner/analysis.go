@@ -156,7 +156,7 @@ func updateProfile(ctx context.Context, o SuiteOptions, dev *runtime.Device, don
 	if o.Small {
 		mo.Settings = o.Settings
 	}
-	p, path, err := profile.Update(ctx, st, dev, done, "clmeter suite "+o.Suite, fill, mo)
+	p, path, notes, err := profile.Update(ctx, st, dev, done, "clmeter suite "+o.Suite, fill, mo)
 	if err != nil {
 		fmt.Fprintf(stderr, "device profile not saved: %v\n", err)
 		return
@@ -167,5 +167,11 @@ func updateProfile(ctx context.Context, o SuiteOptions, dev *runtime.Device, don
 	fmt.Fprintf(stdout, "\ndevice profile of %s (%s), saved in %s:\n", dev.Info.Name, p.Describe(), path)
 	for _, l := range p.Lines() {
 		fmt.Fprintln(stdout, "  "+l)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(stdout, "  note: "+n)
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(stdout, "  (a profile keeps each figure's best; 'clmeter profile reset' forgets them, 'clmeter profile rebuild FILE...' makes one from result files)")
 	}
 }

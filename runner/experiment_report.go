@@ -106,7 +106,7 @@ func writeColdStart(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeak
 		l, lok := figureOf(fresh[s], "launch")
 		row := []string{s, msCell(f.Value, ok), msCell(l.Value, lok)}
 		b := warm[s]
-		if m := b.Measurement; m != nil && m.Phases != nil {
+		if m := b.Measurement; b.HasFigure() && m.Phases != nil {
 			p := m.Phases
 			row = append(row, fmtDur(p.Total.Median), fmtDur(p.CopyIn.Median), fmtDur(p.Compute.Median), fmtDur(p.CopyOut.Median))
 			if i == 0 {
@@ -116,7 +116,7 @@ func writeColdStart(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeak
 			row = append(row, "-", "-", "-", "-")
 		}
 		row = append(row, suiteMedian(b))
-		if m := b.Measurement; m != nil && m.Throughput != nil && len(m.Samples) > 0 {
+		if m := b.Measurement; b.HasFigure() && m.Throughput != nil {
 			row = append(row, units.Rate(m.Throughput.GOpsPerSecond, "FLOP"))
 		} else {
 			row = append(row, "")

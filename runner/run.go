@@ -320,7 +320,10 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 			}
 			return err
 		}
-		if rb.Measurement != nil && rb.Measurement.StopReason == measure.StopCanceled {
+		// An interrupted benchmark is kept only when it reached its minimum
+		// of samples (results.Conclude); then the run stops after it.
+		canceled := rb.Measurement != nil && rb.Measurement.StopReason == measure.StopCanceled
+		if canceled && !rb.HasFigure() {
 			abandoned = err
 			break
 		}
@@ -337,6 +340,10 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 			if err := w.Append(*rb); err != nil {
 				return err
 			}
+		}
+		if canceled {
+			abandoned = err
+			break
 		}
 		if err != nil {
 			// The benchmark failed after setup: keep what finished, report it.
@@ -417,9 +424,11 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 	}
 	rb.SetParam("global", joinInts(kb.Global))
 	rb.Clocks = clk
-	plan.analysis.annotate(ctx, it.device, kb, it.precision, rb)
 	if err != nil {
-		rb.Error = err.Error()
+		rb.Conclude(err) // an unfinished measurement carries no figure
+	}
+	if rb.HasFigure() {
+		plan.analysis.annotate(ctx, it.device, kb, it.precision, rb)
 	}
 	return rb, err
 }

@@ -6,62 +6,45 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/units"
 )
 
-// suitePeaks are one device's measured peaks: the best bandwidth in GB/s and
-// the best compute rate per type ("float", "int" ...) in G operations/s.
+// suitePeaks are one device's peaks in a suite's table: its ceilings as the
+// device profile takes them (profile.FromBenchmarks over this run's
+// benchmarks of it: one rule for both, profile.BandwidthRegion deciding
+// whether a bandwidth is the memory's or the caches'), and its best image
+// bandwidth (not a profile figure).
 type suitePeaks struct {
-	bandwidth float64
-	compute   map[string]float64
+	prof  *profile.Profile
+	image float64
 }
 
-// devicePeaks takes each device's peaks from the peak benchmarks the suites
-// emitted; a device with none falls back to the best figure of its own
-// benchmarks (the suite's own measured peak).
+// devicePeaks takes each device's peaks from the benchmarks the suites
+// emitted on it.
 func devicePeaks(bs []results.Benchmark) map[string]*suitePeaks {
+	byDev := map[string][]results.Benchmark{}
+	var order []string
+	for _, b := range bs {
+		if _, ok := byDev[b.Device.Index]; !ok {
+			order = append(order, b.Device.Index)
+		}
+		byDev[b.Device.Index] = append(byDev[b.Device.Index], b)
+	}
 	peaks := map[string]*suitePeaks{}
-	get := func(dev string) *suitePeaks {
-		p := peaks[dev]
-		if p == nil {
-			p = &suitePeaks{compute: map[string]float64{}}
-			peaks[dev] = p
+	for _, dev := range order {
+		list := byDev[dev]
+		p := &suitePeaks{prof: profile.FromBenchmarks(list[0].Device, list, "this run", time.Time{})}
+		for _, b := range list {
+			if strings.HasPrefix(b.Name, "peaks/image-bandwidth/") && b.HasFigure() && b.Measurement.Throughput != nil {
+				p.image = math.Max(p.image, b.Measurement.Throughput.GBPerSecond)
+			}
 		}
-		return p
-	}
-	marked := map[string]bool{}
-	for _, b := range bs {
-		kind, ok := clkernels.IsPeakBenchmark(b)
-		if !ok || len(b.Figures) == 0 {
-			continue
-		}
-		p := get(b.Device.Index)
-		v := b.Figures[0].Value
-		if kind == "bandwidth" {
-			p.bandwidth = math.Max(p.bandwidth, v)
-			marked[b.Device.Index+"|bw"] = true
-		} else {
-			t := strings.TrimPrefix(kind, "compute:")
-			p.compute[t] = math.Max(p.compute[t], v)
-			marked[b.Device.Index+"|"+t] = true
-		}
-	}
-	for _, b := range bs {
-		m := b.Measurement
-		if m == nil || m.Throughput == nil || b.Error != "" || suiteSkipPeak(b) {
-			continue
-		}
-		p := get(b.Device.Index)
-		if m.Throughput.GBPerSecond > 0 && !marked[b.Device.Index+"|bw"] {
-			p.bandwidth = math.Max(p.bandwidth, m.Throughput.GBPerSecond)
-		}
-		t := suiteOpsType(b)
-		if m.Throughput.GOpsPerSecond > 0 && t != "" && !marked[b.Device.Index+"|"+t] {
-			p.compute[t] = math.Max(p.compute[t], m.Throughput.GOpsPerSecond)
-		}
+		peaks[dev] = p
 	}
 	return peaks
 }
@@ -72,47 +55,43 @@ func suiteSkipPeak(b results.Benchmark) bool {
 	return b.Kind == "suite:transfers" || b.Kind == "suite:launch" || strings.HasPrefix(b.Name, "transfers/") || strings.HasPrefix(b.Name, "launch/")
 }
 
-// suiteOpsType is the type whose compute peak a benchmark's operations compare
-// with ("float" when it does not say).
-func suiteOpsType(b results.Benchmark) string {
-	m := b.Measurement
-	if m == nil || m.Throughput == nil || (m.Throughput.OpsUnit != "FLOP" && m.Throughput.OpsUnit != "IOP") {
+// percentOf is v as a percentage of the ceiling c; "" without one.
+func percentOf(v float64, c *profile.Ceiling) string {
+	if c == nil || c.Value <= 0 || v <= 0 {
 		return ""
 	}
-	if t := b.Params["type"]; t != "" {
-		return t
-	}
-	return "float"
+	return fmt.Sprintf("%.0f%%", 100*v/c.Value)
 }
 
 // peakPercent is a benchmark's throughput as a percentage of its device's
-// peak; "" when there is no comparable peak.
+// peak of the same kind; "" when there is no comparable peak, and for a
+// benchmark that carries no figure (failed, invalid or interrupted). A
+// global bandwidth measured within the caches (profile.BandwidthRegion) is
+// a percentage of the cache bandwidth, marked "(cache)", never of the
+// memory's.
 func peakPercent(b results.Benchmark, peaks map[string]*suitePeaks) string {
-	m := b.Measurement
 	p := peaks[b.Device.Index]
-	if m == nil || m.Throughput == nil || p == nil || suiteSkipPeak(b) {
+	if p == nil || !b.HasFigure() || b.Measurement.Throughput == nil || suiteSkipPeak(b) {
 		return ""
 	}
-	// Memory-bound kernels compare with the bandwidth peak, the compute
-	// kernels with the compute peak of their type.
-	// Local and image bandwidth compare with their own peaks (devicePeaks
-	// keeps them beside the compute peaks, by kind).
-	for _, kind := range []string{"local-bandwidth", "image-bandwidth"} {
-		if strings.HasPrefix(b.Name, "peaks/"+kind) {
-			if peak := p.compute[kind]; peak > 0 && m.Throughput.GBPerSecond > 0 {
-				return fmt.Sprintf("%.0f%%", 100*m.Throughput.GBPerSecond/peak)
-			}
-			return ""
-		}
+	t := b.Measurement.Throughput
+	if strings.HasPrefix(b.Name, "peaks/image-bandwidth/") {
+		return percentOf(t.GBPerSecond, &profile.Ceiling{Value: p.image})
 	}
-	if strings.HasPrefix(b.Name, "peaks/compute/") {
-		if peak := p.compute[suiteOpsType(b)]; peak > 0 {
-			return fmt.Sprintf("%.0f%%", 100*m.Throughput.GOpsPerSecond/peak)
-		}
+	if p.prof == nil {
 		return ""
 	}
-	if m.Throughput.GBPerSecond > 0 && p.bandwidth > 0 {
-		return fmt.Sprintf("%.0f%%", 100*m.Throughput.GBPerSecond/p.bandwidth)
+	switch {
+	case strings.HasPrefix(b.Name, "peaks/local-bandwidth/"):
+		return percentOf(t.GBPerSecond, p.prof.LocalBandwidth)
+	case strings.HasPrefix(b.Name, "peaks/compute/"):
+		return percentOf(t.GOpsPerSecond, p.prof.Compute[b.Params["type"]])
+	case t.GBPerSecond > 0 && profile.BandwidthRegion(b) == profile.RegionCache:
+		if s := percentOf(t.GBPerSecond, p.prof.CacheBandwidth); s != "" {
+			return s + " (cache)"
+		}
+	case t.GBPerSecond > 0:
+		return percentOf(t.GBPerSecond, p.prof.Bandwidth)
 	}
 	return ""
 }
@@ -165,11 +144,15 @@ func suiteParams(b results.Benchmark) string {
 	for _, p := range b.OrderedParams() {
 		ps = append(ps, p.Name+"="+p.Value)
 	}
+	// The launch benchmarks' local size, settled by a race (not a param).
+	if l, ok := b.Extra["local_size"].(string); ok {
+		ps = append(ps, "local="+l)
+	}
 	return strings.Join(ps, " ")
 }
 
 func suiteMedian(b results.Benchmark) string {
-	if b.Measurement == nil || len(b.Measurement.Samples) == 0 {
+	if !b.HasFigure() {
 		return "-"
 	}
 	return fmtDur(b.Measurement.Summary.Median)
@@ -183,14 +166,14 @@ func suiteThroughput(b results.Benchmark) string {
 		}
 		return strings.Join(fs, ", ")
 	}
-	if len(b.Measurement.Samples) == 0 {
+	if !b.HasFigure() {
 		return ""
 	}
 	return ThroughputText(b.Measurement.Throughput)
 }
 
 func suiteCV(b results.Benchmark) string {
-	if b.Measurement == nil || b.Measurement.Summary.N < 2 {
+	if !b.HasFigure() || b.Measurement.Summary.N < 2 {
 		return ""
 	}
 	return fmt.Sprintf("%.1f%%", 100*b.Measurement.Summary.CV)
@@ -223,11 +206,16 @@ func suiteWarnings(b results.Benchmark) string {
 // writeQuickSummary prints the quick suite's closing summary.
 func writeQuickSummary(w io.Writer, b results.Benchmark, p *suitePeaks) {
 	fmt.Fprintf(w, "\nSummary: %s (%s)\n", b.Device.Name, b.Device.Index)
-	if p != nil && p.bandwidth > 0 {
-		fmt.Fprintf(w, "  peak bandwidth    %s\n", units.Rate(p.bandwidth, "B"))
-	}
-	if p != nil && p.compute["float"] > 0 {
-		fmt.Fprintf(w, "  peak fp32         %s\n", units.Rate(p.compute["float"], "FLOP"))
+	if p != nil && p.prof != nil {
+		switch bw, cache := p.prof.Bandwidth, p.prof.CacheBandwidth; {
+		case bw != nil:
+			fmt.Fprintf(w, "  peak bandwidth    %s\n", units.Rate(bw.Value, "B"))
+		case cache != nil:
+			fmt.Fprintf(w, "  peak bandwidth    none measured beyond the caches (within them: %s); 'clmeter suite peaks' measures it\n", units.Rate(cache.Value, "B"))
+		}
+		if c := p.prof.Compute["float"]; c != nil {
+			fmt.Fprintf(w, "  peak fp32         %s\n", units.Rate(c.Value, "FLOP"))
+		}
 	}
 	var launch []string
 	for _, f := range b.Figures {

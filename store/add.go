@@ -316,12 +316,20 @@ func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *s
 		valid                       sql.NullInt64
 	)
 	if m := b.Measurement; m != nil {
-		samples = m.Samples
+		if b.HasFigure() {
+			samples = m.Samples
+		}
 		mc := *m
 		mc.Samples = []measure.Sample{}
 		body.Measurement = &mc
 		sm := m.Summary
 		timer, n = string(m.Timer), sm.N
+		// A failed or interrupted benchmark carries no figure (an older file
+		// may still hold one): its row is stored, not ok, with no median or
+		// rates.
+		if !b.HasFigure() {
+			n, sm = 0, measure.Summary{}
+		}
 		if sm.N > 0 {
 			median = sql.NullInt64{Int64: int64(sm.Median), Valid: true}
 			lo = sql.NullInt64{Int64: int64(sm.CI95Low), Valid: true}
@@ -330,7 +338,7 @@ func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *s
 			mean = sql.NullInt64{Int64: int64(sm.Mean), Valid: true}
 			cv = sql.NullFloat64{Float64: sm.CV, Valid: true}
 		}
-		if t := m.Throughput; t != nil {
+		if t := m.Throughput; t != nil && b.HasFigure() {
 			gbs = sql.NullFloat64{Float64: t.GBPerSecond, Valid: t.BytesPerLaunch > 0}
 			gops = sql.NullFloat64{Float64: t.GOpsPerSecond, Valid: t.OpsPerLaunch > 0}
 			opsUnit = t.OpsUnit

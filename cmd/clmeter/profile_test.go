@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/clmeter/clmeter/results"
 )
@@ -59,9 +60,81 @@ func TestSuitePeaksWritesProfile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s %s", code, stdout, errs)
 	}
-	for _, want := range []string{"device profile of", "saved in", "global memory bandwidth", "pattern)", "float compute", "launch ", "an empty kernel, back to back", "pinned transfers"} {
+	// --small buffers lie within a CPU's caches: their figure is the cache
+	// bandwidth, never the memory ceiling.
+	for _, want := range []string{"device profile of", "saved in", "global memory bandwidth", "float compute", "launch ", "an empty kernel, back to back", "pinned transfers", "clmeter suite peaks, "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("suite peaks lacks %q:\n%s", want, stdout)
 		}
+	}
+	if !strings.Contains(stdout, "pattern)") && !strings.Contains(stdout, "cache bandwidth") {
+		t.Errorf("suite peaks has no bandwidth figure:\n%s", stdout)
+	}
+}
+
+// profile shows the stored profiles with each figure's origin, rebuilds them
+// from result files (which may lower a figure) and resets them; a later,
+// weaker suite does not lower a figure.
+func TestProfileCommand(t *testing.T) {
+	needDevice(t)
+	dir := t.TempDir()
+	t.Setenv("CLMETER_PROFILE_DIR", filepath.Join(dir, "profiles"))
+	code, stdout, errs := clm(t, "profile")
+	if code != 0 || !strings.Contains(stdout, "no device profile stored in") {
+		t.Fatalf("empty: exit %d %s %s", code, stdout, errs)
+	}
+	out := filepath.Join(dir, "launch.json")
+	code, stdout, errs = clm(t, append([]string{"suite", "launch", "--no-profile", "-o", out}, fast...)...)
+	if code != 0 {
+		t.Fatalf("suite launch: exit %d %s %s", code, stdout, errs)
+	}
+	if !strings.Contains(stdout, "local=1") && !strings.Contains(stdout, "local=auto") {
+		t.Errorf("the launch suite does not say its local size:\n%s", stdout)
+	}
+	code, stdout, errs = clm(t, "profile", "rebuild", out)
+	if code != 0 || !strings.Contains(stdout, "rebuilt from "+out) || !strings.Contains(stdout, "(launch/throughput; result file "+out+", ") {
+		t.Fatalf("rebuild: exit %d %s %s", code, stdout, errs)
+	}
+	// A faster launch floor in the store is kept over the file's, with its
+	// origin, by a later suite; a rebuild puts the file's back.
+	f, err := results.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f.Benchmarks {
+		if f.Benchmarks[i].Name == "launch/throughput" {
+			f.Benchmarks[i].Measurement.Summary.Median = time.Nanosecond
+		}
+	}
+	fast1 := filepath.Join(dir, "fast.json")
+	if err := results.WriteFile(fast1, f); err != nil {
+		t.Fatal(err)
+	}
+	if code, stdout, errs = clm(t, "profile", "rebuild", fast1); code != 0 || !strings.Contains(stdout, "launch 1 ns") {
+		t.Fatalf("rebuild from the faster file: exit %d %s %s", code, stdout, errs)
+	}
+	code, stdout, errs = clm(t, append([]string{"suite", "launch"}, fast...)...)
+	if code != 0 || !strings.Contains(stdout, "launch 1 ns") || !strings.Contains(stdout, "note: launch: kept 1 ns") {
+		t.Errorf("a later suite lowered the stored launch floor: exit %d\n%s%s", code, stdout, errs)
+	}
+	code, stdout, _ = clm(t, "profile", "show", "--format", "json")
+	if code != 0 || !strings.Contains(stdout, `"launch": {`) || !strings.Contains(stdout, `"source": "result file `+fast1+`"`) {
+		t.Errorf("show json: exit %d\n%s", code, stdout)
+	}
+	if code, stdout, _ = clm(t, "profile", "rebuild", out); code != 0 || strings.Contains(stdout, "launch 1 ns") {
+		t.Errorf("rebuild did not replace the stored figure: %s", stdout)
+	}
+	// Bad input changes nothing.
+	if code, _, errs = clm(t, "profile", "rebuild", filepath.Join(dir, "missing.json")); code != 2 || !strings.Contains(errs, "no profile was changed") {
+		t.Errorf("rebuild of a missing file: exit %d %s", code, errs)
+	}
+	if code, _, errs = clm(t, "profile", "reset"); code != 2 || !strings.Contains(errs, "--all") {
+		t.Errorf("reset without a device: exit %d %s", code, errs)
+	}
+	if code, stdout, _ = clm(t, "profile", "reset", "--all"); code != 0 || !strings.Contains(stdout, "forgot the device profile "+filepath.Join(dir, "profiles")) {
+		t.Errorf("reset --all: exit %d %s", code, stdout)
+	}
+	if code, stdout, _ = clm(t, "profile", "show"); code != 0 || !strings.Contains(stdout, "no device profile stored") {
+		t.Errorf("after reset: exit %d %s", code, stdout)
 	}
 }
