@@ -544,7 +544,12 @@ func (r *runner) streams(kernels, types []string, n int64) error {
 		for _, k := range kernels {
 			_, err := r.kernelSized(fmt.Sprintf("streams/%s/%s", k, typ), size*t.Size, func(b int64) []param {
 				e := b / t.Size
-				return []param{{"type", typ}, {"elements", fmt.Sprint(e)}, {"array", sizeLabel(e * t.Size)}, {"region", Region(r.dev, streamWorkingSet(k, e*t.Size))}}
+				ws := streamWorkingSet(k, e*t.Size)
+				ps := []param{{"type", typ}, {"elements", fmt.Sprint(e)}, {"array", sizeLabel(e * t.Size)}, {"region", Region(r.dev, ws)}}
+				if ps[3].value == sizing.RegionMemory {
+					ps = append(ps, param{"plateau", OnPlateau(r.dev, ws)})
+				}
+				return ps
 			}, func(b int64) (*runtime.KernelBenchmark, error) {
 				return StreamBenchmarkFilled(r.dev, k, typ, b/t.Size)
 			})

@@ -110,9 +110,15 @@ func fitBytes(s measure.Settings, bytes int64, res *measure.Result) int64 {
 }
 
 // regionParams are the parameters of a bandwidth benchmark over a working set
-// of bytes on dev: its size and region.
+// of bytes on dev: its size, region and, for memory, whether the working set
+// is on the plateau the search found ("plateau": "yes" or "no").
 func regionParams(dev *runtime.Device, bytes int64, ps ...param) []param {
-	return append(ps, param{"size", sizeLabel(bytes)}, param{"region", Region(dev, bytes)})
+	region := Region(dev, bytes)
+	ps = append(ps, param{"size", sizeLabel(bytes)}, param{"region", region})
+	if region == sizing.RegionMemory {
+		ps = append(ps, param{"plateau", OnPlateau(dev, bytes)})
+	}
+	return ps
 }
 
 // bufferBytes is the size of each of buffers buffers sharing a working set

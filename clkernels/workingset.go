@@ -108,3 +108,17 @@ func Region(dev *runtime.Device, bytes int64) string {
 	}
 	return sizing.RegionMemory
 }
+
+// OnPlateau says whether a memory working set of bytes on dev is on the
+// plateau the working-set search found: "yes" from the plateau's size up,
+// "no" below it or when the memory budget ended the search first.
+func OnPlateau(dev *runtime.Device, bytes int64) string {
+	workingSetMu.Lock()
+	defer workingSetMu.Unlock()
+	for k, p := range workingSets {
+		if k.dev == dev && p.Found && bytes >= p.Memory.Bytes {
+			return "yes"
+		}
+	}
+	return "no"
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/units"
 )
 
 // FromBenchmarks builds a profile of device dev from the benchmarks of the
@@ -53,6 +54,10 @@ func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source strin
 				pattern = clkernels.PatternTraffic(parts[2])
 			}
 			n := Ceiling{Value: gbps(b), Unit: "GB/s", Origin: origin(b), Pattern: pattern, BytesPerLaunch: b.Measurement.Throughput.BytesPerLaunch}
+			if ws, err := units.ParseByteSize(b.Params["size"]); err == nil && ws > 0 {
+				n.WorkingSet = ws
+			}
+			n.OffPlateau = b.Params["plateau"] == "no"
 			if BandwidthRegion(*b) == RegionCache {
 				better(&p.CacheBandwidth, n)
 				continue

@@ -140,6 +140,9 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 			// The working set of the peaks suite (clkernels.WorkingSet):
 			// its region says whether it is memory's or a cache's.
 			params := [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}, {"size", clkernels.SizeLabel(bwSize)}, {"region", clkernels.Region(dev, bwSize)}}
+			if params[3][1] == RegionMemory {
+				params = append(params, [2]string{"plateau", clkernels.OnPlateau(dev, bwSize)})
+			}
 			if err := kernel(name, params, func() (*runtime.KernelBenchmark, error) {
 				n := bwSize
 				if pw.pattern == clkernels.PatternCopy {

@@ -68,6 +68,13 @@ type Ceiling struct {
 	// BytesPerLaunch is, for a bandwidth, what one launch of the benchmark
 	// moved (zero when unknown).
 	BytesPerLaunch int64 `json:"bytes_per_launch,omitempty"`
+	// WorkingSet is, for a memory bandwidth, the bytes its benchmark worked
+	// over, and OffPlateau whether that working set was where the memory
+	// budget stopped the search before the figure plateaued (the suites'
+	// "size" and "plateau" parameters): such a figure may still hold some of
+	// a cache's speed.
+	WorkingSet int64 `json:"working_set,omitempty"`
+	OffPlateau bool  `json:"off_plateau,omitempty"`
 	// Theoretical is the vendor's figure in the same unit (zero when unknown)
 	// and TheoryNote how it was computed ("132 SMs x 128 lanes x 1980 MHz x 2").
 	Theoretical float64 `json:"theoretical,omitempty"`
@@ -83,6 +90,13 @@ func (c *Ceiling) Beats(old *Ceiling) bool {
 		return false
 	case old == nil:
 		return true
+	case c.OffPlateau != old.OffPlateau:
+		// A figure on the memory plateau beats one measured short of it.
+		return old.OffPlateau
+	case c.OffPlateau && c.WorkingSet != old.WorkingSet && c.WorkingSet > 0 && old.WorkingSet > 0:
+		// Short of the plateau, the larger working set is nearer memory's
+		// figure, whatever the values (a smaller one keeps more of a cache).
+		return c.WorkingSet > old.WorkingSet
 	}
 	return c.Value > old.Value
 }
