@@ -10,6 +10,11 @@ import (
 // slopeShare is the cost of a drift's slope as a share of a change's.
 const slopeShare = 0.75
 
+// longRunRatio is how much larger than the lag-1 σ the long-run σ must be
+// to be used: below it, the difference is what estimating σ from a few
+// dozen points leaves, not correlation.
+const longRunRatio = 1.5
+
 // maxLongRunLag is the longest lag whose differences measure the long-run
 // noise; the lag is also at most a tenth of the series.
 const maxLongRunLag = 20
@@ -44,7 +49,7 @@ func penalized(x []float64, s Settings) Analysis {
 	if k := min(maxLongRunLag, n/10); k > 1 {
 		for range 2 {
 			lr := longRunSigma(y, segs, k)
-			if lr <= sigma {
+			if lr <= sigma || lr < longRunRatio*sigma1 {
 				break
 			}
 			sigma = lr
@@ -250,6 +255,7 @@ func (sg segmenter) run(sigma float64) segmentation {
 		}
 	}
 	slices.Reverse(seg.cps)
+	seg.preferSteps(n)
 	// Drop the weakest change that fails the test, until all pass.
 	for {
 		b := seg.bounds(n)
@@ -263,6 +269,35 @@ func (sg segmenter) run(sigma float64) segmentation {
 			return seg
 		}
 		seg.cps = slices.Delete(seg.cps, worst, worst+1)
+	}
+}
+
+// preferSteps splits a drifting segment at its best single step when that
+// step fits it at least as well as the line: a level that moved once (a
+// commit) is the simpler story than a drift, and for a real drift of more
+// than a few runs no single step comes close to the line.
+func (seg *segmentation) preferSteps(n int) {
+	L := seg.s.MinSize
+	b := seg.bounds(n)
+	var add []int
+	for i := 0; i+1 < len(b); i++ {
+		lo, hi := b[i], b[i+1]
+		if hi-lo < 2*L || !seg.drifts(lo, hi) {
+			continue
+		}
+		best, bestT := seg.p.rssLine(lo, hi), -1
+		for t := lo + L; t <= hi-L; t++ {
+			if r := seg.p.rssConst(lo, t) + seg.p.rssConst(t, hi); r <= best {
+				best, bestT = r, t
+			}
+		}
+		if bestT > 0 {
+			add = append(add, bestT)
+		}
+	}
+	if len(add) > 0 {
+		seg.cps = append(seg.cps, add...)
+		slices.Sort(seg.cps)
 	}
 }
 
