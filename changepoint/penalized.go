@@ -27,7 +27,8 @@ func penalized(x []float64, s Settings) Analysis {
 		return a
 	}
 	sigma1 := diffSigma(x, 1)
-	if sigma1 == 0 {
+	exact := sigma1 == 0
+	if exact {
 		scale := 0.0
 		for _, v := range x {
 			scale = max(scale, math.Abs(v))
@@ -40,7 +41,7 @@ func penalized(x []float64, s Settings) Analysis {
 		sigma1 = scale * 1e-12
 	}
 	y := x
-	if w := s.MinSize - 1; w >= 1 && n >= 2*w+1 {
+	if w := s.MinSize - 1; w >= 1 && n >= 2*w+1 && !exact {
 		y, a.Outliers = clean(x, sigma1, w)
 	}
 	sigma := sigma1
@@ -144,17 +145,65 @@ func robustSigma(v []float64) float64 {
 	return 1.2533 * mean(dev)
 }
 
-// clean returns x with its outliers replaced by the median of their w
-// neighbours either side, and the outliers: points further than
-// OutlierSigmas·σ from that median, grouped into runs of at most w.
+// clean returns x with its outliers replaced by the level they departed
+// from, and the outliers. Inside the series a point further than
+// OutlierSigmas·σ from the median of the w points either side is an
+// outlier (a Hampel filter; an excursion of up to w points moves the median
+// little). At either end, the newest (or oldest) e <= w points are outliers
+// when each lies OutlierSigmas·σ beyond the median of the 2w+1 points before
+// them, on the same side, and the point just before them does not: a level
+// that has not lasted MinSize runs yet. A steady drift is allowed for at
+// the ends: the series' median step per point, times the distance.
 func clean(x []float64, sigma float64, w int) ([]float64, []Outlier) {
 	n := len(x)
 	y := slices.Clone(x)
-	meds := make([]float64, n)
 	flag := make([]bool, n)
-	for i := range x {
-		meds[i] = median(x[max(0, i-w):min(n, i+w+1)])
-		flag[i] = math.Abs(x[i]-meds[i]) > OutlierSigmas*sigma
+	for i := w; i < n-w; i++ {
+		m := median(x[i-w : i+w+1])
+		if math.Abs(x[i]-m) > OutlierSigmas*sigma {
+			flag[i], y[i] = true, m
+		}
+	}
+	d := make([]float64, n-1)
+	for i := range d {
+		d[i] = x[i+1] - x[i]
+	}
+	g := math.Abs(median(d))
+	// The tail, and the head by the same rule on the reversed series.
+	for _, rev := range []bool{false, true} {
+		at := func(i int) int { // index from the end
+			if rev {
+				return i
+			}
+			return n - 1 - i
+		}
+		for e := w; e >= 1; e-- {
+			if e+2*w+2 > n {
+				continue
+			}
+			ref := make([]float64, 2*w+1)
+			for k := range ref {
+				ref[k] = x[at(e+k)]
+			}
+			m := median(ref)
+			sign := 0.0
+			ok := true
+			for k := range e {
+				dev := x[at(k)] - m
+				if math.Abs(dev) <= OutlierSigmas*sigma+g*float64(w+e-k) || sign != 0 && math.Signbit(dev) != math.Signbit(sign) {
+					ok = false
+					break
+				}
+				sign = dev
+			}
+			if !ok || math.Abs(x[at(e)]-m) > OutlierSigmas*sigma+g*float64(w) {
+				continue
+			}
+			for k := range e {
+				flag[at(k)], y[at(k)] = true, m
+			}
+			break
+		}
 	}
 	out := []Outlier{}
 	for i := 0; i < n; {
@@ -167,13 +216,14 @@ func clean(x []float64, sigma float64, w int) ([]float64, []Outlier) {
 			j++
 		}
 		if j-i <= w {
-			level := median(meds[i:j])
+			level := median(y[i:j])
 			o := Outlier{Index: i, N: j - i, Level: level}
 			if level != 0 {
 				o.Size = (mean(x[i:j]) - level) / math.Abs(level)
 			}
 			out = append(out, o)
-			copy(y[i:j], meds[i:j])
+		} else {
+			copy(y[i:j], x[i:j])
 		}
 		i = j
 	}
