@@ -153,7 +153,8 @@ func robustSigma(v []float64) float64 {
 // when each lies OutlierSigmas·σ beyond the median of the 2w+1 points before
 // them, on the same side, and the point just before them does not: a level
 // that has not lasted MinSize runs yet. A steady drift is allowed for at
-// the ends: the series' median step per point, times the distance.
+// the ends: the median step per point over those points, times the
+// distance.
 func clean(x []float64, sigma float64, w int) ([]float64, []Outlier) {
 	n := len(x)
 	y := slices.Clone(x)
@@ -164,11 +165,6 @@ func clean(x []float64, sigma float64, w int) ([]float64, []Outlier) {
 			flag[i], y[i] = true, m
 		}
 	}
-	d := make([]float64, n-1)
-	for i := range d {
-		d[i] = x[i+1] - x[i]
-	}
-	g := math.Abs(median(d))
 	// The tail, and the head by the same rule on the reversed series.
 	for _, rev := range []bool{false, true} {
 		at := func(i int) int { // index from the end
@@ -186,6 +182,13 @@ func clean(x []float64, sigma float64, w int) ([]float64, []Outlier) {
 				ref[k] = x[at(e+k)]
 			}
 			m := median(ref)
+			// The local drift per point: the median step over these points
+			// (one jump into an excursion does not move it).
+			steps := make([]float64, e+2*w)
+			for k := range steps {
+				steps[k] = x[at(k)] - x[at(k+1)]
+			}
+			g := math.Abs(median(steps))
 			sign := 0.0
 			ok := true
 			for k := range e {
