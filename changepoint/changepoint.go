@@ -87,7 +87,7 @@ const DefaultMaxPValue = 0.001
 // DefaultMinSize is the fewest points a segment may have by default: a change
 // is found once this many runs follow it, and a shorter excursion that comes
 // back is an outlier.
-const DefaultMinSize = 4
+const DefaultMinSize = 3
 
 // DefaultPenalty is the default cost of a change in units of σ²·ln n (BIC
 // charges 2 per change for a known σ; real series need more, see

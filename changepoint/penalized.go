@@ -146,10 +146,14 @@ func robustSigma(v []float64) float64 {
 }
 
 // clean returns x with its outliers replaced by the level they departed
-// from, and the outliers. Inside the series a point further than
-// OutlierSigmas·σ from the median of the w points either side is an
-// outlier (a Hampel filter; an excursion of up to w points moves the median
-// little). At either end, the newest (or oldest) e <= w points are outliers
+// from, and the outliers. Inside the series, a run of up to w points that
+// all lie OutlierSigmas·σ beyond, on the same side, both the median of the w
+// points before them and the median of the w points after them is an
+// excursion that came back (a Hampel filter that looks at either side
+// apart, so that the points next to a step, which sit at one of the two
+// levels, are not outliers), when the points either side of the run are
+// within OutlierSigmas·σ of the other side's median: it came back. At either
+// end, the newest (or oldest) e <= w points are outliers
 // when each lies OutlierSigmas·σ beyond the median of the 2w+1 points before
 // them, on the same side, and the point just before them does not: a level
 // that has not lasted MinSize runs yet. A steady drift is allowed for at
@@ -159,10 +163,23 @@ func clean(x []float64, sigma float64, w int) ([]float64, []Outlier) {
 	n := len(x)
 	y := slices.Clone(x)
 	flag := make([]bool, n)
-	for i := w; i < n-w; i++ {
-		m := median(x[i-w : i+w+1])
-		if math.Abs(x[i]-m) > OutlierSigmas*sigma {
-			flag[i], y[i] = true, m
+	limit := OutlierSigmas * sigma
+	for i := w; i < n-w-1; i++ {
+		for e := w; e >= 1; e-- {
+			if i+e+w > n {
+				continue
+			}
+			before, after := median(x[i-w:i]), median(x[i+e:i+e+w])
+			if !beyond(x[i:i+e], before, limit) || !beyond(x[i:i+e], after, limit) || math.Signbit(x[i]-before) != math.Signbit(x[i]-after) ||
+				math.Abs(x[i+e]-before) > limit || math.Abs(x[i-1]-after) > limit {
+				continue
+			}
+			level := median(append(slices.Clone(x[i-w:i]), x[i+e:i+e+w]...))
+			for k := i; k < i+e; k++ {
+				flag[k], y[k] = true, level
+			}
+			i += e
+			break
 		}
 	}
 	// The tail, and the head by the same rule on the reversed series.
@@ -231,6 +248,17 @@ func clean(x []float64, sigma float64, w int) ([]float64, []Outlier) {
 		i = j
 	}
 	return y, out
+}
+
+// beyond says whether every point of v lies further than limit from m, all
+// on the same side.
+func beyond(v []float64, m, limit float64) bool {
+	for _, x := range v {
+		if math.Abs(x-m) <= limit || math.Signbit(x-m) != math.Signbit(v[0]-m) {
+			return false
+		}
+	}
+	return true
 }
 
 // longRunSigma is the largest noise σ measured from differences over lags 2

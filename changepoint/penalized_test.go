@@ -3,6 +3,7 @@ package changepoint
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -52,8 +53,9 @@ func TestStepThenDrift(t *testing.T) {
 }
 
 // TestBlipIsOutlier: one run 40% slow and a three-run excursion that come
-// back are outliers, not changes; the same excursion kept for good is a
-// change.
+// back are outliers at MinSize 4, not changes; the same excursion kept for
+// good is a change. At the default MinSize 3, a two-run excursion is an
+// outlier and a three-run one two changes.
 func TestBlipIsOutlier(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 26))
 	x := make([]float64, 50)
@@ -64,7 +66,16 @@ func TestBlipIsOutlier(t *testing.T) {
 	for i := 30; i < 33; i++ {
 		x[i] *= 1.2
 	}
-	a := Analyze(x, Settings{})
+	if a := Analyze(x, Settings{}); len(a.Changes) != 2 || a.Changes[0].Index != 30 || a.Changes[1].Index != 33 || len(a.Outliers) != 1 {
+		t.Errorf("MinSize 3, three-run excursion: changes %+v outliers %+v, want two changes and one outlier", a.Changes, a.Outliers)
+	}
+	y := slices.Clone(x)
+	y[32] /= 1.2
+	if a := Analyze(y, Settings{}); len(a.Changes) != 0 || len(a.Outliers) != 2 || a.Outliers[1].Index != 30 || a.Outliers[1].N != 2 {
+		t.Errorf("MinSize 3, two-run excursion: changes %+v outliers %+v, want two outliers", a.Changes, a.Outliers)
+	}
+	four := Settings{MinSize: 4}
+	a := Analyze(x, four)
 	if len(a.Changes) != 0 || len(a.Drifts) != 0 || len(a.Outliers) != 2 {
 		t.Fatalf("changes %+v drifts %+v outliers %+v, want two outliers", a.Changes, a.Drifts, a.Outliers)
 	}
@@ -77,15 +88,15 @@ func TestBlipIsOutlier(t *testing.T) {
 	for i := 33; i < 50; i++ {
 		x[i] *= 1.2
 	}
-	a = Analyze(x, Settings{})
+	a = Analyze(x, four)
 	if len(a.Changes) != 1 || a.Changes[0].Index != 30 || len(a.Outliers) != 1 {
 		t.Errorf("kept for good: changes %+v outliers %+v", a.Changes, a.Outliers)
 	}
 }
 
 // TestMinSizeAndSignificance: the settings a user has: with 3 runs after a
-// step, MinSize 4 sees outliers and MinSize 3 a change; a stricter
-// significance level drops a marginal change.
+// step, MinSize 4 sees outliers and MinSize 3 (the default) a change; a
+// stricter significance level drops a marginal change.
 func TestMinSizeAndSignificance(t *testing.T) {
 	rng := rand.New(rand.NewPCG(27, 28))
 	x := make([]float64, 30)
@@ -95,10 +106,10 @@ func TestMinSizeAndSignificance(t *testing.T) {
 			x[i] *= 1.1
 		}
 	}
-	if a := Analyze(x, Settings{}); len(a.Changes) != 0 || len(a.Outliers) != 1 || a.Outliers[0].N != 3 {
+	if a := Analyze(x, Settings{MinSize: 4}); len(a.Changes) != 0 || len(a.Outliers) != 1 || a.Outliers[0].N != 3 {
 		t.Errorf("MinSize 4: changes %+v outliers %+v", a.Changes, a.Outliers)
 	}
-	if a := Analyze(x, Settings{MinSize: 3}); len(a.Changes) != 1 || a.Changes[0].Index != 27 {
+	if a := Analyze(x, Settings{}); len(a.Changes) != 1 || a.Changes[0].Index != 27 {
 		t.Errorf("MinSize 3: changes %+v outliers %+v", a.Changes, a.Outliers)
 	}
 	y := make([]float64, 40)
