@@ -8,10 +8,13 @@
 //
 //  1. The noise σ is measured robustly from the differences of neighbouring
 //     points (1.4826·MAD/√2), which steps and a steady drift hardly move.
-//  2. Outliers: a point further than OutlierSigmas·σ from the median of the
-//     MinSize-1 points either side is an outlier, and so is every point of an
-//     excursion shorter than MinSize runs that comes back (a Hampel filter).
-//     They are reported and replaced by that median before segmenting.
+//  2. Outliers: an excursion of fewer than MinSize points whose every point
+//     lies OutlierSigmas·σ beyond both the median of the MinSize-1 points
+//     before it and that of the MinSize-1 after it, and that comes back, is
+//     an outlier (a Hampel filter looking at either side apart); so are the
+//     newest (or oldest) points off the level for fewer than MinSize runs.
+//     They are reported and replaced by the level they left before
+//     segmenting.
 //  3. Segmentation: the series is cut into segments of at least MinSize
 //     points, each either flat (a level) or a straight line (a drift),
 //     minimising the residual sum of squares in units of σ² plus a BIC-like
