@@ -316,17 +316,44 @@ func (sg segmenter) run(sigma float64) segmentation {
 		return seg
 	}
 	// F[e] is the least cost of y[:e]; last[e] where its last segment starts.
+	// PELT's pruning (R. Killick et al., JASA 2012): a start t with
+	// F[t] + cost(t, e) - K > F[e] can never start the last segment later,
+	// where cost(t, s) + cost(s, e) <= cost(t, e) + K: K is the slope's cost
+	// (two lines cost at most one line plus one slope). With MinSize 2 a
+	// two-point level can exceed that bound, so nothing is pruned then.
 	F := make([]float64, n+1)
 	last := make([]int, n+1)
 	F[0] = -seg.beta
+	K := seg.gamma
+	prune := L >= 3
+	// A start found prunable at e still serves ends before e+L, which the
+	// path through e cannot reach (its last segment would be too short).
+	type cand struct{ t, until int }
+	cands := []cand{{0, n + 1}}
 	for e := 1; e <= n; e++ {
 		F[e] = math.Inf(1)
-		for t := 0; t <= e-L; t++ {
-			if (t > 0 && t < L) || math.IsInf(F[t], 1) {
+		if t := e - L; t >= L {
+			cands = append(cands, cand{t, n + 1})
+		}
+		if e < L {
+			continue
+		}
+		kept := cands[:0]
+		for _, c := range cands {
+			if e >= c.until {
 				continue
 			}
-			if v := F[t] + seg.cost(t, e) + seg.beta; v < F[e] {
-				F[e], last[e] = v, t
+			kept = append(kept, c)
+			if v := F[c.t] + seg.cost(c.t, e) + seg.beta; v < F[e] {
+				F[e], last[e] = v, c.t
+			}
+		}
+		cands = kept
+		if prune {
+			for i, c := range cands {
+				if c.until > n && F[c.t]+seg.cost(c.t, e)-K > F[e] {
+					cands[i].until = e + L
+				}
 			}
 		}
 	}

@@ -191,3 +191,42 @@ func TestTrendStatistics(t *testing.T) {
 		t.Errorf("thinned Theil-Sen %g", got)
 	}
 }
+
+// BenchmarkAnalyze400: one series of 400 runs with two steps and a blip, as
+// 'history NAME --regressions' analyses it.
+func BenchmarkAnalyze400(b *testing.B) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	x := make([]float64, 400)
+	for i := range x {
+		x[i] = 100 * (1 + 0.005*rng.NormFloat64())
+		if i >= 150 {
+			x[i] *= 1.05
+		}
+		if i >= 300 {
+			x[i] *= 0.9
+		}
+	}
+	x[77] *= 1.5
+	for b.Loop() {
+		Analyze(x, Settings{})
+	}
+}
+
+// BenchmarkAnalyze400EDivisive: the same with E-Divisive, for comparison.
+func BenchmarkAnalyze400EDivisive(b *testing.B) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	x := make([]float64, 400)
+	for i := range x {
+		x[i] = 100 * (1 + 0.005*rng.NormFloat64())
+		if i >= 150 {
+			x[i] *= 1.05
+		}
+		if i >= 300 {
+			x[i] *= 0.9
+		}
+	}
+	x[77] *= 1.5
+	for b.Loop() {
+		Analyze(x, Settings{Method: EDivisive})
+	}
+}
