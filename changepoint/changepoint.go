@@ -19,7 +19,7 @@
 //     points, each either flat (a level) or a straight line (a drift),
 //     minimising the residual sum of squares in units of σ² plus a BIC-like
 //     penalty of Penalty·ln n per change and 0.75·Penalty·ln n per slope
-//     (optimal partitioning, exact, O(n²)). A drift is thereby one line, not
+//     (optimal partitioning, exact, with PELT's pruning). A drift is one line, not
 //     a staircase of steps.
 //  4. Significance: every change is tested between its neighbouring segments
 //     (Student's t-test of the two levels, or a Chow F-test of two lines
@@ -247,9 +247,61 @@ func median(v []float64) float64 {
 		return math.NaN()
 	}
 	w := slices.Clone(v)
-	slices.Sort(w)
-	if len(w)%2 == 1 {
-		return w[len(w)/2]
+	if len(w) <= 32 {
+		slices.Sort(w)
+		if len(w)%2 == 1 {
+			return w[len(w)/2]
+		}
+		return (w[len(w)/2-1] + w[len(w)/2]) / 2
 	}
-	return (w[len(w)/2-1] + w[len(w)/2]) / 2
+	k := len(w) / 2
+	hi := selectKth(w, k)
+	if len(w)%2 == 1 {
+		return hi
+	}
+	// The largest of the lower half, which selectKth left below k.
+	return (slices.Max(w[:k]) + hi) / 2
+}
+
+// selectKth reorders w so that w[k] is its k-th smallest element, with no
+// larger one before it and no smaller one after (Hoare's quickselect,
+// median-of-three pivots), and returns w[k].
+func selectKth(w []float64, k int) float64 {
+	lo, hi := 0, len(w)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if w[mid] < w[lo] {
+			w[mid], w[lo] = w[lo], w[mid]
+		}
+		if w[hi] < w[lo] {
+			w[hi], w[lo] = w[lo], w[hi]
+		}
+		if w[hi] < w[mid] {
+			w[hi], w[mid] = w[mid], w[hi]
+		}
+		pivot := w[mid]
+		i, j := lo, hi
+		for i <= j {
+			for w[i] < pivot {
+				i++
+			}
+			for w[j] > pivot {
+				j--
+			}
+			if i <= j {
+				w[i], w[j] = w[j], w[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return w[k]
+		}
+	}
+	return w[k]
 }

@@ -230,3 +230,23 @@ func BenchmarkAnalyze400EDivisive(b *testing.B) {
 		Analyze(x, Settings{Method: EDivisive})
 	}
 }
+
+// TestMedian checks the quickselect median against sorting.
+func TestMedian(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	for n := 1; n < 300; n++ {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = float64(rng.IntN(20)) // with ties
+		}
+		s := slices.Clone(v)
+		slices.Sort(s)
+		want := s[n/2]
+		if n%2 == 0 {
+			want = (s[n/2-1] + s[n/2]) / 2
+		}
+		if got := median(v); got != want {
+			t.Fatalf("n %d: median %g, want %g", n, got, want)
+		}
+	}
+}
