@@ -38,7 +38,7 @@ func init() {
 			&cli.StringFlag{Name: "since", Usage: "keep runs since a date (2025-03-01) or within an age (30d, 12h)"},
 			&cli.StringSliceFlag{Name: "label", Usage: "keep runs labelled key=value (repeat: all must match)"},
 			formatFlag("table", "json", "csv"),
-			&cli.BoolFlag{Name: "regressions", Usage: "print the change points of each series instead of its runs"},
+			&cli.BoolFlag{Name: "regressions", Usage: "print the steps, drifts and outliers of each series instead of its runs"},
 			&cli.StringFlag{Name: "threshold", Value: "5%", Usage: "a step or drift larger than this is a regression (slower) or an improvement (faster); with --ci, smaller findings are not reported (0 reports all)"},
 			&cli.IntFlag{Name: "min-runs", Value: changepoint.DefaultMinSize, Usage: "the fewest runs on each side of a step; shorter excursions that come back are outliers"},
 			&cli.Float64Flag{Name: "significance", Value: changepoint.DefaultMaxPValue, Usage: "the p-value each step and drift must pass (smaller finds fewer)"},
