@@ -19,7 +19,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # warnings would bury the test output.
 export CGO_CFLAGS ?= -O2 -g -Wno-deprecated-declarations
 
-.PHONY: all deps test-deps build run test bench fuzz check-html clean
+.PHONY: all deps test-deps build run test bench fuzz check-html clean tcpd
 
 all: build
 
@@ -70,6 +70,15 @@ bench: build bin/rawlaunch bin/progbin
 	@command -v clpeak >/dev/null || { [ -f /etc/debian_version ] && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clpeak >/dev/null; } || echo "bench: clpeak not installed: its rows are left out"
 	$(GO) run ./bench -clmeter $(BIN) -rawlaunch bin/rawlaunch -progbin bin/progbin $(if $(BENCH_DEVICE),-device $(BENCH_DEVICE))
 	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./...
+
+# make tcpd TCPD=DIR: scores 'clmeter history --regressions' on the Turing Change Point
+# Dataset in DIR (git clone https://github.com/alan-turing-institute/TCPD): every series
+# through 'store add' and 'history', TCPDBench's F1 and cover beside the zero detector
+# (docs/CHANGEPOINTS.md). About 3 minutes, most of it storing 8,000 runs.
+TCPD ?=
+tcpd:
+	@[ -n "$(TCPD)" ] || { echo "tcpd: set TCPD to a checkout of github.com/alan-turing-institute/TCPD: make tcpd TCPD=DIR"; exit 2; }
+	CLMETER_TCPD=$(abspath $(TCPD)) $(GO) test -count=1 -timeout 30m -v -run 'TestTCPD' ./changepoint/ ./cmd/clmeter/
 
 bin/rawlaunch: bench/c/rawlaunch.c deps
 	@mkdir -p bin

@@ -1,45 +1,69 @@
-// Package changepoint finds the points where a series of measurements shifts
-// to a new level: the runs where a benchmark got slower or faster and stayed so.
+// Package changepoint finds where a series of measurements changes: the runs
+// where a benchmark got slower or faster and stayed so (changes), stretches
+// where it drifts run after run (drifts), and single runs or short
+// excursions that come back (outliers).
 //
-// It follows E-Divisive (D. S. Matteson and N. A. James, "A Nonparametric
-// Approach for Multiple Change Point Analysis of Multivariate Data", Journal of
-// the American Statistical Association 109(505), 2014) as Apache Otava (formerly
-// DataStax Hunter; M. Fleming et al., "Hunter: Using Change Point Detection to
-// Hunt for Performance Regressions", ICPE 2023) uses it on benchmark results:
+// The default method is penalised segmentation (docs/CHANGEPOINTS.md has the
+// derivation and the scores on the Turing Change Point Dataset):
 //
-//  1. In a segment of the series (at first, all of it), the candidate split
-//     is the one that maximises the energy statistic
-//     Q(τ) = m·n/(m+n) · (2/(m·n) Σ|xᵢ−yⱼ| − C(m,2)⁻¹ Σ|xᵢ−xₖ| − C(n,2)⁻¹ Σ|yⱼ−yₖ|)
-//     (α = 1) between the m points before τ and the n points from τ on.
-//  2. A candidate is kept only when a significance test
-//     rejects "no change" at Settings.MaxPValue (default 0.001, the default
-//     Otava moved to). The test is either a two-sample t-test between the
-//     segments either side of the split (TTest, what Otava does: deterministic
-//     and fast; here with pooled variance and a Bonferroni correction for
-//     having picked the best of the segment's candidate splits) or the
-//     permutation test of Matteson and James (Permutation: the statistic of
-//     the best split against the same with the segment's points shuffled).
-//  3. Recurse into both sides of a kept split (binary segmentation). A
-//     refused split's sides are still searched one level deeper, since a
-//     segment holding a rise and a fall can hide both from a test against
-//     the whole rest. Then, as Otava does, each change is tested again
-//     between its final neighbours, and the ones that no longer pass are
-//     dropped, until all pass.
+//  1. The noise σ is measured robustly from the differences of neighbouring
+//     points (1.4826·MAD/√2), which steps and a steady drift hardly move.
+//  2. Outliers: an excursion of fewer than MinSize points whose every point
+//     lies OutlierSigmas·σ beyond both the median of the MinSize-1 points
+//     before it and that of the MinSize-1 after it, and that comes back, is
+//     an outlier (a Hampel filter looking at either side apart); so are the
+//     newest (or oldest) points off the level for fewer than MinSize runs.
+//     They are reported and replaced by the level they left before
+//     segmenting.
+//  3. Segmentation: the series is cut into segments of at least MinSize
+//     points, each either flat (a level) or a straight line (a drift),
+//     minimising the residual sum of squares in units of σ² plus a BIC-like
+//     penalty of Penalty·ln n per change and 0.75·Penalty·ln n per slope
+//     (optimal partitioning, exact, with PELT's pruning). A drift is one line, not
+//     a staircase of steps.
+//  4. Significance: every change is tested between its neighbouring segments
+//     (Student's t-test of the two levels, or a Chow F-test of two lines
+//     against one when a side drifts), Bonferroni-corrected for the
+//     positions the change could have taken; the weakest change above
+//     MaxPValue is dropped and the rest tested again, until all pass.
+//  5. Real series are rarely independent from run to run (a machine warms,
+//     a neighbour's job runs for an hour): σ is measured again from the
+//     differences over lags of 2 to min(20, n/10) runs within the segments
+//     found, and when that long-run σ is larger, steps 3 and 4 are repeated
+//     with it (twice at most). For independent noise it changes nothing.
+//  6. A segment fitted by a line whose Mann-Kendall trend test passes
+//     MaxPValue is a Drift, with its Theil-Sen slope.
 //
-// Each Change reports where it is, the segments either side (count, mean,
-// median), its relative size and its p-value.
+// Settings.Method = EDivisive selects the method clmeter used before,
+// E-Divisive with a t-test as Apache Otava does (edivisive.go).
 package changepoint
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Test is the significance test that decides whether a candidate split is a
-// change.
+// Method is the change-point method.
+type Method int
+
+const (
+	// Penalized is penalised segmentation into flat and drifting segments
+	// with a significance test per change (the default).
+	Penalized Method = iota
+	// EDivisive is the energy-statistic binary segmentation of Matteson and
+	// James as Apache Otava runs it (no drifts, no outliers).
+	EDivisive
+)
+
+// String names the method.
+func (m Method) String() string {
+	if m == EDivisive {
+		return "e-divisive"
+	}
+	return "penalized"
+}
+
+// Test is E-Divisive's significance test for a candidate split.
 type Test int
 
 const (
@@ -59,27 +83,43 @@ func (t Test) String() string {
 	return "t-test"
 }
 
-// DefaultMaxPValue is the default significance level: Otava's 0.001.
+// DefaultMaxPValue is the default significance level a change must pass:
+// 0.001, Otava's.
 const DefaultMaxPValue = 0.001
 
 // DefaultMinSize is the fewest points a segment may have by default: a change
-// can be found once this many runs follow it.
+// is found once this many runs follow it, and a shorter excursion that comes
+// back is an outlier.
 const DefaultMinSize = 3
 
-// DefaultPermutations is the default number of permutations of the
-// permutation test: enough for p-values down to 1/(199+1) = 0.005; use at least
-// 999 with MaxPValue 0.001.
+// DefaultPenalty is the default cost of a change in units of σ²·ln n (BIC
+// charges 2 per change for a known σ; real series need more, see
+// docs/CHANGEPOINTS.md).
+const DefaultPenalty = 8
+
+// OutlierSigmas is how far from its neighbours' median, in noise σ, a point
+// must lie to be an outlier.
+const OutlierSigmas = 5
+
+// DefaultPermutations is the default number of permutations of E-Divisive's
+// permutation test: enough for p-values down to 1/(199+1) = 0.005; use at
+// least 999 with MaxPValue 0.001.
 const DefaultPermutations = 199
 
-// Settings control Detect. The zero value means the defaults.
+// Settings control Analyze and Detect. The zero value means the defaults.
 type Settings struct {
-	// MaxPValue is the significance level a split must pass (default
-	// DefaultMaxPValue).
+	// Method is the change-point method (default Penalized).
+	Method Method
+	// MaxPValue is the significance level each change (and each drift's
+	// trend test) must pass (default DefaultMaxPValue).
 	MaxPValue float64
 	// MinSize is the fewest points in a segment (default DefaultMinSize, at
 	// least 2).
 	MinSize int
-	// Test is the significance test (default TTest).
+	// Penalty is the cost of a change in units of σ²·ln n (Penalized only;
+	// default DefaultPenalty). Larger finds fewer changes.
+	Penalty float64
+	// Test is E-Divisive's significance test (default TTest).
 	Test Test
 	// Permutations is the number of permutations for the Permutation test
 	// (default DefaultPermutations).
@@ -96,6 +136,9 @@ func (s Settings) withDefaults() Settings {
 		s.MinSize = DefaultMinSize
 	}
 	s.MinSize = max(s.MinSize, 2)
+	if s.Penalty <= 0 {
+		s.Penalty = DefaultPenalty
+	}
 	if s.Permutations <= 0 {
 		s.Permutations = DefaultPermutations
 	}
@@ -106,11 +149,14 @@ func (s Settings) withDefaults() Settings {
 type Segment struct {
 	// Start is the index of its first point; N the number of points.
 	Start, N int
-	// Mean and Median of its points.
+	// Mean and Median of its points (outliers replaced, see Analysis).
 	Mean, Median float64
+	// Slope is the change per point when the segment drifts (Theil-Sen),
+	// else 0.
+	Slope float64
 }
 
-// A Change is a point where the series moves to a new level.
+// A Change is a point where the series moves to a new level or a new slope.
 type Change struct {
 	// Index is the first point of the new level: the change lies between
 	// points Index-1 and Index.
@@ -118,8 +164,9 @@ type Change struct {
 	// Before and After are the segments either side, bounded by the
 	// neighbouring changes (or the ends of the series).
 	Before, After Segment
-	// Size is the relative change of the segment means, (After.Mean -
-	// Before.Mean) / Before.Mean: +0.05 is 5% higher.
+	// Size is the relative jump at the change, (after - before) / before,
+	// where before and after are the two segments' fitted levels at Index
+	// (their means when both are flat): +0.05 is 5% higher.
 	Size float64
 	// PValue is the significance test's p-value for "no change here", between
 	// Before and After; Confidence is 1 - PValue.
@@ -128,105 +175,62 @@ type Change struct {
 	Energy float64
 }
 
-// Detect returns the changes in x, in index order. It never fails: a series
-// too short to split (fewer than 2*MinSize points) has no changes.
-func Detect(x []float64, s Settings) []Change {
+// A Drift is a segment where the series moves steadily: a trend, reported
+// once with its slope rather than as a staircase of changes.
+type Drift struct {
+	// Start is its first point, N its number of points; it is ongoing when
+	// Start+N is the length of the series.
+	Start, N int
+	// Slope is the Theil-Sen slope: the median change per point.
+	Slope float64
+	// Level is the fitted value at Start.
+	Level float64
+	// Size is the relative change over the drift, Slope·(N-1)/Level.
+	Size float64
+	// PValue is the Mann-Kendall test's p-value for "no trend";
+	// Confidence is 1 - PValue.
+	PValue, Confidence float64
+}
+
+// An Outlier is a point, or a short excursion of fewer than MinSize points,
+// that departs from its neighbours and comes back (or is among the newest
+// points, where a change cannot be told yet).
+type Outlier struct {
+	// Index is its first point, N the number of points.
+	Index, N int
+	// Level is the median of the neighbours it departs from; Size the
+	// relative departure of its mean from Level.
+	Level, Size float64
+}
+
+// An Analysis is what Analyze finds in a series.
+type Analysis struct {
+	Changes  []Change
+	Drifts   []Drift
+	Outliers []Outlier
+	// Noise is the noise σ the segmentation used (the long-run one when
+	// larger), in the series' units.
+	Noise float64
+}
+
+// Analyze returns the changes, drifts and outliers of x, each in index order.
+// It never fails: a series too short to split (fewer than 2*MinSize points)
+// has no changes. x must be finite.
+func Analyze(x []float64, s Settings) Analysis {
 	s = s.withDefaults()
-	n := len(x)
-	if n < 2*s.MinSize {
-		return []Change{}
+	if s.Method == EDivisive {
+		return Analysis{Changes: eDivisive(x, s), Drifts: []Drift{}, Outliers: []Outlier{}}
 	}
-	rng := rand.New(rand.NewPCG(s.Seed, 0x636c6d65746572))
-	d := &detector{x: x, s: s, rng: rng}
-	cps := append(append([]int{0}, d.split(0, n, 1)...), n)
-	// Test each change again between its final neighbours; drop the weakest
-	// failing one and repeat until all pass.
-	for {
-		worst, worstP := -1, s.MaxPValue
-		for i := 1; i+1 < len(cps); i++ {
-			p := testSplit(x, cps[i-1], cps[i], cps[i+1], s, rng)
-			if p > worstP {
-				worst, worstP = i, p
-			}
-		}
-		if worst < 0 {
-			break
-		}
-		cps = slices.Delete(cps, worst, worst+1)
-	}
-	out := []Change{}
-	for i := 1; i+1 < len(cps); i++ {
-		lo, at, hi := cps[i-1], cps[i], cps[i+1]
-		c := Change{Index: at, Before: segment(x, lo, at), After: segment(x, at, hi)}
-		if c.Before.Mean != 0 {
-			c.Size = (c.After.Mean - c.Before.Mean) / c.Before.Mean
-		}
-		c.PValue = testSplit(x, lo, at, hi, s, rng)
-		c.Confidence = 1 - c.PValue
-		c.Energy = energy(x[lo:hi], at-lo)
-		out = append(out, c)
-	}
-	return out
+	return penalized(x, s)
 }
 
-// A detector holds what the recursive search needs.
-type detector struct {
-	x   []float64
-	s   Settings
-	rng *rand.Rand
-}
-
-// split returns the changes found in x[lo:hi], in order: the best split by
-// the energy statistic, kept when the test passes, and the same within each
-// side. When the test fails, the sides are still searched lookahead levels
-// deep: a segment holding two changes (up, then back down) can hide the
-// first from a test against all the rest, and a change found inside a side
-// keeps the split as a candidate. Detect's final pass tests every change
-// again between its neighbours and drops those that fail.
-func (d *detector) split(lo, hi, lookahead int) []int {
-	tau, _ := bestSplit(d.x[lo:hi], d.s.MinSize)
-	if tau == 0 {
-		return nil
-	}
-	at := lo + tau
-	if testSplit(d.x, lo, at, hi, d.s, d.rng) <= d.s.MaxPValue {
-		return append(append(d.split(lo, at, 1), at), d.split(at, hi, 1)...)
-	}
-	if lookahead > 0 {
-		left, right := d.split(lo, at, lookahead-1), d.split(at, hi, lookahead-1)
-		if len(left)+len(right) > 0 {
-			return append(append(left, at), right...)
-		}
-	}
-	return nil
-}
-
-// testSplit tests the split at `at` of x[lo:hi] with the configured test.
-func testSplit(x []float64, lo, at, hi int, s Settings, rng *rand.Rand) float64 {
-	if s.Test == Permutation {
-		q := energy(x[lo:hi], at-lo)
-		return permutationP(x, []int{lo, hi}, q, s, rng)
-	}
-	return splitP(x[lo:at], x[at:hi], s.MinSize)
-}
-
-// splitP is the t-test's p-value for a split chosen as the best of a segment's
-// candidates, corrected for that choice (Bonferroni over the candidate
-// positions): without it a flat series of 60 noisy runs shows a false change
-// in about 5% of cases at p = 0.001.
-func splitP(a, b []float64, minSize int) float64 {
-	candidates := len(a) + len(b) - 2*minSize + 1
-	return min(1, tTestP(a, b)*float64(max(candidates, 1)))
+// Detect returns the changes in x, in index order (Analyze's Changes).
+func Detect(x []float64, s Settings) []Change {
+	return Analyze(x, s).Changes
 }
 
 func segment(x []float64, lo, hi int) Segment {
-	v := slices.Clone(x[lo:hi])
-	slices.Sort(v)
-	med := v[len(v)/2]
-	if len(v)%2 == 0 {
-		med = (v[len(v)/2-1] + v[len(v)/2]) / 2
-	}
-	return Segment{Start: lo, N: hi - lo, Mean: mean(x[lo:hi]), Median: med}
+	return Segment{Start: lo, N: hi - lo, Mean: mean(x[lo:hi]), Median: median(x[lo:hi])}
 }
 
 func mean(v []float64) float64 {
@@ -237,128 +241,67 @@ func mean(v []float64) float64 {
 	return s / float64(len(v))
 }
 
-// bestSplit returns the split τ of x (MinSize <= τ <= len(x)-MinSize)
-// maximising Q, and Q; τ = 0 when x is too short. It is O(len(x)²): moving
-// τ by one moves one point from the right part to the left and updates the
-// three sums of distances with one pass each.
-func bestSplit(x []float64, minSize int) (int, float64) {
-	n := len(x)
-	if n < 2*minSize {
-		return 0, 0
+// median of v (not modified); NaN when empty.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
 	}
-	// Start with τ = 0: everything on the right.
-	var within, left, between float64
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			within += math.Abs(x[i] - x[j])
+	w := slices.Clone(v)
+	if len(w) <= 32 {
+		slices.Sort(w)
+		if len(w)%2 == 1 {
+			return w[len(w)/2]
 		}
+		return (w[len(w)/2-1] + w[len(w)/2]) / 2
 	}
-	right := within
-	bestT, bestQ := 0, math.Inf(-1)
-	for t := 1; t <= n-minSize; t++ {
-		p := t - 1 // moves from right to left
-		var toLeft, toRight float64
-		for i := 0; i < p; i++ {
-			toLeft += math.Abs(x[i] - x[p])
-		}
-		for j := p + 1; j < n; j++ {
-			toRight += math.Abs(x[p] - x[j])
-		}
-		left += toLeft
-		right -= toRight
-		between += toRight - toLeft
-		if t < minSize {
-			continue
-		}
-		if q := qStat(t, n-t, between, left, right); q > bestQ {
-			bestT, bestQ = t, q
-		}
+	k := len(w) / 2
+	hi := selectKth(w, k)
+	if len(w)%2 == 1 {
+		return hi
 	}
-	return bestT, bestQ
+	// The largest of the lower half, which selectKth left below k.
+	return (slices.Max(w[:k]) + hi) / 2
 }
 
-// qStat is Q from the sums of distances between the parts (between), within
-// the left part of m points and within the right part of k points.
-func qStat(m, k int, between, left, right float64) float64 {
-	fm, fk := float64(m), float64(k)
-	e := 2 * between / (fm * fk)
-	if m > 1 {
-		e -= left / (fm * (fm - 1) / 2)
-	}
-	if k > 1 {
-		e -= right / (fk * (fk - 1) / 2)
-	}
-	return fm * fk / (fm + fk) * e
-}
-
-// energy is Q of splitting x at t.
-func energy(x []float64, t int) float64 {
-	var between, left, right float64
-	for i := range x {
-		for j := i + 1; j < len(x); j++ {
-			d := math.Abs(x[i] - x[j])
-			switch {
-			case j < t:
-				left += d
-			case i >= t:
-				right += d
-			default:
-				between += d
+// selectKth reorders w so that w[k] is its k-th smallest element, with no
+// larger one before it and no smaller one after (Hoare's quickselect,
+// median-of-three pivots), and returns w[k].
+func selectKth(w []float64, k int) float64 {
+	lo, hi := 0, len(w)-1
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if w[mid] < w[lo] {
+			w[mid], w[lo] = w[lo], w[mid]
+		}
+		if w[hi] < w[lo] {
+			w[hi], w[lo] = w[lo], w[hi]
+		}
+		if w[hi] < w[mid] {
+			w[hi], w[mid] = w[mid], w[hi]
+		}
+		pivot := w[mid]
+		i, j := lo, hi
+		for i <= j {
+			for w[i] < pivot {
+				i++
+			}
+			for w[j] > pivot {
+				j--
+			}
+			if i <= j {
+				w[i], w[j] = w[j], w[i]
+				i++
+				j--
 			}
 		}
-	}
-	return qStat(t, len(x)-t, between, left, right)
-}
-
-// permutationP is the permutation p-value of an observed best statistic q over
-// the segments bounded by cps: the share of permutations (each segment's
-// points shuffled within it) whose best split is at least as strong.
-func permutationP(x []float64, cps []int, q float64, s Settings, rng *rand.Rand) float64 {
-	y := slices.Clone(x)
-	ge := 0
-	for r := 0; r < s.Permutations; r++ {
-		best := math.Inf(-1)
-		for i := 0; i+1 < len(cps); i++ {
-			seg := y[cps[i]:cps[i+1]]
-			rng.Shuffle(len(seg), func(a, b int) { seg[a], seg[b] = seg[b], seg[a] })
-			if _, qq := bestSplit(seg, s.MinSize); qq > best {
-				best = qq
-			}
-		}
-		if best >= q {
-			ge++
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return w[k]
 		}
 	}
-	return float64(ge+1) / float64(s.Permutations+1)
-}
-
-// tTestP is the two-sided p-value of Student's two-sample t-test (pooled
-// variance) for equal means of a and b. The pooled variance matters here: a
-// segment of three runs can have a tiny variance by chance, and Welch's test,
-// which trusts it, then finds changes in flat series.
-func tTestP(a, b []float64) float64 {
-	if len(a) < 1 || len(b) < 1 || len(a)+len(b) < 3 {
-		return 1
-	}
-	ma, mb := mean(a), mean(b)
-	na, nb := float64(len(a)), float64(len(b))
-	ss := sumSquares(a, ma) + sumSquares(b, mb)
-	df := na + nb - 2
-	se2 := ss / df * (1/na + 1/nb)
-	if se2 == 0 {
-		if ma == mb {
-			return 1
-		}
-		return 0
-	}
-	t := math.Abs(ma-mb) / math.Sqrt(se2)
-	return 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Survival(t)
-}
-
-func sumSquares(v []float64, m float64) float64 {
-	s := 0.0
-	for _, x := range v {
-		s += (x - m) * (x - m)
-	}
-	return s
+	return w[k]
 }

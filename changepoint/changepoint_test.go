@@ -95,7 +95,7 @@ func TestEnergyMatchesIncremental(t *testing.T) {
 func TestPermutationFindsStep(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	x := series(rng, 30, 15, 0.2, 0.01)
-	got := Detect(x, Settings{Test: Permutation, MaxPValue: 0.01, Permutations: 199, Seed: 1})
+	got := Detect(x, Settings{Method: EDivisive, Test: Permutation, MaxPValue: 0.01, Permutations: 199, Seed: 1})
 	if len(got) != 1 || got[0].Index != 15 {
 		t.Fatalf("want one change at 15, got %+v", got)
 	}
@@ -201,7 +201,7 @@ func TestPrecisionRecall(t *testing.T) {
 		trials, n, at, tab, rate*100, 4*trials)
 
 	// The permutation test costs Permutations times more: fewer trials.
-	perm := Settings{Test: Permutation, MaxPValue: 0.01, Permutations: 199, Seed: 3}
+	perm := Settings{Method: EDivisive, Test: Permutation, MaxPValue: 0.01, Permutations: 199, Seed: 3}
 	tab = table(rng, 10, n, at, perm, func(shift, noise float64, sc score) {
 		if shift == 0.20 && noise == 0.005 && sc.recall() < 0.9 {
 			t.Errorf("permutation test, 20%% step at 0.5%% noise: recall %.2f", sc.recall())

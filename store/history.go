@@ -22,8 +22,8 @@ import (
 // series slowed down beyond the threshold at its newest runs.
 var ErrRegression = errors.New("regression")
 
-// DefaultThreshold is the default size (relative) a change must exceed to be
-// called a regression or an improvement: 5%.
+// DefaultThreshold is the CLI's default size (relative) a change must exceed
+// to be called a regression or an improvement: 5%.
 const DefaultThreshold = 0.05
 
 // DefaultRecent is the default number of newest runs within which CI mode
@@ -35,13 +35,16 @@ type HistoryOptions struct {
 	Filter Filter
 	// Format is "table" (default), "json" or "csv".
 	Format string
-	// Regressions shows the change points of each series instead of its runs.
+	// Regressions shows the change points, drifts and outliers of each
+	// series instead of its runs.
 	Regressions bool
-	// Threshold is the relative size beyond which a change is a regression
-	// (slower) or an improvement (faster); default DefaultThreshold.
+	// Threshold is the relative size beyond which a change or a drift is a
+	// regression (slower) or an improvement (faster); 0 counts every one
+	// found. In CI mode only findings beyond it are reported.
 	Threshold float64
 	// CI makes a regression beyond Threshold whose first slow run is among
-	// the newest Recent runs of its series an ErrRegression.
+	// the newest Recent runs of its series an ErrRegression: a change, or a
+	// drift whose accumulated slowdown crossed Threshold there.
 	CI bool
 	// Recent is CI mode's window of newest runs (default DefaultRecent).
 	Recent int
@@ -61,36 +64,114 @@ type SeriesChange struct {
 	Newest bool
 }
 
-// A SeriesHistory is a series with its change points.
-type SeriesHistory struct {
-	Series
-	Changes []SeriesChange `json:"changes"`
+// A SeriesDrift is a drift of a series: a stretch of runs that got steadily
+// slower or faster, reported once with its slope.
+type SeriesDrift struct {
+	changepoint.Drift
+	// First is its first run, Last its last (the newest when it is ongoing).
+	First, Last Point
+	// Verdict is "regression" (slower by more than the threshold over the
+	// drift), "improvement" (faster by more) or "drift".
+	Verdict string
+	// Crossed is the first run at which the drift had moved beyond the
+	// threshold (nil when it never did).
+	Crossed *Point `json:",omitempty"`
+	// Newest is true when the drift is ongoing and crossed the threshold
+	// within the newest Recent runs.
+	Newest bool
 }
 
-// Analyze finds the change points of each series.
+// A SeriesOutlier is a run, or a few consecutive runs, off the series' level
+// that came back: a blip, not a change.
+type SeriesOutlier struct {
+	changepoint.Outlier
+	// Runs are its runs.
+	Runs []Point
+	// Newest is true when it is among the newest Recent runs (where a change
+	// cannot be told from a blip until more runs follow).
+	Newest bool
+}
+
+// A SeriesHistory is a series with its change points, drifts and outliers.
+type SeriesHistory struct {
+	Series
+	Changes  []SeriesChange  `json:"changes"`
+	Drifts   []SeriesDrift   `json:"drifts"`
+	Outliers []SeriesOutlier `json:"outliers"`
+}
+
+// verdict names a relative size against the threshold (slower is larger).
+func verdict(size, threshold float64, neutral string) string {
+	switch {
+	case size > threshold:
+		return "regression"
+	case size < -threshold:
+		return "improvement"
+	}
+	return neutral
+}
+
+// Analyze finds the change points, drifts and outliers of each series.
 func Analyze(series []Series, o HistoryOptions) []SeriesHistory {
 	o = o.withDefaults()
 	out := make([]SeriesHistory, len(series))
 	for i, s := range series {
-		out[i] = SeriesHistory{Series: s, Changes: []SeriesChange{}}
-		for _, c := range changepoint.Detect(s.Medians(), o.Changes) {
-			sc := SeriesChange{Change: c, Last: s.Points[c.Index-1], First: s.Points[c.Index], Verdict: "change",
-				Newest: c.Index >= len(s.Points)-o.Recent}
-			switch {
-			case c.Size > o.Threshold:
-				sc.Verdict = "regression"
-			case c.Size < -o.Threshold:
-				sc.Verdict = "improvement"
+		h := SeriesHistory{Series: s, Changes: []SeriesChange{}, Drifts: []SeriesDrift{}, Outliers: []SeriesOutlier{}}
+		n := len(s.Points)
+		a := changepoint.Analyze(s.Medians(), o.Changes)
+		for _, c := range a.Changes {
+			h.Changes = append(h.Changes, SeriesChange{Change: c, Last: s.Points[c.Index-1], First: s.Points[c.Index],
+				Verdict: verdict(c.Size, o.Threshold, "change"), Newest: c.Index >= n-o.Recent})
+		}
+		for _, d := range a.Drifts {
+			sd := SeriesDrift{Drift: d, First: s.Points[d.Start], Last: s.Points[d.Start+d.N-1], Verdict: verdict(d.Size, o.Threshold, "drift")}
+			if d.Level != 0 {
+				for j := 1; j < d.N; j++ {
+					if math.Abs(d.Slope*float64(j)/d.Level) > o.Threshold {
+						p := s.Points[d.Start+j]
+						sd.Crossed = &p
+						sd.Newest = d.Start+d.N == n && d.Start+j >= n-o.Recent
+						break
+					}
+				}
 			}
-			out[i].Changes = append(out[i].Changes, sc)
+			h.Drifts = append(h.Drifts, sd)
+		}
+		for _, ol := range a.Outliers {
+			h.Outliers = append(h.Outliers, SeriesOutlier{Outlier: ol, Runs: s.Points[ol.Index : ol.Index+ol.N], Newest: ol.Index+ol.N > n-o.Recent})
+		}
+		out[i] = h
+	}
+	return out
+}
+
+// beyond keeps the findings larger than the threshold (CI mode's report).
+func beyond(hs []SeriesHistory, threshold float64) []SeriesHistory {
+	out := make([]SeriesHistory, len(hs))
+	for i, h := range hs {
+		out[i] = SeriesHistory{Series: h.Series, Changes: []SeriesChange{}, Drifts: []SeriesDrift{}, Outliers: []SeriesOutlier{}}
+		for _, c := range h.Changes {
+			if math.Abs(c.Size) > threshold {
+				out[i].Changes = append(out[i].Changes, c)
+			}
+		}
+		for _, d := range h.Drifts {
+			if math.Abs(d.Size) > threshold {
+				out[i].Drifts = append(out[i].Drifts, d)
+			}
+		}
+		for _, ol := range h.Outliers {
+			if math.Abs(ol.Size) > threshold {
+				out[i].Outliers = append(out[i].Outliers, ol)
+			}
 		}
 	}
 	return out
 }
 
 func (o HistoryOptions) withDefaults() HistoryOptions {
-	if o.Threshold <= 0 {
-		o.Threshold = DefaultThreshold
+	if o.Threshold < 0 {
+		o.Threshold = 0
 	}
 	if o.Recent <= 0 {
 		o.Recent = DefaultRecent
@@ -114,6 +195,9 @@ func WriteHistory(ctx context.Context, st *Store, o HistoryOptions, w io.Writer)
 	var hs []SeriesHistory
 	if o.Regressions || o.CI || o.Format == "json" {
 		hs = Analyze(series, o)
+		if o.CI {
+			hs = beyond(hs, o.Threshold)
+		}
 	} else {
 		hs = make([]SeriesHistory, len(series))
 		for i, s := range series {
@@ -151,9 +235,14 @@ func WriteHistory(ctx context.Context, st *Store, o HistoryOptions, w io.Writer)
 					bad = append(bad, fmt.Sprintf("%s %+.1f%%", h.Key(), c.Size*100))
 				}
 			}
+			for _, d := range h.Drifts {
+				if d.Verdict == "regression" && d.Newest {
+					bad = append(bad, fmt.Sprintf("%s drifting %+.2f%%/run since %s (%+.1f%%)", h.Key(), d.Slope/d.Level*100, run(d.First), d.Size*100))
+				}
+			}
 		}
 		if len(bad) > 0 {
-			return fmt.Errorf("%w beyond %.1f%% in the newest %d runs: %s", ErrRegression, o.Threshold*100, o.Recent, strings.Join(bad, "; "))
+			return fmt.Errorf("%w beyond %s in the newest %d runs: %s", ErrRegression, percent(o.Threshold), o.Recent, strings.Join(bad, "; "))
 		}
 	}
 	return nil
@@ -232,24 +321,32 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error 
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	total := 0
 	for _, h := range hs {
-		total += len(h.Changes)
+		total += len(h.Changes) + len(h.Drifts) + len(h.Outliers)
 	}
 	if total == 0 {
-		_, err := fmt.Fprintf(w, "no change points in %d series (a change needs at least %d runs on each side)\n", len(hs), minSize(o))
+		what := "no change points, drifts or outliers"
+		if o.CI {
+			what += fmt.Sprintf(" beyond %s", percent(o.Threshold))
+		}
+		_, err := fmt.Fprintf(w, "%s in %d series (a change needs at least %d runs on each side)\n", what, len(hs), minSize(o))
 		return err
 	}
-	fmt.Fprintln(tw, "BENCHMARK\tDEVICE\tDRIVER\tLAST BEFORE\tFIRST AFTER\tMEDIAN\tCHANGE\tCONFIDENCE\tVERDICT")
-	changes, series, regressions, newest := 0, 0, 0, 0
+	fmt.Fprintln(tw, "BENCHMARK\tDEVICE\tDRIVER\tKIND\tLAST BEFORE\tFIRST AFTER\tMEDIAN\tCHANGE\tCONFIDENCE\tVERDICT")
+	changes, drifts, outliers, series, regressions, newest := 0, 0, 0, 0, 0, 0
+	dur := func(v float64) string { return results.FormatDuration(time.Duration(v)) }
 	for _, h := range hs {
-		if len(h.Changes) > 0 {
+		if len(h.Changes)+len(h.Drifts)+len(h.Outliers) > 0 {
 			series++
+		}
+		name := h.Benchmark
+		if h.Params != "" {
+			name += " " + h.Params
+		}
+		row := func(kind, last, first, median, change, conf, verdict string) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, h.Device, h.Driver, kind, last, first, median, change, conf, verdict)
 		}
 		for _, c := range h.Changes {
 			changes++
-			name := h.Benchmark
-			if h.Params != "" {
-				name += " " + h.Params
-			}
 			verdict := c.Verdict
 			if c.Verdict == "regression" {
 				regressions++
@@ -260,18 +357,56 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error 
 			if c.Newest {
 				verdict += " (newest runs)"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s -> %s\t%+.1f%%\t%s\t%s\n", name, h.Device, h.Driver, run(c.Last), run(c.First),
-				results.FormatDuration(time.Duration(c.Before.Median)), results.FormatDuration(time.Duration(c.After.Median)),
-				c.Size*100, confidence(c.PValue), verdict)
+			row("step", run(c.Last), run(c.First), dur(c.Before.Median)+" -> "+dur(c.After.Median), fmt.Sprintf("%+.1f%%", c.Size*100), confidence(c.PValue), verdict)
+		}
+		for _, d := range h.Drifts {
+			drifts++
+			verdict := d.Verdict
+			if d.Verdict == "regression" {
+				regressions++
+				if d.Newest {
+					newest++
+				}
+			}
+			if d.Newest {
+				verdict += " (crossed in the newest runs)"
+			} else if d.Start+d.N == len(h.Points) {
+				verdict += " (ongoing)"
+			}
+			last := "(first run)"
+			if d.Start > 0 {
+				last = run(h.Points[d.Start-1])
+			}
+			end := d.Level + d.Slope*float64(d.N-1)
+			row("drift", last, run(d.First)+fmt.Sprintf(" (%d runs)", d.N), dur(d.Level)+" -> "+dur(end),
+				fmt.Sprintf("%+.1f%% (%+.2f%%/run)", d.Size*100, d.Slope/math.Abs(d.Level)*100), confidence(d.PValue), verdict)
+		}
+		for _, ol := range h.Outliers {
+			outliers++
+			verdict := "outlier"
+			if ol.N > 1 {
+				verdict = fmt.Sprintf("outlier (%d runs, came back)", ol.N)
+			}
+			if ol.Newest {
+				verdict = "outlier (newest runs: a change needs more runs)"
+			}
+			last := "(first run)"
+			if ol.Index > 0 {
+				last = run(h.Points[ol.Index-1])
+			}
+			row("outlier", last, run(ol.Runs[0]), dur(ol.Level)+" -> "+results.FormatDuration(ol.Runs[0].Median), fmt.Sprintf("%+.1f%%", ol.Size*100), "", verdict)
 		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n%d change(s) in %d of %d series; %d regression(s) beyond %.1f%%, %d in the newest %d runs\n",
-		changes, series, len(hs), regressions, o.Threshold*100, newest, o.Recent)
+	_, err := fmt.Fprintf(w, "\n%d change(s), %d drift(s), %d outlier(s) in %d of %d series; %d regression(s) beyond %s, %d in the newest %d runs\n",
+		changes, drifts, outliers, series, len(hs), regressions, percent(o.Threshold), newest, o.Recent)
 	return err
 }
+
+// percent writes a threshold as "5.0%".
+func percent(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" }
 
 // confidence writes 1-p as a percentage with enough nines to be honest.
 func confidence(p float64) string {
@@ -310,14 +445,40 @@ type jsonChange struct {
 	Newest       bool    `json:"newest"`
 }
 
+type jsonDrift struct {
+	Start         int     `json:"start_index"`
+	Runs          int     `json:"runs"`
+	FirstResult   int64   `json:"first_result_id"`
+	LastResult    int64   `json:"last_result_id"`
+	StartMedian   float64 `json:"start_median_ns"`
+	SlopePerRun   float64 `json:"slope_ns_per_run"`
+	RelativeSlope float64 `json:"relative_slope_per_run"`
+	Size          float64 `json:"size"`
+	PValue        float64 `json:"p_value"`
+	Verdict       string  `json:"verdict"`
+	Ongoing       bool    `json:"ongoing"`
+	Newest        bool    `json:"newest"`
+}
+
+type jsonOutlier struct {
+	Index     int     `json:"index"`
+	Runs      int     `json:"runs"`
+	ResultIDs []int64 `json:"result_ids"`
+	Level     float64 `json:"level_ns"`
+	Size      float64 `json:"size"`
+	Newest    bool    `json:"newest"`
+}
+
 type jsonSeries struct {
-	Benchmark string       `json:"benchmark"`
-	Params    string       `json:"params"`
-	Device    string       `json:"device"`
-	Driver    string       `json:"driver"`
-	Platform  string       `json:"platform"`
-	Points    []jsonPoint  `json:"points"`
-	Changes   []jsonChange `json:"changes"`
+	Benchmark string        `json:"benchmark"`
+	Params    string        `json:"params"`
+	Device    string        `json:"device"`
+	Driver    string        `json:"driver"`
+	Platform  string        `json:"platform"`
+	Points    []jsonPoint   `json:"points"`
+	Changes   []jsonChange  `json:"changes"`
+	Drifts    []jsonDrift   `json:"drifts"`
+	Outliers  []jsonOutlier `json:"outliers"`
 }
 
 func toJSONPoint(p Point) jsonPoint {
@@ -328,13 +489,24 @@ func writeHistoryJSON(w io.Writer, hs []SeriesHistory) error {
 	out := make([]jsonSeries, len(hs))
 	for i, h := range hs {
 		js := jsonSeries{Benchmark: h.Benchmark, Params: h.Params, Device: h.Device, Driver: h.Driver, Platform: h.Platform,
-			Points: make([]jsonPoint, len(h.Points)), Changes: []jsonChange{}}
+			Points: make([]jsonPoint, len(h.Points)), Changes: []jsonChange{}, Drifts: []jsonDrift{}, Outliers: []jsonOutlier{}}
 		for j, p := range h.Points {
 			js.Points[j] = toJSONPoint(p)
 		}
 		for _, c := range h.Changes {
 			js.Changes = append(js.Changes, jsonChange{c.Index, c.Last.ResultID, c.First.ResultID, c.Before.Median, c.After.Median,
 				c.Before.N, c.After.N, c.Size, c.PValue, c.Confidence, c.Verdict, c.Newest})
+		}
+		for _, d := range h.Drifts {
+			js.Drifts = append(js.Drifts, jsonDrift{d.Start, d.N, d.First.ResultID, d.Last.ResultID, d.Level, d.Slope, d.Slope / math.Abs(d.Level),
+				d.Size, d.PValue, d.Verdict, d.Start+d.N == len(h.Points), d.Newest})
+		}
+		for _, ol := range h.Outliers {
+			jo := jsonOutlier{Index: ol.Index, Runs: ol.N, Level: ol.Level, Size: ol.Size, Newest: ol.Newest}
+			for _, p := range ol.Runs {
+				jo.ResultIDs = append(jo.ResultIDs, p.ResultID)
+			}
+			js.Outliers = append(js.Outliers, jo)
 		}
 		out[i] = js
 	}
@@ -360,12 +532,30 @@ func writeHistoryCSV(w io.Writer, hs []SeriesHistory) error {
 func writeChangesCSV(w io.Writer, hs []SeriesHistory) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"benchmark", "params", "device", "driver", "last_before_result_id", "first_after_result_id", "first_after_created",
-		"before_median_ns", "after_median_ns", "size", "p_value", "verdict", "newest"})
+		"before_median_ns", "after_median_ns", "size", "p_value", "verdict", "newest", "kind", "runs"})
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+	id := func(p Point) string { return strconv.FormatInt(p.ResultID, 10) }
 	for _, h := range hs {
+		before := func(i int) string {
+			if i == 0 {
+				return ""
+			}
+			return id(h.Points[i-1])
+		}
 		for _, c := range h.Changes {
-			cw.Write([]string{h.Benchmark, h.Params, h.Device, h.Driver, strconv.FormatInt(c.Last.ResultID, 10), strconv.FormatInt(c.First.ResultID, 10),
-				c.First.Created.Format(time.RFC3339), strconv.FormatFloat(c.Before.Median, 'f', 0, 64), strconv.FormatFloat(c.After.Median, 'f', 0, 64),
-				strconv.FormatFloat(c.Size, 'g', 6, 64), strconv.FormatFloat(c.PValue, 'g', 3, 64), c.Verdict, strconv.FormatBool(c.Newest)})
+			cw.Write([]string{h.Benchmark, h.Params, h.Device, h.Driver, id(c.Last), id(c.First), c.First.Created.Format(time.RFC3339),
+				f(c.Before.Median), f(c.After.Median), strconv.FormatFloat(c.Size, 'g', 6, 64), strconv.FormatFloat(c.PValue, 'g', 3, 64), c.Verdict,
+				strconv.FormatBool(c.Newest), "step", strconv.Itoa(c.After.N)})
+		}
+		for _, d := range h.Drifts {
+			cw.Write([]string{h.Benchmark, h.Params, h.Device, h.Driver, before(d.Start), id(d.First), d.First.Created.Format(time.RFC3339),
+				f(d.Level), f(d.Level + d.Slope*float64(d.N-1)), strconv.FormatFloat(d.Size, 'g', 6, 64), strconv.FormatFloat(d.PValue, 'g', 3, 64), d.Verdict,
+				strconv.FormatBool(d.Newest), "drift", strconv.Itoa(d.N)})
+		}
+		for _, ol := range h.Outliers {
+			cw.Write([]string{h.Benchmark, h.Params, h.Device, h.Driver, before(ol.Index), id(ol.Runs[0]), ol.Runs[0].Created.Format(time.RFC3339),
+				f(ol.Level), strconv.FormatInt(int64(ol.Runs[0].Median), 10), strconv.FormatFloat(ol.Size, 'g', 6, 64), "", "outlier",
+				strconv.FormatBool(ol.Newest), "outlier", strconv.Itoa(ol.N)})
 		}
 	}
 	cw.Flush()

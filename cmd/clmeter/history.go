@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/changepoint"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/store"
 )
@@ -18,10 +19,16 @@ func init() {
 		Description: "Shows each series (a benchmark and its parameters on one device and driver) run by run:\n" +
 			"   median, 95% CI, samples, change from the previous run and labels. PATTERN is a glob over\n" +
 			"   benchmark names (* any text, ? one character); without one it is the exact name.\n\n" +
-			"   --regressions finds change points in each series (E-Divisive energy statistic with a\n" +
-			"   t-test at p <= 0.001, as Apache Otava) and prints each with the runs either side, its\n" +
-			"   size and confidence. A change needs 3 runs after it to be found. --ci exits with status 5\n" +
-			"   when a regression beyond --threshold starts within the newest --recent runs.\n\n" +
+			"   --regressions analyses each series (penalised segmentation into flat and drifting\n" +
+			"   stretches, each change tested at --significance; docs/CHANGEPOINTS.md) and prints:\n" +
+			"     step     a change of level, with the runs either side, its size and confidence;\n" +
+			"              it needs --min-runs runs on each side to be found;\n" +
+			"     drift    a stretch getting steadily slower or faster, once, with its slope per run\n" +
+			"              (Theil-Sen) and since when (Mann-Kendall test at --significance);\n" +
+			"     outlier  a run, or fewer than --min-runs runs, off the level that came back.\n" +
+			"   A step or drift larger than --threshold is a regression (slower) or an improvement.\n" +
+			"   --ci reports only findings beyond --threshold and exits with status 5 when a regression\n" +
+			"   starts within the newest --recent runs (a drift: crosses --threshold there).\n\n" +
 			"   Examples:\n" +
 			"     clmeter history triad --device h100 --since 30d\n" +
 			"     clmeter history 'peaks/*' --label branch=main --regressions --threshold 3% --ci",
@@ -31,8 +38,10 @@ func init() {
 			&cli.StringFlag{Name: "since", Usage: "keep runs since a date (2025-03-01) or within an age (30d, 12h)"},
 			&cli.StringSliceFlag{Name: "label", Usage: "keep runs labelled key=value (repeat: all must match)"},
 			formatFlag("table", "json", "csv"),
-			&cli.BoolFlag{Name: "regressions", Usage: "print the change points of each series instead of its runs"},
-			&cli.StringFlag{Name: "threshold", Value: "5%", Usage: "a change larger than this is a regression (slower) or an improvement (faster)"},
+			&cli.BoolFlag{Name: "regressions", Usage: "print the steps, drifts and outliers of each series instead of its runs"},
+			&cli.StringFlag{Name: "threshold", Value: "5%", Usage: "a step or drift larger than this is a regression (slower) or an improvement (faster); with --ci, smaller findings are not reported (0 reports all)"},
+			&cli.IntFlag{Name: "min-runs", Value: changepoint.DefaultMinSize, Usage: "the fewest runs on each side of a step; shorter excursions that come back are outliers"},
+			&cli.Float64Flag{Name: "significance", Value: changepoint.DefaultMaxPValue, Usage: "the p-value each step and drift must pass (smaller finds fewer)"},
 			&cli.BoolFlag{Name: "ci", Usage: "exit with status 5 when a regression beyond --threshold starts within the newest --recent runs"},
 			&cli.IntFlag{Name: "recent", Value: store.DefaultRecent, Usage: "with --ci: how many of the newest runs of a series count as new"},
 		},
@@ -56,8 +65,14 @@ func init() {
 				return usageErr("%v", err)
 			}
 			threshold, err := parsePercent(c.String("threshold"))
-			if err != nil || threshold <= 0 {
-				return usageErr("--threshold %q: want a positive percentage such as 5%% or a fraction such as 0.05", c.String("threshold"))
+			if err != nil || threshold < 0 {
+				return usageErr("--threshold %q: want a percentage such as 5%% (0 for every change) or a fraction such as 0.05", c.String("threshold"))
+			}
+			if c.Int("min-runs") < 2 {
+				return usageErr("--min-runs %d: want at least 2 runs on each side of a change", c.Int("min-runs"))
+			}
+			if p := c.Float64("significance"); !(p > 0 && p < 1) {
+				return usageErr("--significance %g: want a p-value between 0 and 1, such as 0.001", p)
 			}
 			if c.Int("recent") < 1 {
 				return usageErr("--recent must be at least 1")
@@ -65,6 +80,7 @@ func init() {
 			opts := store.HistoryOptions{
 				Filter: store.Filter{Pattern: c.Args().First(), Device: c.String("device"), Since: since, Labels: labels},
 				Format: format, Regressions: c.Bool("regressions"), Threshold: threshold, CI: c.Bool("ci"), Recent: c.Int("recent"),
+				Changes: changepoint.Settings{MinSize: c.Int("min-runs"), MaxPValue: c.Float64("significance")},
 			}
 			st, err := store.Open(c.Context, c.String("store"), store.Options{ReadOnly: true})
 			if err != nil {

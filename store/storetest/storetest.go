@@ -71,6 +71,9 @@ type Options struct {
 	Samples int
 	// Noise is the samples' relative spread (default 0.01).
 	Noise float64
+	// Exact makes every sample equal its median (Noise is ignored): a
+	// stored run whose median is exactly Median*Scale.
+	Exact bool
 	// Scale multiplies every median (a regression is 1.2).
 	Scale float64
 	// Seed makes the samples.
@@ -120,6 +123,9 @@ func File(specs []Spec, o Options) *results.File {
 		launches := max(1, int(20e6/med))
 		for i := range samples {
 			d := time.Duration(med * (1 + o.Noise*rng.NormFloat64()))
+			if o.Exact {
+				d = time.Duration(med)
+			}
 			per[i] = d
 			samples[i] = measure.Sample{PerLaunch: d, Launches: launches, Host: d + 2*time.Microsecond, Device: d, DeviceBusy: d}
 		}
