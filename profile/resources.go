@@ -135,8 +135,16 @@ func kernelResources(dev *runtime.Device, src runtime.Source, options, kernel st
 		CompileWorkGroupSize: wg.CompileSize,
 	}
 	applyLog(r, ParsePtxas(p.BuildLog(dev.CL)), kernel, nv)
+	if r.LocalMemBytes == 0 && localDecl.MatchString(src.Text) {
+		// PoCL 5 reports no local memory for a kernel's own __local arrays
+		// (PoCL 3 did): a zero then says nothing of what the kernel takes.
+		r.Note += "; the driver reports 0 bytes of local memory for a source that declares __local arrays: it does not count them"
+	}
 	return r, nil
 }
+
+// localDecl finds a __local (or local) array declared in a kernel's body.
+var localDecl = regexp.MustCompile(`(?m)^\s*(__)?local\s+[A-Za-z_][A-Za-z0-9_]*\s+[A-Za-z_][A-Za-z0-9_]*\s*\[`)
 
 // applyLog sets r's registers and spills from a parsed build log.
 func applyLog(r *results.Resources, usage map[string]PtxasUsage, kernel string, nv bool) {
