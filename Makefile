@@ -45,7 +45,7 @@ build: deps
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/clmeter
 
 # The main job: the devices, then the quick suite on the default device (a budget of
-# 1 s a benchmark, 30 s or less in all), its result file in out/
+# 0.8 s a benchmark, 30 s or less in all), its result file in out/
 run: build
 	./$(BIN) devices
 	@mkdir -p out

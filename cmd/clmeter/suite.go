@@ -18,7 +18,7 @@ func init() {
 		deviceFlag,
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result file (JSON) here, benchmark by benchmark (Ctrl-C keeps what finished)"},
 		formatFlag("table", "json"),
-		&cli.DurationFlag{Name: "max-time", Usage: "stop sampling a benchmark after this long (default: the suite's own, 1s for quick, 2s for peaks, 3s otherwise)"},
+		&cli.DurationFlag{Name: "max-time", Usage: "stop sampling a benchmark after this long (default: the suite's own, 0.8s for quick, 1.5s for peaks, 3s otherwise)"},
 		&cli.IntFlag{Name: "min-samples", Value: 5, Usage: "take at least this many samples of each benchmark"},
 		&cli.DurationFlag{Name: "min-sample-time", Value: measure.DefaultMinSampleTime, Usage: "each sample is a batch of back-to-back launches lasting at least this"},
 		&cli.Float64Flag{Name: "max-noise", Value: measure.DefaultMaxNoise, Usage: "stop once the 95% confidence interval of the median is within this fraction of it"},
@@ -86,7 +86,7 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	}
 	maxTime := c.Duration("max-time")
 	if c.IsSet("max-time") && maxTime <= 0 {
-		return o, usageErr("--max-time must be above zero, got %s (the default is the suite's own: 1s for quick, 2s for peaks, 3s otherwise)", maxTime)
+		return o, usageErr("--max-time must be above zero, got %s (the default is the suite's own: 0.8s for quick, 1.5s for peaks, 3s otherwise)", maxTime)
 	}
 	if c.IsSet("samples") && c.Int("samples") <= 0 {
 		return o, usageErr("--samples must be positive, got %d", c.Int("samples"))
