@@ -158,6 +158,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		}
 	} else {
 		writeSuiteReport(stdout, done)
+		writeWorkingSets(stdout, done)
 		for _, p := range profiled {
 			p()
 		}
@@ -177,4 +178,22 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		return fail.With(fail.Invalid, fmt.Errorf("%d benchmark(s) failed validation against the CPU reference", invalid))
 	}
 	return nil
+}
+
+// writeWorkingSets prints, for each device, where the working set of its
+// memory figures was found and what the memory budget allowed (the
+// working-set row's note).
+func writeWorkingSets(w io.Writer, bs []results.Benchmark) {
+	for _, b := range bs {
+		if b.Name != clkernels.WorkingSetName {
+			continue
+		}
+		if b.Error != "" {
+			fmt.Fprintf(w, "\nworking set on %s: not found: %s\n", b.Device.Name, b.Error)
+			continue
+		}
+		if note, ok := b.Extra["note"].(string); ok {
+			fmt.Fprintf(w, "\nworking set on %s: %s\n", b.Device.Name, note)
+		}
+	}
 }
