@@ -168,7 +168,7 @@ func readmeExamplesOn(t *testing.T, im impls.Impl) {
 // also when the device is busy with a long launch at that moment (Oclgrind).
 func interruptSuiteOn(t *testing.T, im impls.Impl) {
 	out := filepath.Join(t.TempDir(), "quick.json")
-	cmd := child("suite", "quick", "-o", out)
+	cmd := child("suite", "quick", "--max-memory", "256MiB", "-o", out)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {

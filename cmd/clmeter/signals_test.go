@@ -17,7 +17,7 @@ func TestSIGTERMEndsEveryCommand(t *testing.T) {
 	for _, args := range [][]string{
 		{"compare", "--interleave", "copy", "triad", "--size", "64Ki,128Ki,256Ki,512Ki", "--max-time", "5s", "--max-noise", "0.000001"},
 		{"cache", "bench", "small", "large", "--trials", "20"},
-		{"suite", "all"},
+		{"suite", "all", "--max-memory", "256MiB"},
 	} {
 		cmd := child(args...)
 		var out strings.Builder
