@@ -294,11 +294,16 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		d.Dists = append(d.Dists, plotOrErr(benchLabel(row.Key)+" ["+label(row.Key.Device, row.Where)+"]", svg, err, note))
 	}
 	for _, rc := range RooflineCharts(r.Rows, r.MultiHost) {
-		if len(rc.Points) > 0 {
-			row := r.Rows[slices.IndexFunc(r.Rows, func(x Row) bool {
-				return x.Key.Device == strings.SplitN(rc.Device, " @", 2)[0]
-			})]
-			rc.Device = label(row.Key.Device, row.Where)
+		// RooflineCharts names a chart's device as its rows' device, with
+		// "@where" across hosts: find a row of it for its label.
+		if i := slices.IndexFunc(r.Rows, func(x Row) bool {
+			dev := x.Key.Device
+			if r.MultiHost && x.Where != "" {
+				dev += " @" + x.Where
+			}
+			return x.Bench.Roofline != nil && dev == rc.Device
+		}); i >= 0 {
+			rc.Device = label(r.Rows[i].Key.Device, r.Rows[i].Where)
 		}
 		svg, err := RooflinePlot(rc)
 		hp := plotOrErr(rc.Device+": roofline", svg, err, rooflineNote(rc))

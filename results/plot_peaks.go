@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -19,8 +20,9 @@ import (
 // access pattern (one colour each) and vector width (one group each), or
 // compute by type and width, with the device's peak figures as lines.
 type PeakChart struct {
-	// Device names the device (its short label in a report).
-	Device string
+	// Device names the device (its short label in a report); Source is the
+	// result file the suite's run is in (one chart per run).
+	Device, Source string
 	// What is "bandwidth" or "compute"; Unit the rate's unit without "G" and
 	// "/s" ("B", "FLOP", "IOP").
 	What, Unit string
@@ -61,13 +63,13 @@ var ceilingGrey = color.RGBA{0x44, 0x44, 0x44, 0xff}
 // peaks/compute/TYPE/WIDTH) and groups them per device: one bandwidth chart
 // and one compute chart per operation unit. label names each row's device.
 func PeakCharts(rows []Row, figs []FigureRow, label func(device, where string) string) []PeakChart {
-	type key struct{ dev, what, unit string }
+	type key struct{ dev, src, what, unit string }
 	charts := map[key]*PeakChart{}
 	var order []key
 	get := func(k key) *PeakChart {
 		c := charts[k]
 		if c == nil {
-			c = &PeakChart{Device: k.dev, What: k.what, Unit: k.unit}
+			c = &PeakChart{Device: k.dev, Source: k.src, What: k.what, Unit: k.unit}
 			charts[k] = c
 			order = append(order, k)
 		}
@@ -96,16 +98,16 @@ func PeakCharts(rows []Row, figs []FigureRow, label func(device, where string) s
 		p := row.Bench.Params
 		switch name := row.Key.Name; {
 		case strings.HasPrefix(name, "peaks/bandwidth/") && p["pattern"] != "" && p["width"] != "" && t.GBPerSecond > 0:
-			k := key{dev, "bandwidth", "B"}
+			k := key{dev, row.Source, "bandwidth", "B"}
 			get(k)
 			points[k] = append(points[k], point{p["pattern"], p["width"], t.GBPerSecond})
 		case strings.HasPrefix(name, "peaks/local-bandwidth/") && p["width"] != "" && t.GBPerSecond > 0:
-			k := key{dev, "bandwidth", "B"}
+			k := key{dev, row.Source, "bandwidth", "B"}
 			get(k)
 			points[k] = append(points[k], point{"local", p["width"], t.GBPerSecond})
 		case strings.HasPrefix(name, "peaks/compute/") && p["type"] != "" && p["width"] != "" && t.GOpsPerSecond > 0:
 			u := cmp.Or(t.OpsUnit, "op")
-			k := key{dev, "compute", u}
+			k := key{dev, row.Source, "compute", u}
 			get(k)
 			points[k] = append(points[k], point{p["type"], p["width"], t.GOpsPerSecond})
 		}
@@ -132,7 +134,7 @@ func PeakCharts(rows []Row, figs []FigureRow, label func(device, where string) s
 			c.Series[seriesOf(c, pt.series)].Rates[slices.Index(c.Widths, pt.width)] = pt.rate
 		}
 		for _, f := range figs {
-			if label(f.Key.Device, f.Where) != k.dev || f.Figure.Value <= 0 {
+			if label(f.Key.Device, f.Where) != k.dev || f.Source != k.src || f.Figure.Value <= 0 {
 				continue
 			}
 			unit, ok := strings.CutSuffix(f.Figure.Unit, "/s")
@@ -165,15 +167,33 @@ func PeakCharts(rows []Row, figs []FigureRow, label func(device, where string) s
 			out = append(out, *c)
 		}
 	}
+	// A device with runs in several files names the file in each title.
+	files := map[string]map[string]bool{}
+	for _, c := range out {
+		if files[c.Device] == nil {
+			files[c.Device] = map[string]bool{}
+		}
+		files[c.Device][c.Source] = true
+	}
+	for i := range out {
+		if len(files[out[i].Device]) < 2 {
+			out[i].Source = ""
+		}
+	}
 	return out
 }
 
-// Title names the chart.
+// Title names the chart, and the file when its device has runs in several
+// (Source is then kept).
 func (c PeakChart) Title() string {
-	if c.What == "bandwidth" {
-		return c.Device + ": memory bandwidth by access pattern and vector width"
+	dev := c.Device
+	if c.Source != "" {
+		dev += " (" + filepath.Base(c.Source) + ")"
 	}
-	return c.Device + ": compute (" + c.Unit + ") by type and vector width"
+	if c.What == "bandwidth" {
+		return dev + ": memory bandwidth by access pattern and vector width"
+	}
+	return dev + ": compute (" + c.Unit + ") by type and vector width"
 }
 
 // rateScale picks a prefix for rates in G<unit>/s whose largest is max:
@@ -239,6 +259,7 @@ func PeakPlot(c PeakChart) ([]byte, error) {
 	p.Y.Label.Text = uname + " (median)"
 	p.X.Label.Text = "vector width"
 	p.Y.Min, p.Y.Max = 0, top/div*1.12
+	p.Y.Tick.Marker = preciseTicks{}
 	n := len(c.Series)
 	groupW := vg.Points(min(60, 300/float64(max(1, len(c.Widths)))))
 	barW := groupW / vg.Length(n)
