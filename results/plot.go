@@ -44,6 +44,8 @@ func init() {
 // room between them for the browser's taller text boxes.
 func svgOf(p *plot.Plot, w, h vg.Length) ([]byte, error) {
 	p.Title.Text = ""
+	// Axis titles a little larger than the ticks, not a headline.
+	p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = vg.Points(10), vg.Points(10)
 	if p.Legend.Padding == 0 {
 		p.Legend.Padding = vg.Points(3)
 	}
@@ -379,13 +381,13 @@ func SweepPlot(sw Sweep) ([]byte, error) {
 	} else {
 		p.Y.Min, p.Y.Max = 0, ymax*1.35
 	}
+	p.Legend.TextStyle.Font.Size = vg.Points(9) // before the entries: they take it when added
 	if err := plotutil.AddLinePoints(p, args...); err != nil {
 		return nil, err
 	}
 	p.Legend.Top = true
 	p.Legend.Left = true
 	p.Legend.XOffs = vg.Points(8)
-	p.Legend.TextStyle.Font.Size = vg.Points(9)
 	return svgOf(p, plotWidth, plotHeight)
 }
 
