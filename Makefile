@@ -101,10 +101,12 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeResult$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./results
 	$(GO) test -run '^$$' -fuzz '^FuzzCacheEntry$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./runtime
 
-# make check-html: render an HTML report in headless Chromium (installed from
-# Debian's packages) and check that its plots are in the page.
+# make check-html: render the HTML report and every dashboard page in headless
+# Chromium (installed from Debian's packages) and check their plots and their
+# geometry (no overlapping or clipped text, no chart under 2 marks, no page
+# wider than its window).
 check-html: test-deps
-	$(GO) test -count=1 -run 'HTML' -v ./results ./cmd/clmeter
+	$(GO) test -count=1 -run 'HTML|Geometry|PageCheck' -v ./results ./dashboard ./cmd/clmeter
 
 clean:
 	rm -rf bin out

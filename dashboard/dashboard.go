@@ -25,8 +25,10 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/store"
+	"github.com/clmeter/clmeter/units"
 )
 
 //go:embed static templates
@@ -93,13 +95,16 @@ func New(st *store.Store, threshold float64) *Server {
 	}
 	s := &Server{st: st, threshold: threshold, pages: map[string]*template.Template{}, mux: http.NewServeMux()}
 	funcs := template.FuncMap{
-		"dur":    func(v any) string { return results.FormatDuration(toDuration(v)) },
-		"day":    func(t time.Time) string { return t.Format("2006-01-02") },
-		"when":   func(t time.Time) string { return t.Format("2006-01-02 15:04") },
-		"pct":    func(f float64) string { return fmt.Sprintf("%+.1f%%", f*100) },
-		"conf":   confText,
-		"commit": func(p store.Point) string { return shortCommit(p.Labels["commit"]) },
-		"bytes":  humanBytes,
+		"dur":     func(v any) string { return results.FormatDuration(toDuration(v)) },
+		"day":     func(t time.Time) string { return t.Format("2006-01-02") },
+		"when":    func(t time.Time) string { return t.Format("2006-01-02 15:04") },
+		"pct":     func(f float64) string { return fmt.Sprintf("%+.1f%%", f*100) },
+		"percent": func(f float64) string { return fmt.Sprintf("%.1f%%", f*100) },
+		"rate":    units.Rate,
+		"tag":     deviceTag,
+		"conf":    confText,
+		"commit":  func(p store.Point) string { return shortCommit(p.Labels["commit"]) },
+		"bytes":   humanBytes,
 	}
 	layout := template.Must(template.New("").Funcs(funcs).ParseFS(assets, "templates/layout.html"))
 	for _, page := range []string{"index", "bench", "compare", "run", "error"} {
@@ -185,13 +190,34 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 type seriesView struct {
 	store.SeriesHistory
 	Chart template.HTML
+	// Tag is "simulator" for a simulator's series.
+	Tag string
 }
+
+// isSimulator tells a simulator (Oclgrind) by its platform or name: its
+// times measure the simulation, not a device.
+func isSimulator(platform, name string) bool {
+	return strings.Contains(strings.ToLower(platform+" "+name), "oclgrind")
+}
+
+func seriesTag(platform, name string) string {
+	if isSimulator(platform, name) {
+		return "simulator"
+	}
+	return ""
+}
+
+// deviceTag is a stored device's mark: "simulator" or "".
+func deviceTag(d store.Device) string { return seriesTag(d.Platform, d.Name) }
 
 type latestRow struct {
 	Device, Driver, Median, CI, When string
 	MedianNS                         int64
 	Ratio                            float64
 	ResultID                         int64
+	// Tag says why a row is not ranked: "simulator" or "host-timed"; ""
+	// for a device-timed run on hardware, the only ones ranked.
+	Tag string
 }
 
 type latestGroup struct {
@@ -224,13 +250,13 @@ func (s *Server) bench(w http.ResponseWriter, r *http.Request) {
 	hs := store.Analyze(series, store.HistoryOptions{Threshold: s.threshold})
 	views := make([]seriesView, len(hs))
 	for i, h := range hs {
-		views[i] = seriesView{SeriesHistory: h, Chart: s.seriesChart(h)}
+		views[i] = seriesView{SeriesHistory: h, Chart: s.seriesChart(h), Tag: seriesTag(h.Platform, h.Device)}
 	}
 	s.render(w, http.StatusOK, "bench", name, struct {
 		Name, Device, Since, Threshold string
 		Series                         []seriesView
 		Latest                         []latestGroup
-	}{name, f.Device, r.URL.Query().Get("since"), fmt.Sprintf("%.0f%%", s.threshold*100), views, latest(hs)})
+	}{name, f.Device, r.URL.Query().Get("since"), fmt.Sprintf("%.0f%%", s.threshold*100), views, s.latest(r, hs)})
 }
 
 func (s *Server) seriesChart(h store.SeriesHistory) template.HTML {
@@ -247,13 +273,25 @@ func (s *Server) seriesChart(h store.SeriesHistory) template.HTML {
 	for i, c := range h.Changes {
 		marks[i] = chartMark{At: c.Index, Label: fmt.Sprintf("%+.1f%%", c.Size*100), Class: c.Verdict}
 	}
-	return trendChart(pts, marks, func(i int) string { return h.Points[i].Created.Format("01-02") }, func(v float64) string {
+	return trendChart(pts, marks, dateLabels(h.Points), func(v float64) string {
 		return results.FormatDuration(time.Duration(v))
 	})
 }
 
+// dateLabels labels runs by day ("Mar 4") when they span a week or more, else
+// by day and time ("Mar 4 18:00"), so that runs of one day are told apart.
+func dateLabels(pts []store.Point) func(i int) string {
+	layout := "Jan 2"
+	if len(pts) > 1 && pts[len(pts)-1].Created.Sub(pts[0].Created) < 7*24*time.Hour {
+		layout = "Jan 2 15:04"
+	}
+	return func(i int) string { return pts[i].Created.Format(layout) }
+}
+
 // latest groups the newest point of each series by parameters, fastest first.
-func latest(hs []store.SeriesHistory) []latestGroup {
+// Only device-timed runs on hardware are ranked: a simulator's or a
+// host-timed run is listed after them, marked, with no ratio and no bar.
+func (s *Server) latest(r *http.Request, hs []store.SeriesHistory) []latestGroup {
 	byParams := map[string]*latestGroup{}
 	var order []string
 	for _, h := range hs {
@@ -264,8 +302,15 @@ func latest(hs []store.SeriesHistory) []latestGroup {
 			order = append(order, h.Params)
 		}
 		p := h.Points[len(h.Points)-1]
+		tag := seriesTag(h.Platform, h.Device)
+		if tag == "" {
+			if res, err := s.st.Result(r.Context(), p.ResultID); err == nil && res.Benchmark.Measurement != nil &&
+				res.Benchmark.Measurement.Timer == measure.TimerHost {
+				tag = "host-timed"
+			}
+		}
 		g.Rows = append(g.Rows, latestRow{Device: h.Device, Driver: h.Driver, Median: results.FormatDuration(p.Median), CI: store.CIText(p),
-			When: p.Created.Format("2006-01-02"), MedianNS: int64(p.Median), ResultID: p.ResultID})
+			When: p.Created.Format("2006-01-02"), MedianNS: int64(p.Median), ResultID: p.ResultID, Tag: tag})
 	}
 	out := make([]latestGroup, 0, len(order))
 	for _, k := range order {
@@ -273,13 +318,24 @@ func latest(hs []store.SeriesHistory) []latestGroup {
 		if len(g.Rows) < 2 {
 			continue // nothing to compare
 		}
-		sort.Slice(g.Rows, func(i, j int) bool { return g.Rows[i].MedianNS < g.Rows[j].MedianNS })
-		bars := make([]bar, len(g.Rows))
+		sort.SliceStable(g.Rows, func(i, j int) bool {
+			a, b := g.Rows[i], g.Rows[j]
+			if (a.Tag == "") != (b.Tag == "") {
+				return a.Tag == ""
+			}
+			return a.MedianNS < b.MedianNS
+		})
+		var bars []bar
 		for i := range g.Rows {
+			if g.Rows[i].Tag != "" {
+				continue
+			}
 			g.Rows[i].Ratio = float64(g.Rows[i].MedianNS) / float64(max(g.Rows[0].MedianNS, 1))
-			bars[i] = bar{Label: g.Rows[i].Device + " · " + g.Rows[i].Driver, Ratio: g.Rows[i].Ratio, Href: fmt.Sprintf("/run/%d", g.Rows[i].ResultID)}
+			bars = append(bars, bar{Label: results.ShortDeviceName(g.Rows[i].Device) + " · driver " + g.Rows[i].Driver, Ratio: g.Rows[i].Ratio, Href: fmt.Sprintf("/run/%d", g.Rows[i].ResultID)})
 		}
-		g.Chart = ratioChart(bars)
+		if len(bars) >= 2 {
+			g.Chart = ratioChart(bars)
+		}
 		out = append(out, *g)
 	}
 	return out
@@ -326,12 +382,13 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 	}
 	data := struct {
 		Devices []store.Device
+		Labels  map[int64]string
 		A, B    int64
 		Pairs   []store.Pair
 		Both    int
 		Geomean float64
 		Chart   template.HTML
-	}{Devices: devs, A: a, B: b}
+	}{Devices: devs, Labels: deviceLabels(devs), A: a, B: b}
 	if a != 0 && b != 0 {
 		if data.Pairs, err = s.st.Latest(r.Context(), a, b); err != nil {
 			s.fail(w, http.StatusInternalServerError, err)
@@ -384,12 +441,51 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		}
 		pts := make([]chartPoint, len(m.Samples))
 		for i, sm := range m.Samples {
+			title := fmt.Sprintf("sample %d: %s (%d launches)", i, results.FormatDuration(sm.PerLaunch), sm.Launches)
+			if outlier[i] {
+				title += ", an outlier"
+			}
 			pts[i] = chartPoint{Y: float64(sm.PerLaunch), Lo: float64(m.Summary.CI95Low), Hi: float64(m.Summary.CI95High),
-				Href: fmt.Sprintf("#sample-%d", i), Title: fmt.Sprintf("sample %d: %s (%d launches)", i, results.FormatDuration(sm.PerLaunch), sm.Launches)}
+				Href: fmt.Sprintf("#sample-%d", i), Title: title, Outlier: outlier[i]}
 		}
 		data.Chart = trendChart(pts, nil, strconv.Itoa, func(v float64) string { return results.FormatDuration(time.Duration(v)) })
 	}
 	s.render(w, http.StatusOK, "run", res.Benchmark.Name, data)
+}
+
+// deviceLabels names each stored device distinctly for a list: its short
+// name and driver, then its compute units and clock where two would read the
+// same, then its number; a simulator is marked.
+func deviceLabels(devs []store.Device) map[int64]string {
+	out := map[int64]string{}
+	levels := []func(d store.Device) string{
+		func(d store.Device) string { return results.ShortDeviceName(d.Name) + " · driver " + d.Driver },
+		func(d store.Device) string {
+			return fmt.Sprintf("%s · driver %s · %d CUs, %d MHz", results.ShortDeviceName(d.Name), d.Driver, d.ComputeUnits, d.MaxClockMHz)
+		},
+		func(d store.Device) string {
+			return fmt.Sprintf("%s · driver %s · %d CUs, %d MHz · #%d", results.ShortDeviceName(d.Name), d.Driver, d.ComputeUnits, d.MaxClockMHz, d.ID)
+		},
+	}
+	for _, d := range devs {
+		for li, f := range levels {
+			l := f(d)
+			same := 0
+			for _, e := range devs {
+				if f(e) == l {
+					same++
+				}
+			}
+			if same == 1 || li == len(levels)-1 {
+				if isSimulator(d.Platform, d.Name) {
+					l += " (simulator)"
+				}
+				out[d.ID] = l
+				break
+			}
+		}
+	}
+	return out
 }
 
 func toDuration(v any) time.Duration {

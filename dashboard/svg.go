@@ -13,6 +13,8 @@ import (
 type chartPoint struct {
 	Y, Lo, Hi   float64
 	Href, Title string
+	// Outlier draws the point as an outlier (orange).
+	Outlier bool
 }
 
 // A chartMark is a change point, drawn between points At-1 and At.
@@ -24,9 +26,11 @@ type chartMark struct {
 }
 
 // trendChart draws points in run order with the CI band, the median line,
-// a dot per run linking to it, and change points as dashed lines.
+// a dot per run linking to it (orange for an outlier), and change points as
+// dashed lines. X labels come from xLabel, a label equal to the one before it
+// is left out; a zero on the y axis reads "0".
 func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) string, yFormat func(float64) string) template.HTML {
-	const w, h, left, right, top, bottom = 760.0, 230.0, 78.0, 12.0, 14.0, 34.0
+	const w, h, left, right, top, bottom = 760.0, 230.0, 78.0, 16.0, 14.0, 34.0
 	if len(points) == 0 {
 		return ""
 	}
@@ -35,7 +39,14 @@ func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) strin
 		lo = math.Min(lo, math.Min(p.Lo, p.Y))
 		hi = math.Max(hi, math.Max(p.Hi, p.Y))
 	}
+	nonNegative := lo >= 0
 	ticks, lo, hi := niceTicks(lo, hi, 5)
+	if nonNegative && lo < 0 {
+		lo = 0
+		for len(ticks) > 0 && ticks[0] < 0 {
+			ticks = ticks[1:]
+		}
+	}
 	n := len(points)
 	x := func(i float64) float64 {
 		if n == 1 {
@@ -48,12 +59,32 @@ func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) strin
 	fmt.Fprintf(&b, `<svg class="chart trend" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img">`, w, h, w, h)
 	for _, t := range ticks {
 		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, left, w-right, y(t), y(t))
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, y(t)+4, html.EscapeString(yFormat(t)))
+		label := "0"
+		if math.Abs(t) > (hi-lo)*1e-9 {
+			label = yFormat(t)
+		}
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, y(t)+4, html.EscapeString(label))
 	}
-	// X labels: about six, at run positions.
+	// X labels: about six, at run positions, each different from the last;
+	// the ones at the ends are aligned to stay inside the chart.
 	step := max(1, (n+5)/6)
+	prev := ""
 	for i := 0; i < n; i += step {
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, x(float64(i)), h-bottom+18, html.EscapeString(xLabel(i)))
+		l := xLabel(i)
+		if l == prev {
+			continue
+		}
+		prev = l
+		anchor, xx := "middle", x(float64(i))
+		switch {
+		case n > 1 && i == 0:
+			anchor = "start"
+			xx -= 4
+		case n > 1 && xx > w-right-40:
+			anchor = "end"
+			xx += 4
+		}
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="%s">%s</text>`, xx, h-bottom+18, anchor, html.EscapeString(l))
 	}
 	// The CI band: along the highs, back along the lows.
 	var band strings.Builder
@@ -87,8 +118,12 @@ func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) strin
 		r = 1.6
 	}
 	for i, p := range points {
-		fmt.Fprintf(&b, `<a href="%s"><circle class="pt" cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle></a>`,
-			html.EscapeString(p.Href), x(float64(i)), y(p.Y), r, html.EscapeString(p.Title))
+		cls := "pt"
+		if p.Outlier {
+			cls = "pt outlier"
+		}
+		fmt.Fprintf(&b, `<a href="%s"><circle class="%s" cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle></a>`,
+			html.EscapeString(p.Href), cls, x(float64(i)), y(p.Y), r, html.EscapeString(p.Title))
 	}
 	fmt.Fprintf(&b, `<line class="axis" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, left, w-right, h-bottom, h-bottom)
 	b.WriteString(`</svg>`)
@@ -122,8 +157,8 @@ func ratioChart(bars []bar) template.HTML {
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg class="chart ratio" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img">`, w, h, w, h)
 	fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="12" text-anchor="middle">1.0 (same)</text>`, mid)
-	fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="12" text-anchor="start">%.2gx faster</text>`, labelW, math.Exp2(maxLog))
-	fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="12" text-anchor="end">%.2gx slower</text>`, mid+half, math.Exp2(maxLog))
+	fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="12" text-anchor="start">%s faster</text>`, labelW, ratioText(math.Exp2(maxLog)))
+	fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="12" text-anchor="end">%s slower</text>`, mid+half, ratioText(math.Exp2(maxLog)))
 	for i, br := range bars {
 		yy := top + rowH*float64(i)
 		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-6, yy+12, html.EscapeString(clip(br.Label, 42)))
@@ -138,11 +173,25 @@ func ratioChart(bars []bar) template.HTML {
 		}
 		fmt.Fprintf(&b, `<a href="%s"><rect class="bar %s" x="%.1f" y="%.1f" width="%.1f" height="%.1f"><title>%s: %.3f</title></rect></a>`,
 			html.EscapeString(br.Href), cls, x0, yy+2, math.Max(wd, 1), rowH-5, html.EscapeString(br.Label), br.Ratio)
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f">%.3f</text>`, mid+half+6, yy+12, br.Ratio)
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f">%s</text>`, mid+half+6, yy+12, ratioText(br.Ratio))
 	}
 	fmt.Fprintf(&b, `<path class="axis" d="M%.1f %.1f L%.1f %.1f"/>`, mid, top-4, mid, h-4)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// ratioText writes a ratio with three significant digits and no exponent:
+// "0.512x", "2.40x", "2400x".
+func ratioText(r float64) string {
+	switch {
+	case r >= 100:
+		return fmt.Sprintf("%.0fx", r)
+	case r >= 10:
+		return fmt.Sprintf("%.1fx", r)
+	case r >= 1:
+		return fmt.Sprintf("%.2fx", r)
+	}
+	return fmt.Sprintf("%.3fx", r)
 }
 
 func clip(s string, n int) string {

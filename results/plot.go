@@ -11,11 +11,14 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/clmeter/clmeter/units"
 )
 
 // Plot sizes.
@@ -24,11 +27,30 @@ const (
 	plotHeight = 3.2 * vg.Inch
 )
 
+// plotPad is the margin kept inside every plot's SVG: gonum measures text with
+// its own font metrics, a browser draws each text box a little taller (the
+// font's whole ascent and descent), so text set flush with the edge would
+// leave the SVG.
+const plotPad = 6
+
+func init() {
+	// The page is set in a sans-serif face; the plots match it.
+	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+}
+
 // svgOf draws p and returns the SVG element alone (no XML prolog), ready to
-// inline in HTML.
+// inline in HTML. The plot's title is left out: the figure's caption carries
+// it, and a long title would be clipped at the SVG's edges. Legend entries get
+// room between them for the browser's taller text boxes.
 func svgOf(p *plot.Plot, w, h vg.Length) ([]byte, error) {
+	p.Title.Text = ""
+	// Axis titles a little larger than the ticks, not a headline.
+	p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = vg.Points(10), vg.Points(10)
+	if p.Legend.Padding == 0 {
+		p.Legend.Padding = vg.Points(3)
+	}
 	c := vgsvg.New(w, h)
-	p.Draw(draw.New(c))
+	p.Draw(draw.Crop(draw.New(c), plotPad, -plotPad, plotPad, -plotPad))
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
@@ -295,16 +317,16 @@ func sweepMetric(sw Sweep) (label string, value func(Row) float64) {
 		return 0
 	}
 	if all(bw) {
-		return "GB/s (median)", bw
+		return "bandwidth (median)", bw
 	}
 	if all(ops) {
 		u := sw.Series[0].Rows[0].M().Throughput.OpsUnit
 		if u == "" {
 			u = "op"
 		}
-		return fmt.Sprintf("G%s/s (median)", u), ops
+		return fmt.Sprintf("%s/s (median)", u), ops
 	}
-	return "median time (µs)", func(r Row) float64 { return float64(r.M().Summary.Median) / 1e3 }
+	return "median time", func(r Row) float64 { return float64(r.M().Summary.Median) }
 }
 
 // SweepPlot draws a sweep: the metric against the swept parameter, one line per
@@ -344,14 +366,22 @@ func SweepPlot(sw Sweep) ([]byte, error) {
 		p.X.Min, p.X.Max = xmin/1.3, xmax*1.3
 	}
 	// Head room above the highest point for the legend.
+	var yt plot.Ticker = plot.DefaultTicks{}
+	if ymin > 0 && ymax/ymin >= 10 {
+		yt = plot.LogTicks{Prec: -1}
+	}
+	p.Y.Tick.Marker = rateTicks{yt, sweepUnit(ylabel)}
+	if ylabel == "median time" {
+		p.Y.Tick.Marker = timeTicks{yt}
+	}
 	if ymin > 0 && ymax/ymin >= 10 {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 		p.Y.Label.Text += " (log)"
 		p.Y.Min, p.Y.Max = ymin/2, ymax*20
 	} else {
 		p.Y.Min, p.Y.Max = 0, ymax*1.35
 	}
+	p.Legend.TextStyle.Font.Size = vg.Points(9) // before the entries: they take it when added
 	if err := plotutil.AddLinePoints(p, args...); err != nil {
 		return nil, err
 	}
@@ -446,4 +476,61 @@ func (preciseTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	return ticks
+}
+
+// rateTicks label another marker's ticks, placed on rates in G<Unit>/s, in
+// scaled units ("500 MB/s", "2 TB/s") rather than bare numbers.
+type rateTicks struct {
+	plot.Ticker
+	Unit string
+}
+
+func (r rateTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := r.Ticker.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = trimZeros(units.Rate(ticks[i].Value, r.Unit))
+			if ticks[i].Value == 0 {
+				ticks[i].Label = "0"
+			}
+		}
+	}
+	return ticks
+}
+
+// sweepUnit is the rate unit of a sweep's metric label ("B" for bandwidth).
+func sweepUnit(label string) string {
+	if strings.HasPrefix(label, "bandwidth") {
+		return "B"
+	}
+	u, _, _ := strings.Cut(label, "/s")
+	return u
+}
+
+// timeTicks label another marker's ticks, placed on nanoseconds, as times
+// ("250 µs", "1.5 ms").
+type timeTicks struct{ plot.Ticker }
+
+func (t timeTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := t.Ticker.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = trimZeros(units.Nanoseconds(ticks[i].Value))
+			if ticks[i].Value == 0 {
+				ticks[i].Label = "0"
+			}
+		}
+	}
+	return ticks
+}
+
+// trimZeros drops the trailing zeros of a quantity's number, for tick labels:
+// "10.0 GB/s" is "10 GB/s", "2.50 ms" is "2.5 ms".
+func trimZeros(q string) string {
+	num, unit, ok := strings.Cut(q, " ")
+	if !ok || !strings.Contains(num, ".") {
+		return q
+	}
+	num = strings.TrimRight(strings.TrimRight(num, "0"), ".")
+	return num + " " + unit
 }

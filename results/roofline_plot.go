@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -130,12 +131,12 @@ func RooflinePlot(c RooflineChart) ([]byte, error) {
 	p := plot.New()
 	p.Title.Text = c.Device + ": roofline"
 	p.X.Label.Text = fmt.Sprintf("arithmetic intensity (%s/byte, log)", c.OpsUnit)
-	p.Y.Label.Text = fmt.Sprintf("G%s/s (log)", c.OpsUnit)
+	p.Y.Label.Text = fmt.Sprintf("%s/s (log)", c.OpsUnit)
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, rateTicks{plot.LogTicks{Prec: -1}, c.OpsUnit}
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xlo, xhi, ylo, yhi
 	p.Legend.Top, p.Legend.Left = true, true
-	p.Legend.TextStyle.Font.Size = vg.Points(8)
+	p.Legend.TextStyle.Font.Size = vg.Points(9)
 
 	top := 0.0
 	for _, k := range c.Computes {
@@ -183,11 +184,9 @@ func RooflinePlot(c RooflineChart) ([]byte, error) {
 		}
 		for vi, v := range verdicts {
 			var xys plotter.XYs
-			var labels []string
 			for _, pt := range c.Points {
 				if pt.Verdict == v {
 					xys = append(xys, plotter.XY{X: pt.Intensity, Y: pt.Rate})
-					labels = append(labels, pt.Label)
 				}
 			}
 			s, err := plotter.NewScatter(xys)
@@ -199,19 +198,55 @@ func RooflinePlot(c RooflineChart) ([]byte, error) {
 			s.GlyphStyle.Color = rooflineColours[vi%len(rooflineColours)]
 			p.Add(s)
 			p.Legend.Add(v, s)
-			lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
-			if err != nil {
-				return nil, err
-			}
-			for i := range lb.TextStyle {
-				lb.TextStyle[i].Font.Size = vg.Points(7)
-				lb.TextStyle[i].XAlign = draw.XLeft
-			}
-			lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(2)}
-			p.Add(lb)
 		}
+		// Each point is numbered (the caption's key names it); a number that
+		// would cover an earlier one moves up a line, placed in the axes'
+		// approximate drawing area.
+		const areaW, areaH = 360.0, 190.0 // points: the plot less its axes
+		lx, ly := math.Log(xhi/xlo), math.Log(yhi/ylo)
+		var boxes [][4]float64
+		var xys plotter.XYs
+		var labels []string
+		for i, pt := range c.Points {
+			px := math.Log(pt.Intensity/xlo) / lx * areaW
+			py := math.Log(pt.Rate/ylo) / ly * areaH
+			num := strconv.Itoa(i + 1)
+			w, h := 6.5*float64(len(num))+2, 12.0
+			bx, by := px+5, py+2
+			for moved := true; moved; {
+				moved = false
+				for _, b := range boxes {
+					if bx < b[0]+b[2] && b[0] < bx+w && by < b[1]+b[3] && b[1] < by+h {
+						by = b[1] + b[3]
+						moved = true
+					}
+				}
+			}
+			boxes = append(boxes, [4]float64{bx, by, w, h})
+			xys = append(xys, plotter.XY{X: xlo * math.Exp((bx-5)/areaW*lx), Y: ylo * math.Exp((by-2)/areaH*ly)})
+			labels = append(labels, num)
+		}
+		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
+		if err != nil {
+			return nil, err
+		}
+		for i := range lb.TextStyle {
+			lb.TextStyle[i].Font.Size = vg.Points(9)
+			lb.TextStyle[i].XAlign = draw.XLeft
+		}
+		lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(2)}
+		p.Add(lb)
 	}
 	return svgOf(p, plotWidth*1.2, plotHeight*1.2)
+}
+
+// Key names each numbered point of the chart: its benchmark, verdict and rate.
+func (c RooflineChart) Key() []string {
+	out := make([]string, len(c.Points))
+	for i, p := range c.Points {
+		out[i] = fmt.Sprintf("%s: %s, %s at %.3g %s/byte", p.Label, p.Verdict, units.Rate(p.Rate, c.OpsUnit), p.Intensity, c.OpsUnit)
+	}
+	return out
 }
 
 // rooflineNote says what a chart leaves out.

@@ -1,0 +1,107 @@
+// pagecheck: measures the page's geometry once it has laid out and writes the
+// verdict, JSON, into <pre id="pagecheck-verdict">. Problems found:
+//   overlap  two text boxes overlap
+//   clipped  a text box leaves its SVG or its card (figure, .card)
+//   marks    a chart (svg.plot, svg.chart) has fewer than 2 data marks
+//   wide     the page is wider than its viewport
+// A data mark is a drawn shape (circle, rect, path, polygon) in a colour that
+// is not grey: axes, grid lines and text are grey or black; bars, points and
+// series lines are coloured.
+(function () {
+  "use strict";
+  function grey(c) {
+    if (!c || c === "none" || c === "transparent") return true;
+    var m = c.match(/rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/);
+    if (!m) return true;
+    if (m[4] !== undefined && parseFloat(m[4]) === 0) return true;
+    var r = +m[1], g = +m[2], b = +m[3];
+    return Math.max(r, g, b) - Math.min(r, g, b) < 40;
+  }
+  function describe(el) {
+    var t = (el.textContent || "").trim().replace(/\s+/g, " ");
+    return t.length > 60 ? t.slice(0, 57) + "..." : t;
+  }
+  function textBoxes() {
+    var out = [];
+    var walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    var n;
+    while ((n = walker.nextNode())) {
+      if (!n.nodeValue.trim()) continue;
+      var p = n.parentElement;
+      if (!p || p.closest("script,style,title,#pagecheck-verdict,select,option")) continue;
+      var inSVG = p.closest("svg");
+      var rects = [];
+      if (inSVG) {
+        var te = p.closest("text");
+        if (!te || out.some(function (b) { return b.el === te; })) continue;
+        var r = te.getBoundingClientRect();
+        if (r.width > 0 && r.height > 0) out.push({ el: te, svg: inSVG, r: r, text: describe(te) });
+        continue;
+      }
+      var range = document.createRange();
+      range.selectNodeContents(n);
+      var rs = range.getClientRects();
+      for (var i = 0; i < rs.length; i++) {
+        if (rs[i].width > 0 && rs[i].height > 0) out.push({ el: p, svg: null, r: rs[i], text: describe(p) });
+      }
+    }
+    return out;
+  }
+  function inter(a, b, tol) {
+    var w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    var h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return w > tol && h > tol;
+  }
+  function inside(r, box, tol) {
+    return r.left >= box.left - tol && r.right <= box.right + tol && r.top >= box.top - tol && r.bottom <= box.bottom + tol;
+  }
+  function check() {
+    var problems = [];
+    var vw = document.documentElement.clientWidth;
+    var sw = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
+    if (sw > vw + 1) problems.push({ kind: "wide", what: "the page is " + sw + " px wide in a " + vw + " px viewport" });
+    var boxes = textBoxes();
+    var sx = window.scrollX, sy = window.scrollY;
+    for (var i = 0; i < boxes.length; i++) {
+      var a = boxes[i];
+      var host = a.svg;
+      if (host) {
+        var hr = host.getBoundingClientRect();
+        if (!inside(a.r, hr, 1)) problems.push({ kind: "clipped", what: "\"" + a.text + "\" leaves its SVG" });
+      }
+      var card = a.el.closest("figure,.card");
+      if (card && !inside(a.r, card.getBoundingClientRect(), 1)) problems.push({ kind: "clipped", what: "\"" + a.text + "\" leaves its card" });
+      for (var j = i + 1; j < boxes.length; j++) {
+        var b = boxes[j];
+        if (a.r.top > b.r.bottom + 40 && b.r.top > a.r.bottom + 40) continue;
+        if (inter(a.r, b.r, 1.5)) problems.push({ kind: "overlap", what: "\"" + a.text + "\" overlaps \"" + b.text + "\"" });
+      }
+    }
+    var charts = document.querySelectorAll("svg.plot, svg.chart");
+    var nmarks = [];
+    charts.forEach(function (svg, k) {
+      var marks = 0;
+      svg.querySelectorAll("circle, rect, path, polygon, polyline, line").forEach(function (el) {
+        if (el.closest("text, defs, clipPath")) return;
+        var st = getComputedStyle(el);
+        if (st.display === "none" || st.visibility === "hidden") return;
+        var r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) return;
+        if (!grey(st.fill) && st.fill !== "none" || !grey(st.stroke) && st.stroke !== "none") marks++;
+      });
+      nmarks.push(marks);
+      if (marks < 2) {
+        var title = svg.closest("figure,.card,section");
+        problems.push({ kind: "marks", what: "chart " + k + " (" + (title ? describe(title).slice(0, 50) : "?") + ") has " + marks + " data mark(s)" });
+      }
+    });
+    var v = { texts: boxes.length, charts: charts.length, marks: nmarks, width: sw, viewport: vw, problems: problems };
+    var pre = document.createElement("pre");
+    pre.id = "pagecheck-verdict";
+    pre.textContent = JSON.stringify(v);
+    pre.style.display = "none";
+    document.body.appendChild(pre);
+  }
+  if (document.readyState === "complete") check();
+  else window.addEventListener("load", check);
+})();

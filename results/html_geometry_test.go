@@ -1,0 +1,91 @@
+package results
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/clmeter/clmeter/internal/pagecheck"
+)
+
+// TestHTMLGeometry loads reports in headless Chromium at 1400 px and fails on
+// any overlapping or clipped text, any chart with fewer than two data marks,
+// or a page wider than the window: the fixtures' report, and one of real runs
+// ('clmeter suite quick --small' and 'suite peaks --small' on PoCL, a
+// 2-core VM, 2026-11-25) beside the H200 fixture. Set CLMETER_REPORT_HTML to
+// a directory to keep the pages checked.
+func TestHTMLGeometry(t *testing.T) {
+	browser := pagecheck.Browser()
+	if browser == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no /usr/bin/chromium under CI: make deps installs it")
+		}
+		t.Skip("no headless browser: /usr/bin/chromium is absent (Debian: apt-get install chromium)")
+	}
+	for _, tc := range []struct {
+		name      string
+		files     []string
+		minCharts int
+	}{
+		{"fixtures", []string{"testdata/pocl.json", "testdata/h200.json"}, 10},
+		{"pocl-runs", []string{"testdata/pocl-quick.json", "testdata/pocl-peaks.json", "testdata/h200.json"}, 40},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srcs, errs := ReadFiles(tc.files)
+			if len(errs) > 0 {
+				t.Fatal(errs)
+			}
+			var buf bytes.Buffer
+			if err := NewReport(srcs).WriteHTML(&buf); err != nil {
+				t.Fatal(err)
+			}
+			if dir := os.Getenv("CLMETER_REPORT_HTML"); dir != "" {
+				os.WriteFile(filepath.Join(dir, tc.name+".html"), buf.Bytes(), 0o644)
+			}
+			srv := pagecheck.ServeHTML(buf.Bytes())
+			defer srv.Close()
+			v, err := pagecheck.Check(context.Background(), browser, srv.URL+"/", 1400, 2000, filepath.Join(t.TempDir(), "profile"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v.Charts < tc.minCharts || v.Texts < 100 {
+				t.Errorf("the check saw %d charts (want %d or more) and %d text boxes: did the page render?", v.Charts, tc.minCharts, v.Texts)
+			}
+			for _, p := range v.Problems {
+				t.Error(p)
+			}
+			t.Logf("%d text boxes, %d charts (data marks %v), %g px wide in %g", v.Texts, v.Charts, v.Marks, v.Width, v.Viewport)
+		})
+	}
+}
+
+// TestPageCheckFinds shows the geometry check can fail: a page with
+// overlapping text, text outside its SVG, a one-mark chart and a wide table.
+func TestPageCheckFinds(t *testing.T) {
+	browser := pagecheck.Browser()
+	if browser == "" {
+		t.Skip("no headless browser")
+	}
+	page := `<!DOCTYPE html><html><body style="margin:0">
+<svg class="chart" width="200" height="100"><rect x="10" y="10" width="20" height="50" fill="#1f77b4"/>
+<text x="10" y="50">overlapping one</text><text x="14" y="52">overlapping two</text><text x="180" y="90">clipped label</text></svg>
+<table><tr><td style="white-space:nowrap">` + strings.Repeat("wide ", 600) + `</td></tr></table></body></html>`
+	srv := pagecheck.ServeHTML([]byte(page))
+	defer srv.Close()
+	v, err := pagecheck.Check(context.Background(), browser, srv.URL+"/", 800, 600, filepath.Join(t.TempDir(), "profile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]bool{}
+	for _, p := range v.Problems {
+		kinds[p.Kind] = true
+	}
+	for _, k := range []string{"overlap", "clipped", "marks", "wide"} {
+		if !kinds[k] {
+			t.Errorf("no %q problem found in %+v", k, v.Problems)
+		}
+	}
+}

@@ -1,0 +1,291 @@
+package results
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/clmeter/clmeter/units"
+)
+
+// A PeakChart is one device's peaks suite drawn as grouped bars: bandwidth by
+// access pattern (one colour each) and vector width (one group each), or
+// compute by type and width, with the device's peak figures as lines.
+type PeakChart struct {
+	// Device names the device (its short label in a report); Source is the
+	// result file the suite's run is in (one chart per run).
+	Device, Source string
+	// What is "bandwidth" or "compute"; Unit the rate's unit without "G" and
+	// "/s" ("B", "FLOP", "IOP").
+	What, Unit string
+	// Widths are the groups, narrowest first; Series the bars of each group.
+	Widths []string
+	Series []PeakSeries
+	// Ceilings are the suite's peak figures in the same unit.
+	Ceilings []PeakCeiling
+}
+
+// A PeakSeries is one pattern's (or type's) rates, one per width (0: not
+// measured), in G<unit>/s (medians).
+type PeakSeries struct {
+	Name  string
+	Rates []float64
+}
+
+// A PeakCeiling is one peak figure drawn across a PeakChart.
+type PeakCeiling struct {
+	Name string
+	Rate float64
+	// Series is the index of the series it belongs to, or -1.
+	Series int
+}
+
+// peakColours are the series' colours (Tableau 10); LegendColour hands them to
+// the page's legend.
+var peakColours = []color.RGBA{
+	{0x1f, 0x77, 0xb4, 0xff}, {0xff, 0x7f, 0x0e, 0xff}, {0x2c, 0xa0, 0x2c, 0xff}, {0xd6, 0x27, 0x28, 0xff},
+	{0x94, 0x67, 0xbd, 0xff}, {0x8c, 0x56, 0x4b, 0xff}, {0xe3, 0x77, 0xc2, 0xff}, {0xbc, 0xbd, 0x22, 0xff},
+	{0x17, 0xbe, 0xcf, 0xff},
+}
+
+var ceilingGrey = color.RGBA{0x44, 0x44, 0x44, 0xff}
+
+// PeakCharts finds the peaks suite's sampled benchmarks among rows
+// (peaks/bandwidth/PATTERN/..., peaks/local-bandwidth/..., and
+// peaks/compute/TYPE/WIDTH) and groups them per device: one bandwidth chart
+// and one compute chart per operation unit. label names each row's device.
+func PeakCharts(rows []Row, figs []FigureRow, label func(device, where string) string) []PeakChart {
+	type key struct{ dev, src, what, unit string }
+	charts := map[key]*PeakChart{}
+	var order []key
+	get := func(k key) *PeakChart {
+		c := charts[k]
+		if c == nil {
+			c = &PeakChart{Device: k.dev, Source: k.src, What: k.what, Unit: k.unit}
+			charts[k] = c
+			order = append(order, k)
+		}
+		return c
+	}
+	seriesOf := func(c *PeakChart, name string) int {
+		for i, s := range c.Series {
+			if s.Name == name {
+				return i
+			}
+		}
+		c.Series = append(c.Series, PeakSeries{Name: name})
+		return len(c.Series) - 1
+	}
+	type point struct {
+		series, width string
+		rate          float64
+	}
+	points := map[key][]point{}
+	for _, row := range rows {
+		t := row.M().Throughput
+		if t == nil {
+			continue
+		}
+		dev := label(row.Key.Device, row.Where)
+		p := row.Bench.Params
+		switch name := row.Key.Name; {
+		case strings.HasPrefix(name, "peaks/bandwidth/") && p["pattern"] != "" && p["width"] != "" && t.GBPerSecond > 0:
+			k := key{dev, row.Source, "bandwidth", "B"}
+			get(k)
+			points[k] = append(points[k], point{p["pattern"], p["width"], t.GBPerSecond})
+		case strings.HasPrefix(name, "peaks/local-bandwidth/") && p["width"] != "" && t.GBPerSecond > 0:
+			k := key{dev, row.Source, "bandwidth", "B"}
+			get(k)
+			points[k] = append(points[k], point{"local", p["width"], t.GBPerSecond})
+		case strings.HasPrefix(name, "peaks/compute/") && p["type"] != "" && p["width"] != "" && t.GOpsPerSecond > 0:
+			u := cmp.Or(t.OpsUnit, "op")
+			k := key{dev, row.Source, "compute", u}
+			get(k)
+			points[k] = append(points[k], point{p["type"], p["width"], t.GOpsPerSecond})
+		}
+	}
+	var out []PeakChart
+	for _, k := range order {
+		c := charts[k]
+		pts := points[k]
+		for _, pt := range pts {
+			if !slices.Contains(c.Widths, pt.width) {
+				c.Widths = append(c.Widths, pt.width)
+			}
+			seriesOf(c, pt.series)
+		}
+		slices.SortFunc(c.Widths, func(a, b string) int {
+			x, _ := ParseQuantity(a)
+			y, _ := ParseQuantity(b)
+			return cmp.Compare(x, y)
+		})
+		for i := range c.Series {
+			c.Series[i].Rates = make([]float64, len(c.Widths))
+		}
+		for _, pt := range pts {
+			c.Series[seriesOf(c, pt.series)].Rates[slices.Index(c.Widths, pt.width)] = pt.rate
+		}
+		for _, f := range figs {
+			if label(f.Key.Device, f.Where) != k.dev || f.Source != k.src || f.Figure.Value <= 0 {
+				continue
+			}
+			unit, ok := strings.CutSuffix(f.Figure.Unit, "/s")
+			if !ok || !strings.HasPrefix(unit, "G") || unit[1:] != k.unit {
+				continue
+			}
+			switch {
+			case k.what == "bandwidth" && f.Key.Name == "peaks/bandwidth-best":
+				c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak global " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: -1})
+			case k.what == "bandwidth" && f.Key.Name == "peaks/local-bandwidth-best":
+				c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak local " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: slices.IndexFunc(c.Series, func(s PeakSeries) bool { return s.Name == "local" })})
+			case k.what == "compute" && strings.HasPrefix(f.Key.Name, "peaks/compute-best/"):
+				typ := strings.TrimPrefix(f.Key.Name, "peaks/compute-best/")
+				si := slices.IndexFunc(c.Series, func(s PeakSeries) bool { return s.Name == typ })
+				if si >= 0 {
+					c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak " + typ + " " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: si})
+				}
+			}
+		}
+		// One bar is no chart: the figure is in the table.
+		n := 0
+		for _, s := range c.Series {
+			for _, r := range s.Rates {
+				if r > 0 {
+					n++
+				}
+			}
+		}
+		if n >= 2 {
+			out = append(out, *c)
+		}
+	}
+	// A device with runs in several files names the file in each title.
+	files := map[string]map[string]bool{}
+	for _, c := range out {
+		if files[c.Device] == nil {
+			files[c.Device] = map[string]bool{}
+		}
+		files[c.Device][c.Source] = true
+	}
+	for i := range out {
+		if len(files[out[i].Device]) < 2 {
+			out[i].Source = ""
+		}
+	}
+	return out
+}
+
+// Title names the chart, and the file when its device has runs in several
+// (Source is then kept).
+func (c PeakChart) Title() string {
+	dev := c.Device
+	if c.Source != "" {
+		dev += " (" + filepath.Base(c.Source) + ")"
+	}
+	if c.What == "bandwidth" {
+		return dev + ": memory bandwidth by access pattern and vector width"
+	}
+	return dev + ": compute (" + c.Unit + ") by type and vector width"
+}
+
+// rateScale picks a prefix for rates in G<unit>/s whose largest is max:
+// values are divided by div and the axis reads name.
+func rateScale(max float64, unit string) (div float64, name string) {
+	switch {
+	case max >= 1e3:
+		return 1e3, "T" + unit + "/s"
+	case max < 1:
+		return 1e-3, "M" + unit + "/s"
+	}
+	return 1, "G" + unit + "/s"
+}
+
+// A LegendEntry is one swatch of a chart's legend, drawn by the page beside
+// the chart: a bar or point colour, or a (dashed) line.
+type LegendEntry struct {
+	Label  string
+	Colour string
+	Line   bool
+	Dashed bool
+}
+
+func cssColour(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
+
+func (c PeakChart) ceilingColour(k PeakCeiling) color.RGBA {
+	if k.Series >= 0 {
+		return peakColours[k.Series%len(peakColours)]
+	}
+	return ceilingGrey
+}
+
+// Legend is the chart's key: each series' colour, then each peak line.
+func (c PeakChart) Legend() []LegendEntry {
+	var out []LegendEntry
+	for i, s := range c.Series {
+		out = append(out, LegendEntry{Label: s.Name, Colour: cssColour(peakColours[i%len(peakColours)])})
+	}
+	for _, k := range c.Ceilings {
+		out = append(out, LegendEntry{Label: k.Name, Colour: cssColour(c.ceilingColour(k)), Line: true, Dashed: true})
+	}
+	return out
+}
+
+// PeakPlot draws a PeakChart: a group of bars per vector width, a bar per
+// series, the peak figures as dashed lines; the legend is the page's
+// (PeakChart.Legend).
+func PeakPlot(c PeakChart) ([]byte, error) {
+	top := 0.0
+	for _, s := range c.Series {
+		for _, r := range s.Rates {
+			top = math.Max(top, r)
+		}
+	}
+	for _, k := range c.Ceilings {
+		top = math.Max(top, k.Rate)
+	}
+	if top <= 0 {
+		return nil, fmt.Errorf("%s: nothing to draw", c.Title())
+	}
+	div, uname := rateScale(top, c.Unit)
+	p := plot.New()
+	p.Y.Label.Text = uname + " (median)"
+	p.X.Label.Text = "vector width"
+	p.Y.Min, p.Y.Max = 0, top/div*1.12
+	p.Y.Tick.Marker = preciseTicks{}
+	n := len(c.Series)
+	groupW := vg.Points(min(60, 300/float64(max(1, len(c.Widths)))))
+	barW := groupW / vg.Length(n)
+	for i, s := range c.Series {
+		vals := make(plotter.Values, len(s.Rates))
+		for j, r := range s.Rates {
+			vals[j] = r / div
+		}
+		bars, err := plotter.NewBarChart(vals, barW)
+		if err != nil {
+			return nil, err
+		}
+		bars.Color = peakColours[i%len(peakColours)]
+		bars.LineStyle.Width = 0
+		bars.Offset = barW * (vg.Length(i) - vg.Length(n-1)/2)
+		p.Add(bars)
+	}
+	for _, k := range c.Ceilings {
+		l, err := hline(-0.5, float64(len(c.Widths))-0.5, k.Rate/div, c.ceilingColour(k), []vg.Length{vg.Points(5), vg.Points(3)})
+		if err != nil {
+			return nil, err
+		}
+		l.Width = vg.Points(1.2)
+		p.Add(l)
+	}
+	p.NominalX(c.Widths...)
+	p.X.Min, p.X.Max = -0.5, float64(len(c.Widths))-0.5
+	return svgOf(p, plotWidth, plotHeight)
+}
