@@ -55,7 +55,8 @@ var (
 
 // WorkingSet is the working set memory bandwidth is measured at on dev: a
 // read-only buffer grown from a fraction of the reported cache until its
-// bandwidth plateaus beyond that cache, inside budget (sizing.Search). The
+// bandwidth plateaus beyond that cache, inside budget, or one read of it
+// takes longer than a sample (sizing.SearchWithin, DefaultMinSampleTime). The
 // buffers are filled on the device (a pattern), so the search makes no host
 // copies. It is
 // measured once per device and budget in a process.
@@ -67,7 +68,7 @@ func WorkingSet(ctx context.Context, dev *runtime.Device, budget sizing.Budget) 
 		return p, nil
 	}
 	pattern, width := probePattern(dev)
-	p, err := sizing.Search(ctx, dev.Info.GlobalCacheBytes, budget.Buffer(1), budget, func(ctx context.Context, bytes int64) (float64, error) {
+	p, err := sizing.SearchWithin(ctx, dev.Info.GlobalCacheBytes, budget.Buffer(1), measure.DefaultMinSampleTime, budget, func(ctx context.Context, bytes int64) (float64, error) {
 		kb, err := bandwidthReadOnly(dev, pattern, width, bytes)
 		if err != nil {
 			return 0, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/clmeter/clmeter/units"
 )
@@ -43,8 +44,12 @@ type Plateau struct {
 	// largest size the budget allowed when none was found.
 	Memory Step `json:"memory"`
 	// Found is true when Memory is on a plateau (else the budget ended the
-	// search).
+	// search, or TimeBound).
 	Found bool `json:"plateau_found"`
+	// TimeBound is true when the search stopped, beyond the reported cache,
+	// because one read of the working set took longer than SearchWithin's
+	// bound.
+	TimeBound bool `json:"time_bound,omitempty"`
 	// Region is RegionMemory when Memory is beyond the reported cache, else
 	// RegionCache (the budget did not reach past it).
 	Region string `json:"region"`
@@ -64,6 +69,8 @@ func (p Plateau) Note() string {
 	switch {
 	case p.Found:
 		s = fmt.Sprintf("working set %s: a plateau beyond the %s cache (two doublings within %.0f%%)", units.Bytes(p.Memory.Bytes), units.Bytes(p.CacheBytes), 100*PlateauTolerance)
+	case p.TimeBound:
+		s = fmt.Sprintf("working set %s: beyond the %s cache, where one read took %s, longer than a sample: the search stopped before a plateau", units.Bytes(p.Memory.Bytes), units.Bytes(p.CacheBytes), units.Duration(time.Duration(float64(p.Memory.Bytes)/p.Memory.GBps)))
 	case p.Region == RegionMemory:
 		s = fmt.Sprintf("working set %s: beyond the %s cache, where the memory budget ended the search before a plateau", units.Bytes(p.Memory.Bytes), units.Bytes(p.CacheBytes))
 	default:
@@ -91,6 +98,15 @@ func StartBytes(cache int64) int64 {
 // the cache is the cache's figure (Plateau.Cache), never memory's: the cache a
 // device reports may be real, even at 480 MiB.
 func Search(ctx context.Context, cache, limit int64, budget Budget, probe Probe) (Plateau, error) {
+	return SearchWithin(ctx, cache, limit, 0, budget, probe)
+}
+
+// SearchWithin is Search that also stops growing, beyond the reported cache,
+// once one read of the working set takes longer than maxLaunch (zero: no
+// such bound): a larger one only costs time, each sample being a single
+// launch already (a 2-core machine reads 256 MiB in 25 ms; an H100 2 GiB in
+// under a millisecond). Plateau.Memory is then that size, off the plateau.
+func SearchWithin(ctx context.Context, cache, limit int64, maxLaunch time.Duration, budget Budget, probe Probe) (Plateau, error) {
 	p := Plateau{CacheBytes: cache, Budget: budget, Region: RegionCache}
 	if limit < 1<<20 {
 		return p, fmt.Errorf("memory budget %s is under 1 MiB: no bandwidth can be measured", units.Bytes(limit))
@@ -112,6 +128,10 @@ func Search(ctx context.Context, cache, limit int64, budget Budget, probe Probe)
 				p.Found, p.Memory = true, b
 				break
 			}
+		}
+		if maxLaunch > 0 && size > cache && gbps > 0 && time.Duration(float64(size)/gbps) > maxLaunch {
+			p.Memory, p.TimeBound = p.Steps[len(p.Steps)-1], true
+			break
 		}
 		if size*2 > limit {
 			p.Memory = p.Steps[len(p.Steps)-1]

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 const (
@@ -193,5 +194,31 @@ func TestSearchFindsAnUnreportedCache(t *testing.T) {
 	}
 	if !p.Found || p.Memory.Bytes < 256*mib || p.Cache.Bytes != 32*mib {
 		t.Errorf("memory %+v, cache %+v; want a plateau at 256 MiB or more and the cache at 32 MiB", p.Memory, p.Cache)
+	}
+}
+
+func TestSearchWithinTime(t *testing.T) {
+	// The 2-core VM of issue #23 (480 MiB reported, 12 GB/s from memory):
+	// 512 MiB, the first size beyond the cache, takes 45 ms a read.
+	vm := machines[0]
+	b := NewBudget(vm.shape)
+	p, err := SearchWithin(context.Background(), vm.shape.Cache, b.Buffer(1), 20*time.Millisecond, b, func(_ context.Context, w int64) (float64, error) { return vm.gbps(w), nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.TimeBound || p.Found || p.Region != RegionMemory || p.Memory.Bytes != 512*mib || !strings.Contains(p.Note(), "longer than a sample") {
+		t.Errorf("%+v: %s", p, p.Note())
+	}
+	// Inside the cache the bound does not apply: a slow cache is still a cache.
+	p, err = SearchWithin(context.Background(), 480*mib, 2*gib, time.Millisecond, b, func(_ context.Context, w int64) (float64, error) { return 1, nil })
+	if err != nil || p.Memory.Bytes <= 480*mib {
+		t.Errorf("stopped inside the cache: %+v %v", p.Memory, err)
+	}
+	// A fast device never meets it (the H100: 2 GiB in 0.7 ms).
+	gpu := machines[3]
+	gb := NewBudget(gpu.shape)
+	p, _ = SearchWithin(context.Background(), gpu.shape.Cache, gb.Buffer(1), 20*time.Millisecond, gb, func(_ context.Context, w int64) (float64, error) { return gpu.gbps(w), nil })
+	if p.TimeBound || !p.Found {
+		t.Errorf("GPU: %+v", p)
 	}
 }
