@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,7 +14,9 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/changepoint"
+	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/units"
 )
 
 // ErrRegression is returned (wrapped) by WriteHistory in CI mode when a
@@ -193,13 +194,20 @@ func LabelText(l map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-// CIText writes a point's interval as "±1.2%" of its median.
+// CIText writes a point's interval as "±1.2%" of its median; "" when the
+// point has none (fewer samples than a 95% interval needs).
 func CIText(p Point) string {
-	if p.Median <= 0 {
+	if !hasCI(p) {
 		return ""
 	}
 	half := float64(p.CIHigh-p.CILow) / 2 / float64(p.Median)
-	return fmt.Sprintf("±%.1f%%", half*100)
+	return "±" + units.Percent(half)
+}
+
+// hasCI: a stored interval is a 95% one only with enough samples (points
+// stored before intervals were left out below that carry a narrower one).
+func hasCI(p Point) bool {
+	return p.Median > 0 && p.CIHigh > 0 && p.N >= measure.CISamples(0.95)
 }
 
 func writeHistoryTable(w io.Writer, hs []SeriesHistory) error {
@@ -238,7 +246,7 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error 
 		_, err := fmt.Fprintf(w, "no change points in %d series (a change needs at least %d runs on each side)\n", len(hs), minSize(o))
 		return err
 	}
-	fmt.Fprintln(tw, "BENCHMARK\tDEVICE\tDRIVER\tLAST BEFORE\tFIRST AFTER\tMEDIAN\tCHANGE\tCONFIDENCE\tVERDICT")
+	fmt.Fprintln(tw, "BENCHMARK\tDEVICE\tDRIVER\tLAST BEFORE\tFIRST AFTER\tMEDIAN\tCHANGE\tP\tVERDICT")
 	changes, series, regressions, newest := 0, 0, 0, 0
 	for _, h := range hs {
 		if len(h.Changes) > 0 {
@@ -273,22 +281,17 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error 
 	return err
 }
 
-// confidence writes 1-p as a percentage with enough nines to be honest.
-func confidence(p float64) string {
-	if p < 1e-6 {
-		return "> 99.9999% (p=" + strconv.FormatFloat(p, 'g', 2, 64) + ")"
-	}
-	digits := int(math.Max(0, math.Min(6, math.Floor(-math.Log10(p))-1)))
-	return strconv.FormatFloat((1-p)*100, 'f', digits, 64) + "% (p=" + strconv.FormatFloat(p, 'g', 2, 64) + ")"
-}
+// confidence writes the change's p-value as a statistician would ("p < 0.001").
+func confidence(p float64) string { return units.PValue(p) }
 
 type jsonPoint struct {
 	ResultID int64             `json:"result_id"`
 	UploadID int64             `json:"upload_id"`
 	Created  time.Time         `json:"created"`
 	Median   int64             `json:"median_ns"`
-	CILow    int64             `json:"ci95_low_ns"`
-	CIHigh   int64             `json:"ci95_high_ns"`
+	CILow    int64             `json:"ci_low_ns,omitempty"`
+	CIHigh   int64             `json:"ci_high_ns,omitempty"`
+	CILevel  float64           `json:"ci_level,omitempty"`
 	N        int               `json:"n"`
 	CV       float64           `json:"cv"`
 	Valid    *bool             `json:"valid,omitempty"`
@@ -321,7 +324,11 @@ type jsonSeries struct {
 }
 
 func toJSONPoint(p Point) jsonPoint {
-	return jsonPoint{p.ResultID, p.UploadID, p.Created, int64(p.Median), int64(p.CILow), int64(p.CIHigh), p.N, p.CV, p.Valid, p.Labels}
+	jp := jsonPoint{ResultID: p.ResultID, UploadID: p.UploadID, Created: p.Created, Median: int64(p.Median), N: p.N, CV: p.CV, Valid: p.Valid, Labels: p.Labels}
+	if hasCI(p) {
+		jp.CILow, jp.CIHigh, jp.CILevel = int64(p.CILow), int64(p.CIHigh), 0.95
+	}
+	return jp
 }
 
 func writeHistoryJSON(w io.Writer, hs []SeriesHistory) error {
@@ -348,9 +355,12 @@ func writeHistoryCSV(w io.Writer, hs []SeriesHistory) error {
 	cw.Write([]string{"benchmark", "params", "device", "driver", "result_id", "upload_id", "created", "median_ns", "ci95_low_ns", "ci95_high_ns", "n", "cv", "labels"})
 	for _, h := range hs {
 		for _, p := range h.Points {
+			lo, hi := "", "" // no interval: fewer samples than 95% needs
+			if hasCI(p) {
+				lo, hi = strconv.FormatInt(int64(p.CILow), 10), strconv.FormatInt(int64(p.CIHigh), 10)
+			}
 			cw.Write([]string{h.Benchmark, h.Params, h.Device, h.Driver, strconv.FormatInt(p.ResultID, 10), strconv.FormatInt(p.UploadID, 10),
-				p.Created.Format(time.RFC3339), strconv.FormatInt(int64(p.Median), 10), strconv.FormatInt(int64(p.CILow), 10),
-				strconv.FormatInt(int64(p.CIHigh), 10), strconv.Itoa(p.N), strconv.FormatFloat(p.CV, 'g', 6, 64), fullLabels(p.Labels)})
+				p.Created.Format(time.RFC3339), strconv.FormatInt(int64(p.Median), 10), lo, hi, strconv.Itoa(p.N), strconv.FormatFloat(p.CV, 'g', 6, 64), fullLabels(p.Labels)})
 		}
 	}
 	cw.Flush()
