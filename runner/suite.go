@@ -15,6 +15,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/table"
 )
 
 // SuiteOptions are what 'clmeter suite' was asked to do.
@@ -24,7 +25,8 @@ type SuiteOptions struct {
 	Device string
 	// Output, when set, receives the result file, benchmark by benchmark.
 	Output string
-	// Format is "table" or "json".
+	// Format is "table" (fitted to the terminal), "json", "csv" or
+	// "markdown" ("md").
 	Format   string
 	Settings measure.Settings
 	// Small uses the smallest sizes (smoke tests).
@@ -121,11 +123,18 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		}
 	}
 	exe, _ := os.Executable()
+	pl := newProgressLine(stderr)
+	defer pl.close()
+	var current string
+	settings := o.Settings
+	if pl != nil {
+		settings.Progress = func(p measure.Progress) { pl.update(current, p) }
+	}
 	var done []results.Benchmark
 	invalid := 0
 	copts := clkernels.Options{
-		Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe,
-		Progress: func(name string) { fmt.Fprintf(stderr, "  %s\n", name) },
+		Settings: settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe,
+		Progress: func(name string) { current = name; pl.name(name) },
 		Emit: func(b results.Benchmark) error {
 			done = append(done, b)
 			if strings.HasPrefix(b.Error, "validation failed") {
@@ -140,7 +149,10 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	var runErr error
 	var profiled []func()
 	for _, d := range devs {
-		fmt.Fprintf(stderr, "suite %s on %s\n", o.Suite, d.Label())
+		if pl != nil {
+			pl.update("", measure.Progress{})
+			fmt.Fprintf(stderr, "suite %s on %s\n", o.Suite, d.Label())
+		}
 		first := len(done)
 		if runErr = suite.Run(ctx, d, copts); runErr != nil {
 			break
@@ -150,14 +162,22 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		profiled = append(profiled, func() { fmt.Fprint(stdout, profText.String()) })
 	}
 	file.Benchmarks = done
-	if o.Format == "json" {
+	switch o.Format {
+	case "json":
+		pl.close()
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(file); err != nil {
 			return err
 		}
-	} else {
-		writeSuiteReport(stdout, done)
+	case "csv", "markdown", "md":
+		pl.close()
+		if err := results.WriteReport(stdout, results.NewReport([]results.Source{{Path: "-", File: &file}}), o.Format); err != nil {
+			return err
+		}
+	default:
+		pl.close()
+		writeSuiteReport(stdout, done, table.Width(stdout))
 		for _, p := range profiled {
 			p()
 		}

@@ -10,12 +10,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/clmeter/clmeter/changepoint"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -48,6 +48,15 @@ type HistoryOptions struct {
 	Recent int
 	// Changes are the change-point settings (zero: changepoint's defaults).
 	Changes changepoint.Settings
+	// Width is the width the table fits (zero: table.Width of the output).
+	Width int
+}
+
+func (o HistoryOptions) width(w io.Writer) int {
+	if o.Width > 0 {
+		return o.Width
+	}
+	return table.Width(w)
 }
 
 // A SeriesChange is a change point of a series with the runs either side.
@@ -134,9 +143,9 @@ func WriteHistory(ctx context.Context, st *Store, o HistoryOptions, w io.Writer)
 		if len(hs) == 0 {
 			_, err = fmt.Fprintf(w, "no results match in %s\n", st)
 		} else if o.Regressions {
-			err = writeChangesTable(w, hs, o)
+			err = writeChangesTable(w, hs, o, o.width(w))
 		} else {
-			err = writeHistoryTable(w, hs)
+			err = writeHistoryTable(w, hs, o.width(w))
 		}
 	default:
 		return fmt.Errorf("--format %q is not one of: table, json, csv", o.Format)
@@ -210,34 +219,52 @@ func hasCI(p Point) bool {
 	return p.Median > 0 && p.CIHigh > 0 && p.N >= measure.CISamples(0.95)
 }
 
-func writeHistoryTable(w io.Writer, hs []SeriesHistory) error {
+func writeHistoryTable(w io.Writer, hs []SeriesHistory, width int) error {
 	for i, h := range hs {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s  (%d runs)\n", h.Key(), len(h.Points))
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  RUN\tSTARTED\tMEDIAN\t95% CI\tN\tVS PREVIOUS\tLABELS")
+		table.WriteWrapped(w, fmt.Sprintf("%s  (%d runs)", h.Key(), len(h.Points)), width, "", "  ")
+		t := table.New(
+			table.Column{Header: "RUN", Right: true},
+			table.Column{Header: "STARTED"},
+			table.Column{Header: "MEDIAN", Right: true},
+			table.Column{Header: "95% CI", Short: "CI", Right: true, Drop: 2},
+			table.Column{Header: "N", Right: true, Drop: 1},
+			table.Column{Header: "VS PREVIOUS", Short: "VS PREV", Wrap: true},
+			table.Column{Header: "LABELS", Wrap: true, Drop: 3},
+		)
+		t.Indent = "  "
 		for j, p := range h.Points {
 			vs := ""
 			if j > 0 && h.Points[j-1].Median > 0 {
-				vs = fmt.Sprintf("%+.1f%%", (float64(p.Median)/float64(h.Points[j-1].Median)-1)*100)
+				vs = units.Percent(float64(p.Median)/float64(h.Points[j-1].Median) - 1)
+				if !strings.HasPrefix(vs, "-") {
+					vs = "+" + vs
+				}
 			}
 			if p.Valid != nil && !*p.Valid {
 				vs += " INVALID"
 			}
-			fmt.Fprintf(tw, "  #%d\t%s\t%s\t%s\t%d\t%s\t%s\n", p.ResultID, p.Created.Format("2006-01-02 15:04"),
-				results.FormatDuration(p.Median), CIText(p), p.N, vs, LabelText(p.Labels))
+			ci := CIText(p)
+			if ci == "" {
+				ci = "-"
+			}
+			t.Row(fmt.Sprintf("#%d", p.ResultID), p.Created.Format("2006-01-02 15:04"), results.FormatDuration(p.Median), ci,
+				fmt.Sprint(p.N), vs, LabelText(p.Labels))
 		}
-		if err := tw.Flush(); err != nil {
+		if err := t.Write(w, width); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions, width int) error {
+	tw := table.New(table.Column{Header: "BENCHMARK", Wrap: true}, table.Column{Header: "DEVICE", Wrap: true},
+		table.Column{Header: "DRIVER", Wrap: true, Drop: 3}, table.Column{Header: "LAST BEFORE", Short: "BEFORE", Wrap: true, Drop: 1},
+		table.Column{Header: "FIRST AFTER", Short: "AFTER", Wrap: true}, table.Column{Header: "MEDIAN", Wrap: true},
+		table.Column{Header: "CHANGE", Right: true}, table.Column{Header: "P"}, table.Column{Header: "VERDICT", Wrap: true})
 	total := 0
 	for _, h := range hs {
 		total += len(h.Changes)
@@ -246,7 +273,6 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error 
 		_, err := fmt.Fprintf(w, "no change points in %d series (a change needs at least %d runs on each side)\n", len(hs), minSize(o))
 		return err
 	}
-	fmt.Fprintln(tw, "BENCHMARK\tDEVICE\tDRIVER\tLAST BEFORE\tFIRST AFTER\tMEDIAN\tCHANGE\tP\tVERDICT")
 	changes, series, regressions, newest := 0, 0, 0, 0
 	for _, h := range hs {
 		if len(h.Changes) > 0 {
@@ -268,12 +294,13 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error 
 			if c.Newest {
 				verdict += " (newest runs)"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s -> %s\t%+.1f%%\t%s\t%s\n", name, h.Device, h.Driver, run(c.Last), run(c.First),
-				results.FormatDuration(time.Duration(c.Before.Median)), results.FormatDuration(time.Duration(c.After.Median)),
-				c.Size*100, confidence(c.PValue), verdict)
+			change := fmt.Sprintf("%+.1f%%", c.Size*100)
+			tw.Row(name, h.Device, h.Driver, run(c.Last), run(c.First),
+				results.FormatDuration(time.Duration(c.Before.Median))+" -> "+results.FormatDuration(time.Duration(c.After.Median)),
+				change, confidence(c.PValue), verdict)
 		}
 	}
-	if err := tw.Flush(); err != nil {
+	if err := tw.Write(w, width); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "\n%d change(s) in %d of %d series; %d regression(s) beyond %.1f%%, %d in the newest %d runs\n",

@@ -99,7 +99,11 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	if c.Duration("kernel-timeout") < 0 {
 		return o, usageErr("--kernel-timeout must not be negative")
 	}
-	if err := o.Settings.ValidateGiven(); err != nil {
+	given := o.Settings
+	if given.MaxTime == 0 { // not given: each suite has its own
+		given.MaxTime = measure.DefaultMaxTime
+	}
+	if err := given.ValidateGiven(); err != nil {
 		return o, usageErr("%v", err)
 	}
 	if note := o.Settings.SamplingNote(); note != "" {
