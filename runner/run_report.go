@@ -135,7 +135,7 @@ func writeRunBlock(w io.Writer, b results.Benchmark, verbose bool, width int) er
 	table.WriteWrapped(w, head, width, "", "  ")
 	line := func(label, text string) {
 		if text != "" {
-			table.WriteWrapped(w, fmt.Sprintf("  %-17s %s", label+":", text), width, "", strings.Repeat(" ", 20))
+			table.WriteWrapped(w, text, width, fmt.Sprintf("  %-19s ", label+":"), strings.Repeat(" ", 22))
 		}
 	}
 	med := fmtDur(s.Median)

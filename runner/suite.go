@@ -159,7 +159,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		}
 		var profText strings.Builder
 		updateProfile(ctx, o, d, done[first:], &profText, stderr)
-		profiled = append(profiled, func() { fmt.Fprint(stdout, profText.String()) })
+		profiled = append(profiled, func() { writeWrappedLines(stdout, profText.String(), table.Width(stdout)) })
 	}
 	file.Benchmarks = done
 	switch o.Format {
@@ -197,4 +197,20 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		return fail.With(fail.Invalid, fmt.Errorf("%d benchmark(s) failed validation against the CPU reference", invalid))
 	}
 	return nil
+}
+
+// writeWrappedLines writes text line by line, each wrapped to width at spaces
+// under its own indentation (continuations two columns further in).
+func writeWrappedLines(w io.Writer, text string, width int) {
+	if text == "" {
+		return
+	}
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if l == "" {
+			fmt.Fprintln(w)
+			continue
+		}
+		in := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		table.WriteWrapped(w, l, width, in, in+"    ")
+	}
 }

@@ -171,7 +171,7 @@ func suiteTable(peak bool) *table.Table {
 	if peak {
 		cols = append(cols, table.Column{Header: "% PEAK", Short: "%PK", Right: true, Drop: 1})
 	}
-	cols = append(cols, table.Column{Header: "CV", Right: true, Drop: 2}, table.Column{Header: "NOTES", Short: "N", Wrap: true})
+	cols = append(cols, table.Column{Header: "CV", Right: true, Drop: 2}, table.Column{Header: "NOTES", Wrap: true})
 	return table.New(cols...)
 }
 
@@ -251,7 +251,7 @@ func writeQuickSummary(w io.Writer, b results.Benchmark, p *suitePeaks, width in
 		}
 	}
 	if len(launch) > 0 {
-		table.WriteWrapped(w, "launch overhead   "+strings.Join(launch, ", "), width, "  ", strings.Repeat(" ", 20))
+		table.WriteWrapped(w, strings.Join(launch, ", "), width, "  launch overhead   ", strings.Repeat(" ", 20))
 	}
 	for _, f := range b.Figures {
 		if strings.HasPrefix(f.Name, "program build ") {

@@ -34,7 +34,7 @@ const DefaultRecent = 5
 // HistoryOptions say what WriteHistory shows.
 type HistoryOptions struct {
 	Filter Filter
-	// Format is "table" (default), "json" or "csv".
+	// Format is "table" (default), "json", "csv" or "markdown" ("md").
 	Format string
 	// Regressions shows the change points of each series instead of its runs.
 	Regressions bool
@@ -133,6 +133,8 @@ func WriteHistory(ctx context.Context, st *Store, o HistoryOptions, w io.Writer)
 	switch o.Format {
 	case "json":
 		err = writeHistoryJSON(w, hs)
+	case "markdown", "md":
+		err = writeHistoryMarkdown(w, hs, o.Regressions)
 	case "csv":
 		if o.Regressions {
 			err = writeChangesCSV(w, hs)
@@ -148,7 +150,7 @@ func WriteHistory(ctx context.Context, st *Store, o HistoryOptions, w io.Writer)
 			err = writeHistoryTable(w, hs, o.width(w))
 		}
 	default:
-		return fmt.Errorf("--format %q is not one of: table, json, csv", o.Format)
+		return fmt.Errorf("--format %q is not one of: table, json, csv, markdown, md", o.Format)
 	}
 	if err != nil {
 		return err
@@ -375,6 +377,43 @@ func writeHistoryJSON(w io.Writer, hs []SeriesHistory) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// writeHistoryMarkdown writes each series as a markdown table of its runs (or,
+// with regressions, of its change points).
+func writeHistoryMarkdown(w io.Writer, hs []SeriesHistory, regressions bool) error {
+	esc := strings.NewReplacer("|", `\|`).Replace
+	row := func(cells ...string) {
+		for i := range cells {
+			cells[i] = esc(cells[i])
+		}
+		fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
+	}
+	for i, h := range hs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "### %s\n\n", esc(h.Key()))
+		if regressions {
+			row("last before", "first after", "median", "change", "p", "verdict")
+			row("---", "---", "---", "--:", "---", "---")
+			for _, c := range h.Changes {
+				row(run(c.Last), run(c.First), results.FormatDuration(time.Duration(c.Before.Median))+" -> "+results.FormatDuration(time.Duration(c.After.Median)),
+					fmt.Sprintf("%+.1f%%", c.Size*100), confidence(c.PValue), c.Verdict)
+			}
+			continue
+		}
+		row("run", "started", "median", "95% CI", "n", "labels")
+		row("--:", "---", "--:", "--:", "--:", "---")
+		for _, p := range h.Points {
+			ci := CIText(p)
+			if ci == "" {
+				ci = "-"
+			}
+			row(fmt.Sprintf("#%d", p.ResultID), p.Created.Format("2006-01-02 15:04"), results.FormatDuration(p.Median), ci, strconv.Itoa(p.N), LabelText(p.Labels))
+		}
+	}
+	return nil
 }
 
 func writeHistoryCSV(w io.Writer, hs []SeriesHistory) error {

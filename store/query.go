@@ -138,7 +138,7 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 	// apart (a few rows each) and the sorting is done here: the query then
 	// reads nothing but index entries.
 	query := `SELECT r.id, r.upload_id, r.name, r.params, r.device_id, r.created_ns,
-		r.median_ns, r.ci_low_ns, r.ci_high_ns, r.n, r.cv, r.valid
+		r.median_ns, COALESCE(r.ci_low_ns, 0), COALESCE(r.ci_high_ns, 0), r.n, r.cv, r.valid
 		FROM results r WHERE ` + strings.Join(where, " AND ")
 	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
@@ -442,7 +442,7 @@ func (p *Pair) Ratio() float64 {
 // or b, the newest result on each, sorted by benchmark and parameters.
 func (s *Store) Latest(ctx context.Context, a, b int64) ([]Pair, error) {
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT r.id, r.upload_id, r.name, r.params, r.device_id, r.created_ns,
-			r.median_ns, r.ci_low_ns, r.ci_high_ns, r.n, r.cv
+			r.median_ns, COALESCE(r.ci_low_ns, 0), COALESCE(r.ci_high_ns, 0), r.n, r.cv
 		FROM results r JOIN (SELECT device_id, name, params, MAX(created_ns) AS newest FROM results
 			WHERE device_id IN (?, ?) AND ok = 1 GROUP BY device_id, name, params) m
 		ON r.device_id = m.device_id AND r.ok = 1 AND r.name = m.name AND r.params = m.params AND r.created_ns = m.newest

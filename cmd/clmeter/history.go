@@ -30,7 +30,7 @@ func init() {
 			&cli.StringFlag{Name: "device", Aliases: []string{"d"}, Usage: "keep devices whose name, vendor or platform contains this, or of this type (gpu, cpu)"},
 			&cli.StringFlag{Name: "since", Usage: "keep runs since a date (2025-03-01) or within an age (30d, 12h)"},
 			&cli.StringSliceFlag{Name: "label", Usage: "keep runs labelled key=value (repeat: all must match)"},
-			formatFlag("table", "json", "csv"),
+			formatFlag(resultFormats...),
 			&cli.BoolFlag{Name: "regressions", Usage: "print the change points of each series instead of its runs"},
 			&cli.StringFlag{Name: "threshold", Value: "5%", Usage: "a change larger than this is a regression (slower) or an improvement (faster)"},
 			&cli.BoolFlag{Name: "ci", Usage: "exit with status 5 when a regression beyond --threshold starts within the newest --recent runs"},
@@ -43,7 +43,7 @@ func init() {
 			if err := store.CheckPattern(c.Args().First()); err != nil {
 				return err
 			}
-			format, err := checkFormat(c, "table", "json", "csv")
+			format, err := checkFormat(c, resultFormats...)
 			if err != nil {
 				return err
 			}

@@ -17,7 +17,7 @@ func init() {
 	flags := []cli.Flag{
 		deviceFlag,
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result file (JSON) here, benchmark by benchmark (Ctrl-C keeps what finished)"},
-		formatFlag("table", "json"),
+		formatFlag(resultFormats...),
 		&cli.DurationFlag{Name: "max-time", Usage: "stop sampling a benchmark after this long (default: the suite's own, 1s for quick, 2s for peaks, 3s otherwise)"},
 		&cli.IntFlag{Name: "min-samples", Value: 5, Usage: "take at least this many samples of each benchmark"},
 		&cli.DurationFlag{Name: "min-sample-time", Value: measure.DefaultMinSampleTime, Usage: "each sample is a batch of back-to-back launches lasting at least this"},
@@ -60,7 +60,7 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	if c.NArg() == 1 {
 		o.Suite = strings.ToLower(c.Args().First())
 	}
-	f, err := checkFormat(c, "table", "json")
+	f, err := checkFormat(c, resultFormats...)
 	if err != nil {
 		return o, err
 	}
