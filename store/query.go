@@ -4,13 +4,17 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime/devsel"
 )
 
 // A Filter selects results for History.
@@ -18,8 +22,10 @@ type Filter struct {
 	// Pattern matches benchmark names: * is any text, ? one character;
 	// without either it is the exact name. Empty matches every benchmark.
 	Pattern string
-	// Device keeps devices whose name, vendor, platform or platform version
-	// contains it, or whose type is it ("gpu"), case-insensitive.
+	// Device keeps the devices it names in --device's grammar (package
+	// devsel): platform:device (0:0), a name, vendor, platform or driver
+	// text, a type (gpu) or all, joined with commas; "" keeps every device.
+	// A part that names no stored device is an error that lists them.
 	Device string
 	// Since keeps runs that started at or after it (zero: all).
 	Since time.Time
@@ -111,11 +117,17 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 		where = append(where, "r.name = ?")
 		args = append(args, f.Pattern)
 	}
-	if f.Device != "" {
-		where = append(where, `r.device_id IN (SELECT id FROM devices d WHERE LOWER(d.name) LIKE ? OR LOWER(d.vendor) LIKE ?
-			OR LOWER(d.platform) LIKE ? OR LOWER(d.platform_version) LIKE ? OR LOWER(d.driver_version) LIKE ? OR LOWER(d.type) = ?)`)
-		p := "%" + strings.ToLower(f.Device) + "%"
-		args = append(args, p, p, p, p, p, strings.ToLower(f.Device))
+	if strings.TrimSpace(f.Device) != "" {
+		ids, err := s.deviceIDs(ctx, f.Device)
+		if err != nil {
+			return nil, err
+		}
+		marks := make([]string, len(ids))
+		for i, id := range ids {
+			marks[i] = "?"
+			args = append(args, id)
+		}
+		where = append(where, "r.device_id IN ("+strings.Join(marks, ", ")+")")
 	}
 	if !f.Since.IsZero() {
 		where = append(where, "r.created_ns >= ?")
@@ -477,4 +489,43 @@ func (s *Store) Latest(ctx context.Context, a, b int64) ([]Pair, error) {
 		}
 	}
 	return out, rows.Err()
+}
+
+// deviceIDs are the ids of the stored devices spec names (Filter.Device).
+func (s *Store) deviceIDs(ctx context.Context, spec string) ([]int64, error) {
+	sp, err := devsel.Parse(spec)
+	if err != nil {
+		return nil, fail.With(fail.Usage, err)
+	}
+	devs, err := s.Devices(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cands := make([]devsel.Candidate, len(devs))
+	for i, d := range devs {
+		c := devsel.Candidate{Index: -1, Platform: -1, Device: -1, Type: strings.ToLower(d.Type),
+			Text:  strings.Join([]string{d.Name, d.Vendor, d.Platform, d.PlatformVersion, d.Driver}, "\x00"),
+			Label: d.Name + " [" + strings.ToLower(d.Type) + "] (driver " + d.Driver + ")"}
+		if pi, di, ok := strings.Cut(d.Info.Index, ":"); ok {
+			p, err1 := strconv.Atoi(pi)
+			q, err2 := strconv.Atoi(di)
+			if err1 == nil && err2 == nil {
+				c.Platform, c.Device = p, q
+				c.Label = d.Info.Index + " " + c.Label
+			}
+		}
+		cands[i] = c
+	}
+	idx, err := sp.Match(cands)
+	if err != nil && !errors.Is(err, devsel.ErrNoMatch) {
+		return nil, fail.With(fail.Usage, err) // an index: not a stored device's name
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	ids := make([]int64, len(idx))
+	for i, j := range idx {
+		ids[i] = devs[j].ID
+	}
+	return ids, nil
 }

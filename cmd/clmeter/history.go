@@ -27,7 +27,7 @@ func init() {
 			"     clmeter history 'peaks/*' --label branch=main --regressions --threshold 3% --ci",
 		Flags: []cli.Flag{
 			storeFlag,
-			&cli.StringFlag{Name: "device", Aliases: []string{"d"}, Usage: "keep devices whose name, vendor or platform contains this, or of this type (gpu, cpu)"},
+			&cli.StringFlag{Name: "device", Aliases: []string{"d"}, Usage: "keep these stored devices, as --device everywhere: platform:device (1:0), name, vendor or driver text (h200, pocl), gpu, cpu, accelerator, all; several joined with commas"},
 			&cli.StringFlag{Name: "since", Usage: "keep runs since a date (2025-03-01) or within an age (30d, 12h)"},
 			&cli.StringSliceFlag{Name: "label", Usage: "keep runs labelled key=value (repeat: all must match)"},
 			formatFlag(resultFormats...),

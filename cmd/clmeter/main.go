@@ -20,6 +20,7 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/devsel"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -83,7 +84,23 @@ func init() {
 func newApp(stdout, stderr io.Writer) *cli.App {
 	sort.Slice(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
 	onUsage := func(c *cli.Context, err error, isSub bool) error {
-		return usageErr("%v (see '%s --help')", err, strings.TrimSpace("clmeter "+fullName(c)))
+		name := strings.TrimSpace("clmeter " + fullName(c))
+		if strings.HasPrefix(err.Error(), "flag provided but not defined") {
+			flags := c.App.VisibleFlags()
+			if c.Command != nil && c.Command.Name != "" {
+				flags = c.Command.VisibleFlags()
+			}
+			var names []string
+			for _, f := range flags {
+				if n := f.Names()[0]; len(n) == 1 {
+					names = append(names, "-"+n)
+				} else {
+					names = append(names, "--"+n)
+				}
+			}
+			return usageErr("%v; '%s' takes %s (see '%s --help')", err, name, strings.Join(names, ", "), name)
+		}
+		return usageErr("%v (see '%s --help')", err, name)
 	}
 	// A flag error is one line on stderr, not the whole help text; a word
 	// that is no subcommand of a command with subcommands is bad usage,
@@ -181,6 +198,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	code := exitError
 	var ce cli.ExitCoder
 	switch {
+	case errors.Is(err, devsel.ErrNoMatch): // no usable device, whoever wrapped it
+		code = exitNoDevice
 	case fail.KindOf(err) != fail.Other:
 		code = kindCodes[fail.KindOf(err)]
 	case errors.Is(err, context.Canceled):
