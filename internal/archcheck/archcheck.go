@@ -32,7 +32,7 @@ func Check(root string) ([]string, error) {
 			return err
 		}
 		if d.IsDir() {
-			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata") {
+			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "third_party") {
 				return filepath.SkipDir
 			}
 			return nil
