@@ -273,7 +273,7 @@ func (c *Comparison) cells(p Pair) []string {
 	}
 	return []string{benchLabel(Key{Name: p.Key.Name, Params: p.Key.Params}), p.Key.Device,
 		FormatDuration(p.OldMedian), FormatDuration(p.NewMedian), fmt.Sprintf("%.3f", p.Ratio),
-		fmt.Sprintf("[%.3f, %.3f]", p.RatioLow, p.RatioHigh), delta, pText(p.P) + fmt.Sprintf(" n=%d+%d", len(p.Old), len(p.New)), string(p.Verdict)}
+		fmt.Sprintf("[%.3f, %.3f]", p.RatioLow, p.RatioHigh), delta, pText(p.P) + fmt.Sprintf(", n=%d+%d", len(p.Old), len(p.New)), string(p.Verdict)}
 }
 
 var compareColumns = []string{"benchmark", "device", "old median", "new median", "ratio", "%.0f%% CI", "delta", "test", "verdict"}
