@@ -39,6 +39,14 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 	if len(done) == 1 {
 		return writeRunBlock(w, done[0], verbose, width)
 	}
+	// One device: named above the table, not in every row.
+	oneDevice := true
+	for _, b := range done {
+		oneDevice = oneDevice && b.Device.Name == done[0].Device.Name
+	}
+	if oneDevice {
+		table.WriteWrapped(w, "on "+done[0].Device.Name, width, "", "  ")
+	}
 	t := table.New(
 		table.Column{Header: "KERNEL"},
 		table.Column{Header: "PARAMS", Wrap: true},
@@ -63,7 +71,11 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		for _, n := range runNotes(b, verbose) {
 			refs = append(refs, t.Note(paramText(b)+": "+n))
 		}
-		t.Row(name, paramText(b), b.Device.Name, fmt.Sprint(s.N), fmtDur(s.Median), ciCell(s), fmtDur(s.Min),
+		dev := b.Device.Name
+		if oneDevice {
+			dev = ""
+		}
+		t.Row(name, paramText(b), dev, fmt.Sprint(s.N), fmtDur(s.Median), ciCell(s), fmtDur(s.Min),
 			units.Percent(s.CV), throughput(m), boundCell(b), table.Refs(refs))
 	}
 	return t.Write(w, width)
@@ -148,7 +160,7 @@ func writeRunBlock(w io.Writer, b results.Benchmark, verbose bool, width int) er
 	if s.N > 1 {
 		line("Time (mean ± σ)", fmt.Sprintf("%s ± %s   (CV %s)", fmtDur(s.Mean), fmtDur(s.Stddev), units.Percent(s.CV)))
 	}
-	line("Range (min … max)", fmt.Sprintf("%s … %s   %d samples of %s launches", fmtDur(s.Min), fmtDur(s.Max), s.N, launchesRange(m)))
+	line("Range (min … max)", fmt.Sprintf("%s … %s; %d samples of %s launches", fmtDur(s.Min), fmtDur(s.Max), s.N, launchesRange(m)))
 	if t := ThroughputText(m.Throughput); t != "" {
 		line("Throughput", t)
 	}

@@ -121,24 +121,40 @@ func (t *Table) Note(text string) int {
 	return len(t.notes)
 }
 
-// Refs writes note numbers as a cell: "1,3".
+// Refs writes note numbers as a cell, runs of three or more as ranges:
+// "1,3", "1-7,9".
 func Refs(ids []int) string {
-	s := make([]string, len(ids))
-	for i, id := range ids {
-		s[i] = strconv.Itoa(id)
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			parts = append(parts, fmt.Sprintf("%d-%d", ids[i], ids[j]))
+		case j > i:
+			parts = append(parts, strconv.Itoa(ids[i]), strconv.Itoa(ids[j]))
+		default:
+			parts = append(parts, strconv.Itoa(ids[i]))
+		}
+		i = j + 1
 	}
-	return strings.Join(s, ",")
+	return strings.Join(parts, ",")
 }
 
 // Write writes the table fitted to width, then its notes, each whole and
 // wrapped, numbered as Note gave them. Columns left out to fit are named in a
-// closing line.
+// closing line; a column empty in every row is left out silently.
 func (t *Table) Write(w io.Writer, width int) error {
 	n := len(t.Columns)
 	keep := make([]bool, n)
 	short := make([]bool, n)
 	for i := range keep {
-		keep[i] = true
+		// A column with no text in any row is left out, unannounced.
+		for _, r := range t.rows {
+			keep[i] = keep[i] || r[i] != ""
+		}
 	}
 	natural := func(i int) int {
 		h := t.Columns[i].Header

@@ -63,3 +63,14 @@ func TestWrapKeepsWords(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func TestRefs(t *testing.T) {
+	for _, c := range []struct {
+		in   []int
+		want string
+	}{{nil, ""}, {[]int{1}, "1"}, {[]int{1, 2}, "1,2"}, {[]int{1, 2, 3, 5}, "1-3,5"}, {[]int{16, 5, 6}, "16,5,6"}, {[]int{8, 9, 10, 11}, "8-11"}} {
+		if got := Refs(c.in); got != c.want {
+			t.Errorf("Refs(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
