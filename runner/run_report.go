@@ -60,7 +60,15 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		table.Column{Header: "BOUND", Wrap: true, Drop: 1},
 		table.Column{Header: "NOTES", Wrap: true},
 	)
+	stops := map[measure.StopReason]int{}
+	var stopOrder []measure.StopReason
 	for _, b := range done {
+		if r := b.Measurement.StopReason; r != "" {
+			if stops[r] == 0 {
+				stopOrder = append(stopOrder, r)
+			}
+			stops[r]++
+		}
 		m := b.Measurement
 		s := m.Summary
 		name := b.Name
@@ -77,6 +85,13 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		}
 		t.Row(name, paramText(b), dev, fmt.Sprint(s.N), fmtDur(s.Median), ciCell(s), fmtDur(s.Min),
 			units.Percent(s.CV), throughput(m), boundCell(b), table.Refs(refs))
+	}
+	if len(stopOrder) > 0 {
+		var parts []string
+		for _, r := range stopOrder {
+			parts = append(parts, fmt.Sprintf("%s (%d)", r, stops[r]))
+		}
+		table.WriteWrapped(w, "sampling stopped at: "+strings.Join(parts, ", "), width, "", "  ")
 	}
 	return t.Write(w, width)
 }

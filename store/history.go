@@ -266,7 +266,7 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions, width 
 	tw := table.New(table.Column{Header: "BENCHMARK", Wrap: true}, table.Column{Header: "DEVICE", Wrap: true},
 		table.Column{Header: "DRIVER", Wrap: true, Drop: 3}, table.Column{Header: "LAST BEFORE", Short: "BEFORE", Wrap: true, Drop: 1},
 		table.Column{Header: "FIRST AFTER", Short: "AFTER", Wrap: true}, table.Column{Header: "MEDIAN", Wrap: true},
-		table.Column{Header: "CHANGE", Right: true}, table.Column{Header: "P"}, table.Column{Header: "VERDICT", Wrap: true})
+		table.Column{Header: "CHANGE", Right: true}, table.Column{Header: "P"}, table.Column{Header: "VERDICT"})
 	total := 0
 	for _, h := range hs {
 		total += len(h.Changes)
