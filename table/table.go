@@ -198,13 +198,6 @@ func (t *Table) Write(w io.Writer, width int) error {
 		}
 	}
 	reset()
-	// 1. Short headers, 2. drop columns, 3. wrap.
-	if total() > width {
-		for i := range short {
-			short[i] = true
-		}
-		reset()
-	}
 	// Wrapping columns narrow to no less than this (or their longest word)
 	// before any column is dropped; below it, columns go first.
 	const comfortable = 16
@@ -219,6 +212,21 @@ func (t *Table) Write(w io.Writer, width int) error {
 		ok := total() <= width
 		copy(widths, saved)
 		return ok
+	}
+	// 1. Short headers, one at a time, the largest saving first, while even
+	// wrapping could not fit; 2. drop columns; 3. wrap.
+	for !fitsWrapped() {
+		best, saving := -1, 0
+		for i, c := range t.Columns {
+			if keep[i] && !short[i] && c.Short != "" && Len(c.Header)-Len(c.Short) > saving {
+				best, saving = i, Len(c.Header)-Len(c.Short)
+			}
+		}
+		if best < 0 {
+			break
+		}
+		short[best] = true
+		reset()
 	}
 	var dropped []string
 	for total() > width && !fitsWrapped() {
