@@ -118,17 +118,18 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 		args = append(args, f.Pattern)
 	}
 	if strings.TrimSpace(f.Device) != "" {
-		ids, err := s.deviceIDs(ctx, f.Device)
+		pairs, err := s.devicePairs(ctx, f.Device)
 		if err != nil {
 			return nil, err
 		}
-		marks := make([]string, len(ids))
-		for i, id := range ids {
-			marks[i] = "?"
-			args = append(args, id)
+		var ors []string
+		for _, p := range pairs {
+			ors = append(ors, "(r.device_id = ? AND r.device_index = ?)")
+			args = append(args, p.id, p.index)
 		}
-		where = append(where, "r.device_id IN ("+strings.Join(marks, ", ")+")")
+		where = append(where, "("+strings.Join(ors, " OR ")+")")
 	}
+
 	if !f.Since.IsZero() {
 		where = append(where, "r.created_ns >= ?")
 		args = append(args, f.Since.UnixNano())
@@ -491,8 +492,15 @@ func (s *Store) Latest(ctx context.Context, a, b int64) ([]Pair, error) {
 	return out, rows.Err()
 }
 
-// deviceIDs are the ids of the stored devices spec names (Filter.Device).
-func (s *Store) deviceIDs(ctx context.Context, spec string) ([]int64, error) {
+// A devicePair is a stored device and the platform:device it was measured as
+// (the index is a result's, not the device's: another machine may list it elsewhere).
+type devicePair struct {
+	id    int64
+	index string
+}
+
+// devicePairs are the stored devices and indexes spec names (Filter.Device).
+func (s *Store) devicePairs(ctx context.Context, spec string) ([]devicePair, error) {
 	sp, err := devsel.Parse(spec)
 	if err != nil {
 		return nil, fail.With(fail.Usage, err)
@@ -501,20 +509,38 @@ func (s *Store) deviceIDs(ctx context.Context, spec string) ([]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	cands := make([]devsel.Candidate, len(devs))
-	for i, d := range devs {
+	byID := map[int64]Device{}
+	for _, d := range devs {
+		byID[d.ID] = d
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT device_id, device_index FROM results ORDER BY device_index, device_id`)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	defer rows.Close()
+	var pairs []devicePair
+	var cands []devsel.Candidate
+	for rows.Next() {
+		var p devicePair
+		if err := rows.Scan(&p.id, &p.index); err != nil {
+			return nil, fmt.Errorf("store %s: %w", s.where, err)
+		}
+		d := byID[p.id]
 		c := devsel.Candidate{Index: -1, Platform: -1, Device: -1, Type: strings.ToLower(d.Type),
 			Text:  strings.Join([]string{d.Name, d.Vendor, d.Platform, d.PlatformVersion, d.Driver}, "\x00"),
-			Label: d.Name + " [" + strings.ToLower(d.Type) + "] (driver " + d.Driver + ")"}
-		if pi, di, ok := strings.Cut(d.Info.Index, ":"); ok {
-			p, err1 := strconv.Atoi(pi)
-			q, err2 := strconv.Atoi(di)
+			Label: strings.TrimSpace(p.index + " " + d.Name + " [" + strings.ToLower(d.Type) + "] (driver " + d.Driver + ")")}
+		if pi, di, ok := strings.Cut(p.index, ":"); ok {
+			a, err1 := strconv.Atoi(pi)
+			b, err2 := strconv.Atoi(di)
 			if err1 == nil && err2 == nil {
-				c.Platform, c.Device = p, q
-				c.Label = d.Info.Index + " " + c.Label
+				c.Platform, c.Device = a, b
 			}
 		}
-		cands[i] = c
+		pairs = append(pairs, p)
+		cands = append(cands, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	idx, err := sp.Match(cands)
 	if err != nil && !errors.Is(err, devsel.ErrNoMatch) {
@@ -523,9 +549,9 @@ func (s *Store) deviceIDs(ctx context.Context, spec string) ([]int64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
-	ids := make([]int64, len(idx))
+	out := make([]devicePair, len(idx))
 	for i, j := range idx {
-		ids[i] = devs[j].ID
+		out[i] = pairs[j]
 	}
-	return ids, nil
+	return out, nil
 }
