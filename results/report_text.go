@@ -91,11 +91,22 @@ func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 		table.Column{Header: "bound", Wrap: true, Drop: 4},
 		table.Column{Header: "notes", Wrap: true},
 	)
+	// One device: named above the table, not in every row.
+	devs := map[string]bool{}
+	for _, row := range r.Rows {
+		devs[r.deviceText(row.Key.Device, row.Where)] = true
+	}
 	if len(r.Rows) > 0 {
 		fmt.Fprintln(ew)
+		if len(devs) == 1 {
+			table.WriteWrapped(ew, "on "+r.deviceText(r.Rows[0].Key.Device, r.Rows[0].Where), width, "", "  ")
+		}
 		prev := ""
 		for _, row := range r.Rows {
 			c := r.cells(row)
+			if len(devs) == 1 {
+				c[2] = ""
+			}
 			if c[0] == prev {
 				c[0] = `"`
 			} else {
@@ -109,7 +120,11 @@ func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 			t.Row(c...)
 		}
 		for _, g := range r.Geomeans {
-			t.Row(r.geomeanCells(g)...)
+			c := r.geomeanCells(g)
+			if len(devs) == 1 {
+				c[2] = ""
+			}
+			t.Row(c...)
 		}
 	}
 	if len(r.Failed) > 0 {
