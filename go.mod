@@ -43,3 +43,6 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
+
+// go-nvml with its cgo deprecation warnings silenced (third_party/go-nvml/CLMETER.md).
+replace github.com/NVIDIA/go-nvml => ./third_party/go-nvml

@@ -1,13 +1,17 @@
 package measure
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/clmeter/clmeter/units"
 )
 
 // StatsSettings holds the thresholds of Summarize. The zero value of a field
@@ -92,18 +96,23 @@ type Summary struct {
 	Stddev  time.Duration `json:"stddev_ns"`
 	// CV is the coefficient of variation, Stddev / Mean.
 	CV float64 `json:"cv"`
-	// CI95Low and CI95High bound the median: the distribution-free order-statistic
+	// CI95Low and CI95High bound the median at the confidence level CILevel
+	// (the level asked for, 95% by default; the Go names are historical, the
+	// JSON names say no level): the distribution-free order-statistic
 	// interval [x(l), x(n+1-l)] of the sorted samples, with l the largest rank
-	// whose binomial tail P(B(n, 1/2) <= l-1) is at most (1-Confidence)/2. It
-	// assumes only independent samples. With fewer than 6 samples no such l
-	// exists at 95%, the interval is [Min, Max] and CIConfidence says how much
-	// less than 95% it covers.
-	CI95Low  time.Duration `json:"ci95_low_ns"`
-	CI95High time.Duration `json:"ci95_high_ns"`
-	// CIConfidence is the exact coverage of [CI95Low, CI95High]: 1 - 2 P(B <= l-1).
-	CIConfidence float64 `json:"ci_confidence"`
+	// whose binomial tail P(B(n, 1/2) <= l-1) is at most (1-CILevel)/2. It
+	// assumes only independent samples. With fewer samples than the level
+	// needs (CISamples: 6 at 95%) there is no interval: both are zero, CILevel
+	// and CIConfidence too, and the JSON leaves them out.
+	CI95Low  time.Duration `json:"ci_low_ns,omitempty"`
+	CI95High time.Duration `json:"ci_high_ns,omitempty"`
+	// CILevel is the confidence level asked for (0.95).
+	CILevel float64 `json:"ci_level,omitempty"`
+	// CIConfidence is the exact coverage of [CI95Low, CI95High], at least
+	// CILevel: 1 - 2 P(B <= l-1).
+	CIConfidence float64 `json:"ci_confidence,omitempty"`
 	// Noise is the relative half-width of the interval of the median:
-	// (CI95High - CI95Low) / 2 / Median.
+	// (CI95High - CI95Low) / 2 / Median; zero without an interval.
 	Noise float64 `json:"noise"`
 	// Outliers counts the samples whose modified z-score is above
 	// StatsSettings.OutlierZ: |x - Median| > OutlierZ * 1.4826 * MAD, with MAD
@@ -113,11 +122,15 @@ type Summary struct {
 	Outliers       int   `json:"outliers"`
 	OutlierIndexes []int `json:"outlier_indexes"`
 	// Trend is the relative change over the run: (median of the last third of
-	// the samples - median of the first third) / Median. TrendP is the two-sided
-	// p-value of Spearman's rank correlation of value against index (normal
-	// approximation); 1 when there are too few samples to test.
-	Trend  float64 `json:"trend"`
-	TrendP float64 `json:"trend_p"`
+	// the samples - median of the first third) / Median. TrendSlope is the
+	// drift a sample, relative to the median: the Theil-Sen slope of value
+	// against index (the median of the pairwise slopes) / Median; it is what
+	// the warning quotes. TrendP is the two-sided p-value of Spearman's rank
+	// correlation of value against index (normal approximation); 1 when there
+	// are too few samples to test.
+	Trend      float64 `json:"trend"`
+	TrendSlope float64 `json:"trend_slope"`
+	TrendP     float64 `json:"trend_p"`
 	// Warnings say what makes these figures less trustworthy than they look.
 	Warnings []string `json:"warnings"`
 }
@@ -154,10 +167,13 @@ func Summarize(perLaunch []time.Duration, cfg StatsSettings) Summary {
 		}
 	}
 
-	lo, hi, conf := medianCI(sorted, cfg.Confidence)
-	s.CI95Low, s.CI95High, s.CIConfidence = time.Duration(lo), time.Duration(hi), conf
-	if med > 0 {
-		s.Noise = (hi - lo) / 2 / med
+	need := CISamples(cfg.Confidence)
+	if n >= need {
+		lo, hi, conf := medianCI(sorted, cfg.Confidence)
+		s.CI95Low, s.CI95High, s.CIConfidence, s.CILevel = time.Duration(lo), time.Duration(hi), conf, cfg.Confidence
+		if med > 0 {
+			s.Noise = (hi - lo) / 2 / med
+		}
 	}
 
 	s.OutlierIndexes = outliers(x, med, cfg.OutlierZ)
@@ -171,24 +187,26 @@ func Summarize(perLaunch []time.Duration, cfg StatsSettings) Summary {
 		slices.Sort(last)
 		s.Trend = (medianSorted(last) - medianSorted(first)) / med
 		s.TrendP = spearmanP(x)
+		s.TrendSlope = theilSen(x) / med
 	}
 
 	// Warnings, most important first.
 	if n < cfg.MinSamples || n < 5 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("few samples: %d (want at least %d)", n, max(cfg.MinSamples, 5)))
 	}
-	if need := samplesForCI(cfg.Confidence); n < need {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("too few samples for a confidence interval: %d give none at %.0f%%; take at least %d (--min-samples %d)",
-			n, 100*cfg.Confidence, need, need))
-	} else if s.Noise > cfg.MaxNoise || conf < cfg.Confidence {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("noisy: the %.0f%% CI of the median is ±%.2g%% (target ±%.2g%%)",
-			100*conf, 100*s.Noise, 100*cfg.MaxNoise))
+	if n < need {
+		s.Warnings = append(s.Warnings, CINeedsText(cfg.Confidence, n)+fmt.Sprintf(" (--samples %d takes them)", need))
+	} else if s.Noise > cfg.MaxNoise {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("noisy: the %s CI of the median is ±%s (target ±%s)",
+			LevelText(cfg.Confidence), units.Percent(s.Noise), units.Percent(cfg.MaxNoise)))
 	}
-	if s.TrendP < cfg.TrendAlpha && math.Abs(s.Trend) >= cfg.TrendMinChange {
-		if s.Trend > 0 {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("times rose %.1f%% over the run (p=%.2g): clock ramp or throttling?", 100*s.Trend, s.TrendP))
+	if s.TrendP < cfg.TrendAlpha && math.Abs(s.Trend) >= cfg.TrendMinChange && s.TrendSlope != 0 {
+		if s.TrendSlope > 0 {
+			s.Warnings = append(s.Warnings, fmt.Sprintf("times rose %s of the median a sample over %d samples (%s): clock ramp or throttling?",
+				units.Percent(s.TrendSlope), n, units.PValue(s.TrendP)))
 		} else {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("times fell %.1f%% over the run (p=%.2g): warm-up too short or clock boost?", -100*s.Trend, s.TrendP))
+			s.Warnings = append(s.Warnings, fmt.Sprintf("times fell %s of the median a sample over %d samples (%s): warm-up too short or clock boost?",
+				units.Percent(-s.TrendSlope), n, units.PValue(s.TrendP)))
 		}
 	}
 	if s.Outliers > 0 {
@@ -370,12 +388,72 @@ func ComputeThroughput(info SetupInfo, s Summary) *Throughput {
 	return t
 }
 
-// samplesForCI is the fewest samples whose extremes bound the median with at
-// least the given confidence: 1 - 2^(1-n) >= confidence.
-func samplesForCI(confidence float64) int {
+// HasCI reports whether s carries an interval of the median.
+func (s Summary) HasCI() bool { return s.CILevel > 0 && s.CI95High > 0 }
+
+// LevelText writes a confidence level as people write it: 0.95 is "95%",
+// 0.999 is "99.9%".
+func LevelText(level float64) string {
+	return strconv.FormatFloat(100*level, 'f', -1, 64) + "%"
+}
+
+// CINeedsText says why there is no interval: "95% CI needs n >= 6 samples; got 2".
+func CINeedsText(level float64, n int) string {
+	return fmt.Sprintf("%s CI needs n >= %d samples; got %d", LevelText(level), CISamples(level), n)
+}
+
+// theilSen is the Theil-Sen slope of x against its index: the median of the
+// pairwise slopes (x[j]-x[i])/(j-i). Long runs use pairs a stride apart, at
+// most about 200,000 of them.
+func theilSen(x []float64) float64 {
+	n := len(x)
+	stride := 1
+	for (n/stride)*(n/stride)/2 > 200000 {
+		stride++
+	}
+	var slopes []float64
+	for i := 0; i < n; i += stride {
+		for j := i + stride; j < n; j += stride {
+			slopes = append(slopes, (x[j]-x[i])/float64(j-i))
+		}
+	}
+	if len(slopes) == 0 {
+		return 0
+	}
+	slices.Sort(slopes)
+	return medianSorted(slopes)
+}
+
+// CISamples is the fewest samples whose extremes bound the median with at
+// least the given confidence: 1 - 2^(1-n) >= confidence (6 at 95%).
+func CISamples(confidence float64) int {
 	n := 1
 	for n < 64 && 1-math.Pow(2, float64(1-n)) < confidence {
 		n++
 	}
 	return n
+}
+
+// UnmarshalJSON reads a Summary, including files written before the interval's
+// fields were renamed: their ci95_low_ns and ci95_high_ns are kept only when
+// their coverage (ci_confidence) reaches 95%, the level they were made at.
+func (s *Summary) UnmarshalJSON(b []byte) error {
+	type plain Summary
+	var v struct {
+		plain
+		OldLow  *int64 `json:"ci95_low_ns"`
+		OldHigh *int64 `json:"ci95_high_ns"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*s = Summary(v.plain)
+	if v.OldLow != nil && v.OldHigh != nil && s.CILevel == 0 {
+		if s.CIConfidence >= 0.95-1e-9 {
+			s.CI95Low, s.CI95High, s.CILevel = time.Duration(*v.OldLow), time.Duration(*v.OldHigh), 0.95
+		} else {
+			s.CIConfidence, s.Noise = 0, 0
+		}
+	}
+	return nil
 }

@@ -1,8 +1,10 @@
 package measure
 
 import (
+	"encoding/json"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -62,9 +64,9 @@ func TestSummarizeHandComputed(t *testing.T) {
 			want{100, 130, 103, 0, 100, 0, 0, 100, 100, 1 - 22.0/1024, 0, []int{3}},
 		},
 		{
-			// n=5 cannot reach 95%: [min, max] covering 1 - 2/32.
+			// n=5 cannot reach 95% ([min, max] covers 1 - 2/32): no interval.
 			"five", ns(5, 1, 4, 2, 3),
-			want{1, 5, 3, 0, 3, 0, 0, 1, 5, 1 - 2.0/32, 2.0 / 3, []int{}},
+			want{1, 5, 3, 0, 3, 0, 0, 0, 0, 0, 0, []int{}},
 		},
 		{
 			// n=6: P(B<=0) = 1/64 <= 0.025: [min, max] covering 1 - 2/64.
@@ -135,10 +137,10 @@ func TestSummarizeWarnings(t *testing.T) {
 		notWant []string
 	}{
 		{"empty", nil, []string{"no samples"}, nil},
-		{"few", ns(1, 2, 3), []string{"few samples: 3", "too few samples for a confidence interval: 3 give none at 95%; take at least 6"}, []string{"noisy"}},
-		// first third median 1045, last 1245, median 1145: +17.5%.
-		{"ramp", ramp, []string{"times rose 17.5%"}, []string{"few", "outlier"}},
-		{"fall", fall, []string{"times fell"}, nil},
+		{"few", ns(1, 2, 3), []string{"few samples: 3", "95% CI needs n >= 6 samples; got 3 (--samples 6 takes them)"}, []string{"noisy"}},
+		// slope 10 ns a sample, median 1145: 0.87% a sample.
+		{"ramp", ramp, []string{"times rose 0.87% of the median a sample over 30 samples (p < 0.001)"}, []string{"few", "outlier"}},
+		{"fall", fall, []string{"times fell 0.87% of the median a sample"}, nil},
 		{"flat", flat, nil, []string{"times", "noisy", "few", "outlier"}},
 		{"outlier", ns(100, 101, 99, 100, 102, 98, 100, 101, 99, 500), []string{"1 outlier(s) of 10"}, nil},
 	}
@@ -197,5 +199,32 @@ func TestOutlierThreshold(t *testing.T) {
 		if !slices.Equal(s.OutlierIndexes, tt.want) {
 			t.Errorf("last sample %v: outliers %v, want %v", tt.last, s.OutlierIndexes, tt.want)
 		}
+	}
+}
+
+// A file written before the interval's fields were renamed is read: its 95%
+// interval kept, a narrower-coverage one (n < 6) dropped.
+func TestSummaryReadsOldFields(t *testing.T) {
+	var s Summary
+	if err := json.Unmarshal([]byte(`{"n":10,"median_ns":100,"ci95_low_ns":90,"ci95_high_ns":110,"ci_confidence":0.978,"noise":0.1}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.CI95Low != 90 || s.CI95High != 110 || s.CILevel != 0.95 || !s.HasCI() {
+		t.Errorf("old 95%% interval not read: %+v", s)
+	}
+	s = Summary{}
+	if err := json.Unmarshal([]byte(`{"n":2,"median_ns":100,"ci95_low_ns":90,"ci95_high_ns":110,"ci_confidence":0.5,"noise":0.1}`), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.HasCI() || s.Noise != 0 || s.CIConfidence != 0 {
+		t.Errorf("a 50%% interval read as a CI: %+v", s)
+	}
+	b, _ := json.Marshal(Summarize(ns(1, 2), StatsSettings{}))
+	if strings.Contains(string(b), "ci") && strings.Contains(string(b), "_low") {
+		t.Errorf("n=2 writes an interval: %s", b)
+	}
+	b, _ = json.Marshal(Summarize(ns(1, 2, 3, 4, 5, 6, 7, 8), StatsSettings{Confidence: 0.9}))
+	if !strings.Contains(string(b), `"ci_level":0.9`) || strings.Contains(string(b), "ci95") {
+		t.Errorf("a 90%% interval is not labelled so: %s", b)
 	}
 }

@@ -12,9 +12,12 @@ import (
 // (https://go.googlesource.com/proposal/+/master/design/14313-benchmark-format.md)
 // that golang.org/x/perf's benchfmt reads and benchstat compares.
 //
-// Each file starts a block of configuration lines (goos, goarch, cpu, host,
-// clmeter-file); each device a block of device lines (device, platform,
-// device-version, driver, timer). Then each sample of each benchmark is one line:
+// Each host starts a block of configuration lines (goos, goarch, cpu, host);
+// each device a block of device lines (device, platform, device-version,
+// driver, timer). No line names the result file: benchstat compares the
+// files it is given (its default column is the file), and a line that
+// differs between them would split them into separate tables, so that
+// 'benchstat old.txt new.txt' compares two renderings with no extra flag. Then each sample of each benchmark is one line:
 //
 //	Benchmarktriad/size=16Mi/type=float  4800  5.123e-06 sec/op  9.8e+09 B/s
 //
@@ -54,7 +57,7 @@ func (r *Report) WriteBenchfmt(w io.Writer) error {
 	for _, row := range r.Rows {
 		b, m := row.Bench, row.M()
 		h := hosts[row.Source]
-		if !first && (cfg["clmeter-file"] != oneLine(row.Source) || cfg["device"] != oneLine(row.Key.Device)) {
+		if !first && (cfg["host"] != oneLine(h.Hostname) || cfg["device"] != oneLine(row.Key.Device)) {
 			fmt.Fprintln(ew)
 		}
 		first = false
@@ -62,7 +65,6 @@ func (r *Report) WriteBenchfmt(w io.Writer) error {
 		setCfg("goarch", h.Arch)
 		setCfg("cpu", h.CPU)
 		setCfg("host", h.Hostname)
-		setCfg("clmeter-file", row.Source)
 		setCfg("device", row.Key.Device)
 		setCfg("platform", b.Device.Platform)
 		setCfg("device-version", b.Device.Version)

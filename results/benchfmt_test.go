@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/perf/benchfmt"
 )
@@ -38,7 +42,7 @@ func TestBenchfmtParses(t *testing.T) {
 				t.Errorf("name %q", name)
 			}
 			devices[rec.GetConfig("device")]++
-			if rec.GetConfig("goos") != "linux" || rec.GetConfig("clmeter-file") == "" {
+			if rec.GetConfig("goos") != "linux" || rec.GetConfig("device") == "" {
 				t.Errorf("config of %s: %v", name, rec.Config)
 			}
 			v, ok := rec.Value("sec/op")
@@ -67,4 +71,62 @@ func TestBenchfmtParses(t *testing.T) {
 	if !units["B/s better=higher"] || !units["FLOP/s better=higher"] {
 		t.Errorf("unit metadata %v", units)
 	}
+}
+
+// TestBenchstatCompares renders two result files (the PoCL fixture, and the
+// same run 25% slower) with --format benchfmt and runs x/perf's benchstat
+// command, built from the module's own x/perf, as 'benchstat old.txt
+// new.txt': one table per device that compares them (old and new columns and
+// a vs base change), not two tables side by side.
+func TestBenchstatCompares(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build benchstat with")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "benchstat")
+	if out, err := exec.Command(goTool, "build", "-o", bin, "golang.org/x/perf/cmd/benchstat").CombinedOutput(); err != nil {
+		t.Fatalf("building benchstat: %v\n%s", err, out)
+	}
+	old, err := Read(filepath.Join("testdata", "pocl.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer, err := Read(filepath.Join("testdata", "pocl.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	newer.Created = newer.Created.Add(time.Hour)
+	for i := range newer.Benchmarks {
+		if m := newer.Benchmarks[i].Measurement; m != nil {
+			for j := range m.Samples {
+				m.Samples[j].PerLaunch = m.Samples[j].PerLaunch * 5 / 4
+			}
+		}
+	}
+	write := func(name string, f *File) string {
+		var buf bytes.Buffer
+		if err := NewReport([]Source{{Path: name + ".json", File: f}}).WriteBenchfmt(&buf); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name+".txt")
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return filepath.Base(p) // as a user types it, in the folder
+	}
+	cmd := exec.Command(bin, write("old", old), write("new", newer))
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("benchstat old.txt new.txt: %v\n%s", err, out)
+	}
+	text := string(out)
+	if !strings.Contains(text, "old.txt") || !strings.Contains(text, "new.txt") || !strings.Contains(text, "vs base") {
+		t.Fatalf("benchstat did not compare the two files in one table:\n%s", text)
+	}
+	if !strings.Contains(text, "+25") {
+		t.Errorf("benchstat does not show the 25%% slowdown:\n%s", text)
+	}
+	t.Logf("benchstat old.txt new.txt:\n%s", text)
 }

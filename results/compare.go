@@ -2,17 +2,21 @@ package results
 
 import (
 	"cmp"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"golang.org/x/perf/benchmath"
+
+	"github.com/clmeter/clmeter/units"
 )
 
 // DefaultAlpha is the significance level of Compare's verdicts.
@@ -256,12 +260,7 @@ func (c *Comparison) Regressions(threshold float64) []Pair {
 	return out
 }
 
-func pText(p float64) string {
-	if p < 0.001 {
-		return "p<0.001"
-	}
-	return fmt.Sprintf("p=%.3f", p)
-}
+func pText(p float64) string { return units.PValue(p) }
 
 func pct(r float64) string {
 	return fmt.Sprintf("%+.2f%%", 100*(r-1))
@@ -274,7 +273,7 @@ func (c *Comparison) cells(p Pair) []string {
 	}
 	return []string{benchLabel(Key{Name: p.Key.Name, Params: p.Key.Params}), p.Key.Device,
 		FormatDuration(p.OldMedian), FormatDuration(p.NewMedian), fmt.Sprintf("%.3f", p.Ratio),
-		fmt.Sprintf("[%.3f, %.3f]", p.RatioLow, p.RatioHigh), delta, pText(p.P) + fmt.Sprintf(" n=%d+%d", len(p.Old), len(p.New)), string(p.Verdict)}
+		fmt.Sprintf("[%.3f, %.3f]", p.RatioLow, p.RatioHigh), delta, pText(p.P) + fmt.Sprintf(", n=%d+%d", len(p.Old), len(p.New)), string(p.Verdict)}
 }
 
 var compareColumns = []string{"benchmark", "device", "old median", "new median", "ratio", "%.0f%% CI", "delta", "test", "verdict"}
@@ -326,6 +325,21 @@ func (c *Comparison) writeNotes(w io.Writer, bullet string) {
 			fmt.Fprintf(w, "%s  %s: %s\n", bullet, p.Key, ws)
 		}
 	}
+}
+
+// WriteCSV writes one record per pair: times in integer nanoseconds, the
+// ratio, its interval, the p-value and the verdict.
+func (c *Comparison) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"name", "params", "device", "old_n", "new_n", "old_median_ns", "new_median_ns", "ratio", "ratio_low", "ratio_high", "p", "verdict", "warnings"})
+	f := func(v float64) string { return strconv.FormatFloat(finite(v), 'g', 6, 64) }
+	for _, p := range c.Pairs {
+		cw.Write([]string{p.Key.Name, p.Key.Params, p.Key.Device, strconv.Itoa(len(p.Old)), strconv.Itoa(len(p.New)),
+			strconv.FormatInt(int64(p.OldMedian), 10), strconv.FormatInt(int64(p.NewMedian), 10), f(p.Ratio), f(p.RatioLow), f(p.RatioHigh),
+			f(p.P), string(p.Verdict), strings.Join(p.Warnings, "; ")})
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // WriteMarkdown writes the comparison as a markdown table.

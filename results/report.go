@@ -2,7 +2,6 @@ package results
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -326,12 +325,12 @@ func compute(m *measure.Result) string {
 
 // ciText writes the half-width of the interval of the median as a percentage.
 func ciText(s measure.Summary) string {
-	if s.N == 0 || s.Median <= 0 {
-		return ""
+	if s.N == 0 || s.Median <= 0 || !s.HasCI() {
+		return "-" // the warnings say which level needs how many samples
 	}
-	t := fmt.Sprintf("±%.1f%%", 100*s.Noise)
-	if s.CIConfidence > 0 && s.CIConfidence < 0.95 {
-		t += fmt.Sprintf(" (%.0f%%)", 100*s.CIConfidence)
+	t := "±" + units.Percent(s.Noise)
+	if math.Abs(s.CILevel-0.95) > 1e-9 {
+		t += " (" + measure.LevelText(s.CILevel) + ")"
 	}
 	return t
 }

@@ -147,6 +147,7 @@ func golden(t *testing.T, name string, got []byte) {
 }
 
 func TestReportGolden(t *testing.T) {
+	t.Setenv("COLUMNS", "100") // the table fits 100 columns
 	srcs := readFixtures(t)
 	r := NewReport(srcs)
 	for _, format := range ReportFormats {

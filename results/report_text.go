@@ -7,9 +7,9 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -36,6 +36,9 @@ func WriteReport(w io.Writer, r *Report, format string) error {
 // tableColumns are the columns of the table, markdown and CSV renderings.
 var tableColumns = []string{"benchmark", "params", "device", "n", "median", "95% CI", "min", "mean", "CV", "bandwidth", "compute", "bound", "warnings"}
 
+// The table's columns are those of tableColumns (the last, warnings, holds
+// the numbers of the notes in WriteTable).
+
 func (r *Report) cells(row Row) []string {
 	m := row.M()
 	s := m.Summary
@@ -46,7 +49,7 @@ func (r *Report) cells(row Row) []string {
 	return []string{
 		row.Key.Name, row.Key.Params, r.deviceText(row.Key.Device, row.Where),
 		strconv.Itoa(s.N), FormatDuration(s.Median), ciText(s), FormatDuration(s.Min), FormatDuration(s.Mean),
-		fmt.Sprintf("%.1f%%", 100*s.CV), bandwidth(m), compute(m), orDash(boundText(row.Bench)), warn,
+		units.Percent(s.CV), bandwidth(m), compute(m), orDash(boundText(row.Bench)), warn,
 	}
 }
 
@@ -60,48 +63,88 @@ func (r *Report) geomeanCells(g Geomean) []string {
 	return c
 }
 
-// WriteTable writes the report as an aligned terminal table, followed by the
-// figures, the failed benchmarks and every warning.
-func (r *Report) WriteTable(w io.Writer) error {
+// WriteTable writes the report as a table fitted to the width of w (see
+// table.Width), followed by the figures, the failed benchmarks and the
+// warnings as numbered notes.
+func (r *Report) WriteTable(w io.Writer) error { return r.WriteTableWidth(w, table.Width(w)) }
+
+// WriteTableWidth is WriteTable fitted to width columns.
+func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 	ew := &errWriter{w: w}
 	fmt.Fprintf(ew, "%d file(s), %d benchmark(s) sampled", len(r.Sources), len(r.Rows))
 	if len(r.Failed) > 0 {
 		fmt.Fprintf(ew, ", %d failed", len(r.Failed))
 	}
 	fmt.Fprintln(ew)
+	t := table.New(
+		table.Column{Header: "benchmark", Wrap: true},
+		table.Column{Header: "params", Wrap: true},
+		table.Column{Header: "device", Wrap: true},
+		table.Column{Header: "n", Right: true},
+		table.Column{Header: "median", Right: true},
+		table.Column{Header: "95% CI", Short: "CI", Right: true, Drop: 2},
+		table.Column{Header: "min", Right: true, Drop: 5},
+		table.Column{Header: "mean", Right: true, Drop: 6},
+		table.Column{Header: "CV", Right: true, Drop: 1},
+		table.Column{Header: "bandwidth", Wrap: true},
+		table.Column{Header: "compute", Wrap: true},
+		table.Column{Header: "bound", Wrap: true, Drop: 4},
+		table.Column{Header: "notes", Wrap: true},
+	)
+	// One device: named above the table, not in every row.
+	devs := map[string]bool{}
+	for _, row := range r.Rows {
+		devs[r.deviceText(row.Key.Device, row.Where)] = true
+	}
 	if len(r.Rows) > 0 {
 		fmt.Fprintln(ew)
-		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(tableColumns, "\t"))
+		if len(devs) == 1 {
+			table.WriteWrapped(ew, "on "+r.deviceText(r.Rows[0].Key.Device, r.Rows[0].Where), width, "", "  ")
+		}
 		prev := ""
 		for _, row := range r.Rows {
 			c := r.cells(row)
+			if len(devs) == 1 {
+				c[2] = ""
+			}
 			if c[0] == prev {
 				c[0] = `"`
 			} else {
 				prev = c[0]
 			}
-			fmt.Fprintln(tw, strings.Join(c, "\t"))
+			var ids []int
+			for _, ws := range row.M().AllWarnings() {
+				ids = append(ids, t.Note(benchLabel(row.Key)+": "+ws))
+			}
+			c[len(c)-1] = table.Refs(ids)
+			t.Row(c...)
 		}
 		for _, g := range r.Geomeans {
-			fmt.Fprintln(tw, strings.Join(r.geomeanCells(g), "\t"))
+			c := r.geomeanCells(g)
+			if len(devs) == 1 {
+				c[2] = ""
+			}
+			t.Row(c...)
 		}
-		tw.Flush()
+	}
+	if len(r.Failed) > 0 {
+		for _, row := range r.Failed {
+			t.Note(fmt.Sprintf("failed: %s [%s]: %s", benchLabel(row.Key), r.deviceText(row.Key.Device, row.Where), row.Bench.Error))
+		}
+	}
+	if len(r.Rows) > 0 || len(r.Failed) > 0 {
+		t.Write(ew, width)
 	}
 	if len(r.Figures) > 0 {
 		fmt.Fprintln(ew, "\nfigures:")
-		tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		ft := table.New(table.Column{Header: "benchmark", Wrap: true}, table.Column{Header: "device", Wrap: true, Drop: 1},
+			table.Column{Header: "figure", Wrap: true}, table.Column{Header: "value"}, table.Column{Header: "note", Wrap: true})
+		ft.Indent = "  "
 		for _, f := range r.Figures {
-			note := ""
-			if f.Figure.Note != "" {
-				note = "(" + f.Figure.Note + ")"
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where),
-				f.Figure.Name, units.Quantity(f.Figure.Value, f.Figure.Unit), note)
+			ft.Row(benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name, units.Quantity(f.Figure.Value, f.Figure.Unit), f.Figure.Note)
 		}
-		tw.Flush()
+		ft.Write(ew, width)
 	}
-	r.writeFailedAndWarnings(ew, "  ")
 	return ew.err
 }
 
@@ -125,25 +168,6 @@ func scaledFigure(v float64, unit string) (string, string) {
 		return q[:i], q[i+1:]
 	}
 	return q, ""
-}
-
-func (r *Report) writeFailedAndWarnings(w io.Writer, indent string) {
-	if len(r.Failed) > 0 {
-		fmt.Fprintln(w, "\nfailed:")
-		for _, row := range r.Failed {
-			fmt.Fprintf(w, "%s%s [%s]: %s\n", indent, benchLabel(row.Key), r.deviceText(row.Key.Device, row.Where), row.Bench.Error)
-		}
-	}
-	first := true
-	for _, row := range r.Rows {
-		for _, ws := range row.M().AllWarnings() {
-			if first {
-				fmt.Fprintln(w, "\nwarnings:")
-				first = false
-			}
-			fmt.Fprintf(w, "%s%s [%s]: %s\n", indent, benchLabel(row.Key), r.deviceText(row.Key.Device, row.Where), ws)
-		}
-	}
 }
 
 // WriteMarkdown writes the report as GitHub-flavoured markdown tables.

@@ -13,7 +13,7 @@ import (
 )
 
 // CompareFormats are the formats compare writes.
-var CompareFormats = []string{"table", "markdown", "json"}
+var CompareFormats = []string{"table", "json", "csv", "markdown", "md"}
 
 // CompareOptions are what 'clmeter compare' was asked to do.
 type CompareOptions struct {
@@ -72,8 +72,10 @@ func Compare(ctx context.Context, opts CompareOptions, stdout, stderr io.Writer)
 
 func writeComparison(w io.Writer, c *results.Comparison, format string) error {
 	switch format {
-	case "markdown":
+	case "markdown", "md":
 		return c.WriteMarkdown(w)
+	case "csv":
+		return c.WriteCSV(w)
 	case "json":
 		return c.WriteJSON(w)
 	}

@@ -5,19 +5,19 @@ import (
 	"io"
 	"math"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
 // writeExperiment prints an experiment suite's section (after its "== NAME on
 // DEVICE" line): what it shows, its own table and what the figures say. It
 // returns false for the other suites, which get the common table.
-func writeExperiment(w io.Writer, suite string, bs []results.Benchmark, peaks map[string]*suitePeaks) bool {
-	var body func(io.Writer, []results.Benchmark, map[string]*suitePeaks)
+func writeExperiment(w io.Writer, suite string, bs []results.Benchmark, peaks map[string]*suitePeaks, width int) bool {
+	var body func(io.Writer, []results.Benchmark, int)
 	switch suite {
 	case clkernels.SuiteColdStart:
 		body = writeColdStart
@@ -29,36 +29,15 @@ func writeExperiment(w io.Writer, suite string, bs []results.Benchmark, peaks ma
 		return false
 	}
 	if s, ok := clkernels.LookupSuite(suite); ok {
-		for _, l := range wrapText(s.Description, 96) {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
+		table.WriteWrapped(w, s.Description, width, "  ", "  ")
 	}
-	body(w, bs, peaks)
+	body(w, bs, width)
 	for _, b := range bs {
 		if b.Error != "" {
-			fmt.Fprintf(w, "ERROR %s: %s\n", b.Name, b.Error)
+			table.WriteWrapped(w, fmt.Sprintf("ERROR %s: %s", b.Name, b.Error), width, "", "  ")
 		}
 	}
 	return true
-}
-
-func wrapText(s string, width int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		if line != "" && len(line)+1+len(word) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
 }
 
 func figureOf(b results.Benchmark, name string) (results.Figure, bool) {
@@ -78,7 +57,7 @@ func msCell(v float64, ok bool) string {
 	return fmtDur(time.Duration(v * 1e6))
 }
 
-func writeColdStart(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeaks) {
+func writeColdStart(w io.Writer, bs []results.Benchmark, width int) {
 	fresh, warm := map[string]results.Benchmark{}, map[string]results.Benchmark{}
 	var sizes []string
 	var startup *results.Benchmark
@@ -98,8 +77,11 @@ func writeColdStart(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeak
 			sizes = append(sizes, s)
 		}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SIZE MxNxW\tFRESH PROCESS\tFRESH LAUNCH\tIN-PROCESS TOTAL\tCOPY-IN\tCOMPUTE\tCOPY-OUT\tKERNEL\tCOMPUTE RATE")
+	tw := table.New(table.Column{Header: "SIZE MxNxW"}, table.Column{Header: "FRESH PROCESS", Short: "FRESH", Right: true},
+		table.Column{Header: "FRESH LAUNCH", Short: "F.LAUNCH", Right: true, Drop: 2}, table.Column{Header: "IN-PROCESS TOTAL", Short: "IN-PROC", Right: true},
+		table.Column{Header: "COPY-IN", Right: true, Drop: 3}, table.Column{Header: "COMPUTE", Right: true, Drop: 4},
+		table.Column{Header: "COPY-OUT", Right: true, Drop: 3}, table.Column{Header: "KERNEL", Right: true},
+		table.Column{Header: "COMPUTE RATE", Short: "RATE", Drop: 1})
 	var firstFresh, firstWarm float64
 	for i, s := range sizes {
 		f, ok := figureOf(fresh[s], "total")
@@ -124,11 +106,12 @@ func writeColdStart(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeak
 		if i == 0 && ok {
 			firstFresh = f.Value
 		}
-		fmt.Fprintln(tw, strings.Join(row, "\t"))
+		tw.Row(row...)
 	}
-	tw.Flush()
-	fmt.Fprintln(w, "  fresh process: one process, sizes in order, each timed in one go (FRESH LAUNCH: its enqueue + finish)")
-	fmt.Fprintln(w, "  in-process: medians of copy-in / compute / copy-out / total (host timer, a finish after each) after warm-up; KERNEL is the device-timed launch")
+	tw.Write(w, width)
+	say := func(s string) { table.WriteWrapped(w, s, width, "  ", "    ") }
+	say("fresh process: one process, sizes in order, each timed in one go (FRESH LAUNCH: its enqueue + finish)")
+	say("in-process: medians of copy-in / compute / copy-out / total (host timer, a finish after each) after warm-up; KERNEL is the device-timed launch")
 	if startup != nil && startup.Error == "" {
 		var steps []string
 		for _, f := range startup.Figures {
@@ -137,16 +120,16 @@ func writeColdStart(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeak
 			}
 			steps = append(steps, fmt.Sprintf("%s %s", f.Name, msCell(f.Value, true)))
 		}
-		fmt.Fprintf(w, "  start-up steps (fresh process, first size): %s\n", strings.Join(steps, ", "))
+		say("start-up steps (fresh process, first size): " + strings.Join(steps, ", "))
 	}
 	if firstFresh > 0 && firstWarm > 0 {
-		line := fmt.Sprintf("  the first size took %s in a fresh process, %.0fx its in-process total", msCell(firstFresh, true), firstFresh/firstWarm)
+		line := fmt.Sprintf("the first size took %s in a fresh process, %.0fx its in-process total", msCell(firstFresh, true), firstFresh/firstWarm)
 		if len(sizes) > 1 {
 			if f, ok := figureOf(fresh[sizes[1]], "total"); ok {
 				line += fmt.Sprintf("; the larger second size took %s", msCell(f.Value, true))
 			}
 		}
-		fmt.Fprintln(w, line+": runtime start-up, JIT and first touch, paid once")
+		say(line + ": runtime start-up, JIT and first touch, paid once")
 	}
 }
 
@@ -159,13 +142,16 @@ func containsStr(ss []string, s string) bool {
 	return false
 }
 
-func writeFirstTouch(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeaks) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := "CASE\tTIMER"
+func writeFirstTouch(w io.Writer, bs []results.Benchmark, width int) {
+	cols := []table.Column{{Header: "CASE", Wrap: true}, {Header: "TIMER", Wrap: true}}
 	for i := 1; i <= clkernels.FirstTouchRuns; i++ {
-		head += fmt.Sprintf("\tRUN %d", i)
+		drop := 0
+		if i > 2 {
+			drop = i // the later runs go first
+		}
+		cols = append(cols, table.Column{Header: fmt.Sprintf("RUN %d", i), Right: true, Drop: drop})
 	}
-	fmt.Fprintln(tw, head+"\tFIRST-TOUCH")
+	tw := table.New(append(cols, table.Column{Header: "FIRST-TOUCH", Wrap: true})...)
 	var size string
 	for _, b := range bs {
 		if b.Error != "" {
@@ -195,12 +181,12 @@ func writeFirstTouch(w io.Writer, bs []results.Benchmark, _ map[string]*suitePea
 				f, ok := figureOf(b, clkernels.FirstTouchCost)
 				row = append(row, firstTouchCell(b, f.Value, ok))
 			}
-			fmt.Fprintln(tw, strings.Join(row, "\t"))
+			tw.Row(row...)
 		}
 	}
-	tw.Flush()
-	fmt.Fprintf(w, "  a copy of %s; FIRST-TOUCH is run 1 minus the median of runs 2-%d; each case has fresh buffers, warmed by a fill before run 1\n",
-		size, clkernels.FirstTouchRuns)
+	tw.Write(w, width)
+	table.WriteWrapped(w, fmt.Sprintf("a copy of %s; FIRST-TOUCH is run 1 minus the median of runs 2-%d; each case has fresh buffers, warmed by a fill before run 1",
+		size, clkernels.FirstTouchRuns), width, "  ", "    ")
 }
 
 // firstTouchCell writes the first-touch cost, signed, and "within noise" when
@@ -226,26 +212,29 @@ func firstTouchCell(b results.Benchmark, cost float64, ok bool) string {
 }
 
 // writeExperimentTable prints the common table and the speedup figures.
-func writeExperimentTable(w io.Writer, bs []results.Benchmark, _ map[string]*suitePeaks) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "BENCHMARK\tPARAMS\tMEDIAN\tTHROUGHPUT\tCV\tWARNINGS")
+func writeExperimentTable(w io.Writer, bs []results.Benchmark, width int) {
+	tw := suiteTable(false)
 	var figs []results.Benchmark
 	for _, b := range bs {
 		if b.Measurement == nil {
 			figs = append(figs, b)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, suiteParams(b), suiteMedian(b), suiteThroughput(b), suiteCV(b), suiteWarnings(b))
+		tw.Row(b.Name, suiteParams(b), suiteMedian(b), suiteThroughput(b), suiteCV(b), suiteNotes(tw, b))
 	}
-	tw.Flush()
+	var after []string
 	for _, b := range figs {
 		for _, f := range b.Figures {
-			fmt.Fprintf(w, "  %s: %s (%s)\n", f.Name, units.Quantity(f.Value, f.Unit), f.Note)
+			after = append(after, fmt.Sprintf("%s: %s (%s)", f.Name, units.Quantity(f.Value, f.Unit), f.Note))
 		}
 		if e, ok := b.Extra[clkernels.ExtraExplanation].(string); ok {
-			for _, l := range wrapText(e, 96) {
-				fmt.Fprintf(w, "  %s\n", l)
-			}
+			after = append(after, e)
 		}
+	}
+	if tw.Rows() > 0 {
+		tw.Write(w, width)
+	}
+	for _, a := range after {
+		table.WriteWrapped(w, a, width, "  ", "    ")
 	}
 }

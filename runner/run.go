@@ -12,11 +12,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
-
-	"golang.org/x/term"
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/fail"
@@ -24,6 +22,7 @@ import (
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/spec"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -157,8 +156,8 @@ func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, 
 	if opts.Format == "" {
 		opts.Format = "table"
 	}
-	if opts.Format != "table" && opts.Format != "json" {
-		return nil, usageErr("--format %q is not one of: table, json", opts.Format)
+	if !slices.Contains(RunFormats, opts.Format) {
+		return nil, usageErr("--format %q is not one of: %s", opts.Format, strings.Join(RunFormats, ", "))
 	}
 	var err error
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
@@ -306,7 +305,12 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 	var done []results.Benchmark
 	invalid := 0
 	var abandoned error // the error of the benchmark an interrupt stopped
-	progress := progressWriter(stderr)
+	pl := newProgressLine(stderr)
+	defer pl.close()
+	var progress func(string, measure.Progress)
+	if pl != nil {
+		progress = pl.update
+	}
 	plan.analysis = newAnalysis(plan.noProfile, plan.verbose, stderr)
 	defer plan.analysis.close()
 	for _, it := range plan.items {
@@ -347,15 +351,15 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 		}
 		if err != nil {
 			// The benchmark failed after setup: keep what finished, report it.
-			writeRunReport(stdout, plan.format, file, done, plan.verbose)
+			writeRunReport(stdout, plan.format, file, done, plan.verbose, table.Width(stdout))
 			return err
 		}
 	}
-	if err := writeRunReport(stdout, plan.format, file, done, plan.verbose); err != nil {
+	if err := writeRunReport(stdout, plan.format, file, done, plan.verbose, table.Width(stdout)); err != nil {
 		return err
 	}
 	for _, b := range done {
-		if plan.verbose && plan.format == "table" && b.Program != nil && b.Program.DriverOutput != "" {
+		if plan.verbose && (plan.format == "table" || plan.format == "wide") && b.Program != nil && b.Program.DriverOutput != "" {
 			fmt.Fprintf(stdout, "driver output while building %s:\n%s\n", b.Program.Source, b.Program.DriverOutput)
 		}
 	}
@@ -439,78 +443,6 @@ func joinInts(v []int) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ",")
-}
-
-// progressWriter returns a progress line printer for a terminal stderr, nil
-// otherwise (progress is silent when piped or in CI).
-func progressWriter(stderr io.Writer) func(string, measure.Progress) {
-	f, ok := stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return func(label string, p measure.Progress) {
-		if label == "" {
-			fmt.Fprint(stderr, "\r\033[K")
-			return
-		}
-		noise := "-"
-		if p.Noise > 0 {
-			noise = fmt.Sprintf("±%.2f%% (target %.2f%%)", 100*p.Noise, 100*p.Target)
-		}
-		fmt.Fprintf(stderr, "\r\033[K%s: %s, %d samples, noise %s, %s", label, p.Stage, p.Samples, noise, p.Elapsed.Round(time.Millisecond))
-	}
-}
-
-// writeRunReport prints the finished benchmarks as a table or JSON.
-func writeRunReport(w io.Writer, format string, file results.File, done []results.Benchmark, verbose bool) error {
-	if format == "json" {
-		file.Benchmarks = done
-		_, err := file.WriteTo(w)
-		return err
-	}
-	if len(done) == 0 {
-		return nil
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "KERNEL\tPARAMS\tDEVICE\tLAUNCHES/SAMPLE\tSAMPLES\tMIN\tMEDIAN\tMEAN\tGEOMEAN\tCV\tTHROUGHPUT\tBOUND\tSTOP")
-	var notes []string
-	for _, b := range done {
-		m := b.Measurement
-		var params []string
-		for _, p := range b.OrderedParams() {
-			params = append(params, p.Name+"="+p.Value)
-		}
-		name := b.Name
-		if m.Valid != nil && !*m.Valid {
-			name += " INVALID"
-		}
-		s := m.Summary
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%.2f%%\t%s\t%s\t%s\n", name, strings.Join(params, " "), b.Device.Name,
-			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), 100*s.CV, throughput(m), boundCell(b), m.StopReason)
-		prefix := b.Name + " " + strings.Join(params, " ") + ": "
-		notes = append(notes, fmt.Sprintf("%scold first launch %s; host data %s, upload %s, first touch %s; timer %s; build %s%s",
-			prefix, fmtDur(firstLaunch(m)), fmtDur(m.HostPrep), fmtDur(m.Upload), fmtDur(m.FirstTouch), timerText(m), fmtDur(b.Program.BuildTime), fromCache(b.Program)))
-		if m.Phases != nil {
-			notes = append(notes, fmt.Sprintf("%sphases (median, host timer): copy-in %s, compute %s, copy-out %s, total %s", prefix,
-				fmtDur(m.Phases.CopyIn.Median), fmtDur(m.Phases.Compute.Median), fmtDur(m.Phases.CopyOut.Median), fmtDur(m.Phases.Total.Median)))
-		}
-		if m.ValidationError != "" {
-			notes = append(notes, prefix+"INVALID: "+m.ValidationError)
-		}
-		for _, warn := range m.AllWarnings() {
-			if !isTimerNote(warn) { // said in the timer note above
-				notes = append(notes, prefix+"warning: "+warn)
-			}
-		}
-		notes = append(notes, analysisNotes(b, prefix, verbose)...)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, n := range notes {
-		fmt.Fprintln(w, "  "+n)
-	}
-	return nil
 }
 
 func fromCache(p *results.ProgramInfo) string {

@@ -40,6 +40,10 @@ func saveToStore(ctx context.Context, loc string, labels map[string]string, outp
 	if err != nil {
 		return fmt.Errorf("storing the results: %w", err)
 	}
-	fmt.Fprintf(stderr, "clmeter: stored %d benchmark(s) as upload %d (%s)\n", a.Benchmarks, a.UploadID, store.LabelText(a.Labels))
+	labelText := ""
+	if l := store.LabelText(a.Labels); l != "" {
+		labelText = " (" + l + ")"
+	}
+	fmt.Fprintf(stderr, "clmeter: stored %d benchmark(s) as upload %d%s\n", a.Benchmarks, a.UploadID, labelText)
 	return nil
 }

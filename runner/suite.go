@@ -15,6 +15,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/table"
 )
 
 // SuiteOptions are what 'clmeter suite' was asked to do.
@@ -24,7 +25,8 @@ type SuiteOptions struct {
 	Device string
 	// Output, when set, receives the result file, benchmark by benchmark.
 	Output string
-	// Format is "table" or "json".
+	// Format is "table" (fitted to the terminal), "json", "csv" or
+	// "markdown" ("md").
 	Format   string
 	Settings measure.Settings
 	// Small uses the smallest sizes (smoke tests).
@@ -121,11 +123,18 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		}
 	}
 	exe, _ := os.Executable()
+	pl := newProgressLine(stderr)
+	defer pl.close()
+	var current string
+	settings := o.Settings
+	if pl != nil {
+		settings.Progress = func(p measure.Progress) { pl.update(current, p) }
+	}
 	var done []results.Benchmark
 	invalid := 0
 	copts := clkernels.Options{
-		Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe,
-		Progress: func(name string) { fmt.Fprintf(stderr, "  %s\n", name) },
+		Settings: settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe,
+		Progress: func(name string) { current = name; pl.name(name) },
 		Emit: func(b results.Benchmark) error {
 			done = append(done, b)
 			if strings.HasPrefix(b.Error, "validation failed") {
@@ -140,25 +149,37 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	var runErr error
 	var profiled []func()
 	for _, d := range devs {
-		fmt.Fprintf(stderr, "suite %s on %s\n", o.Suite, d.Label())
+		if pl != nil {
+			pl.update("", measure.Progress{})
+			fmt.Fprintf(stderr, "suite %s on %s\n", o.Suite, d.Label())
+		}
 		first := len(done)
 		if runErr = suite.Run(ctx, d, copts); runErr != nil {
 			break
 		}
 		var profText strings.Builder
 		updateProfile(ctx, o, d, done[first:], &profText, stderr)
-		profiled = append(profiled, func() { fmt.Fprint(stdout, profText.String()) })
+		profiled = append(profiled, func() { writeWrappedLines(stdout, profText.String(), table.Width(stdout)) })
 	}
 	file.Benchmarks = done
-	if o.Format == "json" {
+	switch o.Format {
+	case "json":
+		pl.close()
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(file); err != nil {
 			return err
 		}
-	} else {
-		writeSuiteReport(stdout, done)
-		writeWorkingSets(stdout, done)
+	case "csv", "markdown", "md":
+		pl.close()
+		if err := results.WriteReport(stdout, results.NewReport([]results.Source{{Path: "-", File: &file}}), o.Format); err != nil {
+			return err
+		}
+	default:
+		pl.close()
+		width := table.Width(stdout)
+		writeSuiteReport(stdout, done, width)
+		writeWorkingSets(stdout, done, width)
 		for _, p := range profiled {
 			p()
 		}
@@ -182,18 +203,37 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 
 // writeWorkingSets prints, for each device, where the working set of its
 // memory figures was found and what the memory budget allowed (the
-// working-set row's note).
-func writeWorkingSets(w io.Writer, bs []results.Benchmark) {
+// working-set row's note), wrapped to width.
+func writeWorkingSets(w io.Writer, bs []results.Benchmark, width int) {
 	for _, b := range bs {
 		if b.Name != clkernels.WorkingSetName {
 			continue
 		}
+		text := ""
 		if b.Error != "" {
-			fmt.Fprintf(w, "\nworking set on %s: not found: %s\n", b.Device.Name, b.Error)
+			text = fmt.Sprintf("working set on %s: not found: %s", b.Device.Name, b.Error)
+		} else if note, ok := b.Extra["note"].(string); ok {
+			text = fmt.Sprintf("working set on %s: %s", b.Device.Name, note)
+		}
+		if text != "" {
+			fmt.Fprintln(w)
+			table.WriteWrapped(w, text, width, "", "  ")
+		}
+	}
+}
+
+// writeWrappedLines writes text line by line, each wrapped to width at spaces
+// under its own indentation (continuations two columns further in).
+func writeWrappedLines(w io.Writer, text string, width int) {
+	if text == "" {
+		return
+	}
+	for _, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if l == "" {
+			fmt.Fprintln(w)
 			continue
 		}
-		if note, ok := b.Extra["note"].(string); ok {
-			fmt.Fprintf(w, "\nworking set on %s: %s\n", b.Device.Name, note)
-		}
+		in := l[:len(l)-len(strings.TrimLeft(l, " "))]
+		table.WriteWrapped(w, l, width, in, in+"    ")
 	}
 }

@@ -5,12 +5,12 @@ import (
 	"io"
 	"math"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -96,9 +96,10 @@ func peakPercent(b results.Benchmark, peaks map[string]*suitePeaks) string {
 	return ""
 }
 
-// writeSuiteReport prints a table per suite and device, then the quick
-// summary when there is one.
-func writeSuiteReport(w io.Writer, bs []results.Benchmark) {
+// writeSuiteReport prints a table per suite and device fitted to width, each
+// warning a numbered note under its table, then the quick summary when there
+// is one.
+func writeSuiteReport(w io.Writer, bs []results.Benchmark, width int) {
 	peaks := devicePeaks(bs)
 	type group struct{ kind, dev string }
 	var order []group
@@ -115,28 +116,42 @@ func writeSuiteReport(w io.Writer, bs []results.Benchmark) {
 			fmt.Fprintln(w)
 		}
 		name := strings.TrimPrefix(g.kind, "suite:")
-		fmt.Fprintf(w, "== %s on %s\n", name, g.dev)
-		if writeExperiment(w, name, byGroup[g], peaks) {
+		table.WriteWrapped(w, fmt.Sprintf("== %s on %s", name, g.dev), width, "", "   ")
+		if writeExperiment(w, name, byGroup[g], peaks, width) {
 			continue
 		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "BENCHMARK\tPARAMS\tMEDIAN\tTHROUGHPUT\t% PEAK\tCV\tWARNINGS")
+		t := suiteTable(true)
 		for _, b := range byGroup[g] {
 			if b.Name == clkernels.QuickSummaryName {
 				continue
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b.Name, suiteParams(b), suiteMedian(b), suiteThroughput(b), peakPercent(b, peaks), suiteCV(b), suiteWarnings(b))
+			t.Row(b.Name, suiteParams(b), suiteMedian(b), suiteThroughput(b), peakPercent(b, peaks), suiteCV(b), suiteNotes(t, b))
 		}
-		tw.Flush()
 		for _, n := range suiteTimerNotes(byGroup[g]) {
-			fmt.Fprintln(w, "  timer: "+n)
+			t.Note("timer: " + n)
 		}
+		t.Write(w, width)
 	}
 	for _, b := range bs {
 		if b.Name == clkernels.QuickSummaryName {
-			writeQuickSummary(w, b, peaks[b.Device.Index])
+			writeQuickSummary(w, b, peaks[b.Device.Index], width)
 		}
 	}
+}
+
+// suiteTable is the common table of the suites (peak: with a % PEAK column).
+func suiteTable(peak bool) *table.Table {
+	cols := []table.Column{
+		{Header: "BENCHMARK", Wrap: true},
+		{Header: "PARAMS", Wrap: true},
+		{Header: "MEDIAN", Right: true},
+		{Header: "THROUGHPUT", Wrap: true},
+	}
+	if peak {
+		cols = append(cols, table.Column{Header: "% PEAK", Short: "%PK", Right: true, Drop: 1})
+	}
+	cols = append(cols, table.Column{Header: "CV", Right: true, Drop: 2}, table.Column{Header: "NOTES", Wrap: true})
+	return table.New(cols...)
 }
 
 func suiteParams(b results.Benchmark) string {
@@ -179,39 +194,36 @@ func suiteCV(b results.Benchmark) string {
 	return fmt.Sprintf("%.1f%%", 100*b.Measurement.Summary.CV)
 }
 
-func suiteWarnings(b results.Benchmark) string {
-	var ws []string
+// suiteNotes adds b's error and warnings to t's notes and returns their numbers.
+func suiteNotes(t *table.Table, b results.Benchmark) string {
+	var ids []int
 	if b.Error != "" {
-		ws = append(ws, "ERROR: "+b.Error)
+		ids = append(ids, t.Note(b.Name+": ERROR: "+b.Error))
 	}
 	if m := b.Measurement; m != nil {
 		for _, x := range m.AllWarnings() {
 			if isTimerNote(x) {
-				x = "host timer (see below)"
+				x = "host timer: see the timer note"
 			}
-			ws = append(ws, x)
+			ids = append(ids, t.Note(x))
 		}
 	}
 	if b.Params["device memory"] == "zero-copy" {
-		ws = append(ws, "zero-copy device: a host memory copy, not a bus transfer")
+		ids = append(ids, t.Note("zero-copy device: a host memory copy, not a bus transfer"))
 	}
-	s := strings.Join(ws, "; ")
-	s = strings.ReplaceAll(s, "\n", " ")
-	if len(s) > 100 {
-		s = s[:97] + "..."
-	}
-	return s
+	return table.Refs(ids)
 }
 
 // writeQuickSummary prints the quick suite's closing summary.
-func writeQuickSummary(w io.Writer, b results.Benchmark, p *suitePeaks) {
-	fmt.Fprintf(w, "\nSummary: %s (%s)\n", b.Device.Name, b.Device.Index)
+func writeQuickSummary(w io.Writer, b results.Benchmark, p *suitePeaks, width int) {
+	fmt.Fprintln(w)
+	table.WriteWrapped(w, fmt.Sprintf("Summary: %s (%s)", b.Device.Name, b.Device.Index), width, "", "  ")
 	if p != nil && p.prof != nil {
 		switch bw, cache := p.prof.Bandwidth, p.prof.CacheBandwidth; {
 		case bw != nil:
 			fmt.Fprintf(w, "  peak bandwidth    %s\n", units.Rate(bw.Value, "B"))
 		case cache != nil:
-			fmt.Fprintf(w, "  peak bandwidth    none measured beyond the caches (within them: %s); 'clmeter suite peaks' measures it\n", units.Rate(cache.Value, "B"))
+			table.WriteWrapped(w, fmt.Sprintf("none measured beyond the caches (within them: %s); 'clmeter suite peaks' measures it", units.Rate(cache.Value, "B")), width, "  peak bandwidth    ", strings.Repeat(" ", 20))
 		}
 		if c := p.prof.Compute["float"]; c != nil {
 			fmt.Fprintf(w, "  peak fp32         %s\n", units.Rate(c.Value, "FLOP"))
@@ -227,11 +239,11 @@ func writeQuickSummary(w io.Writer, b results.Benchmark, p *suitePeaks) {
 		}
 	}
 	if len(launch) > 0 {
-		fmt.Fprintf(w, "  launch overhead   %s\n", strings.Join(launch, ", "))
+		table.WriteWrapped(w, strings.Join(launch, ", "), width, "  launch overhead   ", strings.Repeat(" ", 20))
 	}
 	for _, f := range b.Figures {
 		if strings.HasPrefix(f.Name, "program build ") {
-			fmt.Fprintf(w, "  %s: %s, %s\n", f.Name, units.Quantity(f.Value, "ms"), f.Note)
+			table.WriteWrapped(w, fmt.Sprintf("%s: %s, %s", f.Name, units.Quantity(f.Value, "ms"), f.Note), width, "  ", "    ")
 		}
 	}
 	if zc, _ := b.Extra["zero_copy"].(bool); zc {

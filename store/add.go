@@ -332,8 +332,8 @@ func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *s
 		}
 		if sm.N > 0 {
 			median = sql.NullInt64{Int64: int64(sm.Median), Valid: true}
-			lo = sql.NullInt64{Int64: int64(sm.CI95Low), Valid: true}
-			hi = sql.NullInt64{Int64: int64(sm.CI95High), Valid: true}
+			lo = sql.NullInt64{Int64: int64(sm.CI95Low), Valid: sm.HasCI()}
+			hi = sql.NullInt64{Int64: int64(sm.CI95High), Valid: sm.HasCI()}
 			minNS = sql.NullInt64{Int64: int64(sm.Min), Valid: true}
 			mean = sql.NullInt64{Int64: int64(sm.Mean), Valid: true}
 			cv = sql.NullFloat64{Float64: sm.CV, Valid: true}

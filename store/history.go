@@ -11,11 +11,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/clmeter/clmeter/changepoint"
+	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/table"
+	"github.com/clmeter/clmeter/units"
 )
 
 // ErrRegression is returned (wrapped) by WriteHistory in CI mode when a
@@ -33,7 +35,7 @@ const DefaultRecent = 5
 // HistoryOptions say what WriteHistory shows.
 type HistoryOptions struct {
 	Filter Filter
-	// Format is "table" (default), "json" or "csv".
+	// Format is "table" (default), "json", "csv" or "markdown" ("md").
 	Format string
 	// Regressions shows the change points, drifts and outliers of each
 	// series instead of its runs.
@@ -50,6 +52,15 @@ type HistoryOptions struct {
 	Recent int
 	// Changes are the change-point settings (zero: changepoint's defaults).
 	Changes changepoint.Settings
+	// Width is the width the table fits (zero: table.Width of the output).
+	Width int
+}
+
+func (o HistoryOptions) width(w io.Writer) int {
+	if o.Width > 0 {
+		return o.Width
+	}
+	return table.Width(w)
 }
 
 // A SeriesChange is a change point of a series with the runs either side.
@@ -207,6 +218,8 @@ func WriteHistory(ctx context.Context, st *Store, o HistoryOptions, w io.Writer)
 	switch o.Format {
 	case "json":
 		err = writeHistoryJSON(w, hs)
+	case "markdown", "md":
+		err = writeHistoryMarkdown(w, hs, o.Regressions)
 	case "csv":
 		if o.Regressions {
 			err = writeChangesCSV(w, hs)
@@ -217,12 +230,12 @@ func WriteHistory(ctx context.Context, st *Store, o HistoryOptions, w io.Writer)
 		if len(hs) == 0 {
 			_, err = fmt.Fprintf(w, "no results match in %s\n", st)
 		} else if o.Regressions {
-			err = writeChangesTable(w, hs, o)
+			err = writeChangesTable(w, hs, o, o.width(w))
 		} else {
-			err = writeHistoryTable(w, hs)
+			err = writeHistoryTable(w, hs, o.width(w))
 		}
 	default:
-		return fmt.Errorf("--format %q is not one of: table, json, csv", o.Format)
+		return fmt.Errorf("--format %q is not one of: table, json, csv, markdown, md", o.Format)
 	}
 	if err != nil {
 		return err
@@ -282,43 +295,68 @@ func LabelText(l map[string]string) string {
 	return strings.Join(parts, " ")
 }
 
-// CIText writes a point's interval as "±1.2%" of its median.
+// CIText writes a point's interval as "±1.2%" of its median; "" when the
+// point has none (fewer samples than a 95% interval needs).
 func CIText(p Point) string {
-	if p.Median <= 0 {
+	if !hasCI(p) {
 		return ""
 	}
 	half := float64(p.CIHigh-p.CILow) / 2 / float64(p.Median)
-	return fmt.Sprintf("±%.1f%%", half*100)
+	return "±" + units.Percent(half)
 }
 
-func writeHistoryTable(w io.Writer, hs []SeriesHistory) error {
+// hasCI: a stored interval is a 95% one only with enough samples (points
+// stored before intervals were left out below that carry a narrower one).
+func hasCI(p Point) bool {
+	return p.Median > 0 && p.CIHigh > 0 && p.N >= measure.CISamples(0.95)
+}
+
+func writeHistoryTable(w io.Writer, hs []SeriesHistory, width int) error {
 	for i, h := range hs {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		fmt.Fprintf(w, "%s  (%d runs)\n", h.Key(), len(h.Points))
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  RUN\tSTARTED\tMEDIAN\t95% CI\tN\tVS PREVIOUS\tLABELS")
+		table.WriteWrapped(w, fmt.Sprintf("%s  (%d runs)", h.Key(), len(h.Points)), width, "", "  ")
+		t := table.New(
+			table.Column{Header: "RUN", Right: true},
+			table.Column{Header: "STARTED"},
+			table.Column{Header: "MEDIAN", Right: true},
+			table.Column{Header: "95% CI", Short: "CI", Right: true, Drop: 2},
+			table.Column{Header: "N", Right: true, Drop: 1},
+			table.Column{Header: "VS PREVIOUS", Short: "VS PREV", Wrap: true},
+			table.Column{Header: "LABELS", Wrap: true, Drop: 3},
+		)
+		t.Indent = "  "
 		for j, p := range h.Points {
 			vs := ""
 			if j > 0 && h.Points[j-1].Median > 0 {
-				vs = fmt.Sprintf("%+.1f%%", (float64(p.Median)/float64(h.Points[j-1].Median)-1)*100)
+				vs = units.Percent(float64(p.Median)/float64(h.Points[j-1].Median) - 1)
+				if !strings.HasPrefix(vs, "-") {
+					vs = "+" + vs
+				}
 			}
 			if p.Valid != nil && !*p.Valid {
 				vs += " INVALID"
 			}
-			fmt.Fprintf(tw, "  #%d\t%s\t%s\t%s\t%d\t%s\t%s\n", p.ResultID, p.Created.Format("2006-01-02 15:04"),
-				results.FormatDuration(p.Median), CIText(p), p.N, vs, LabelText(p.Labels))
+			ci := CIText(p)
+			if ci == "" {
+				ci = "-"
+			}
+			t.Row(fmt.Sprintf("#%d", p.ResultID), p.Created.Format("2006-01-02 15:04"), results.FormatDuration(p.Median), ci,
+				fmt.Sprint(p.N), vs, LabelText(p.Labels))
 		}
-		if err := tw.Flush(); err != nil {
+		if err := t.Write(w, width); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions, width int) error {
+	tw := table.New(table.Column{Header: "BENCHMARK", Wrap: true}, table.Column{Header: "DEVICE", Wrap: true},
+		table.Column{Header: "DRIVER", Wrap: true, Drop: 3}, table.Column{Header: "KIND"}, table.Column{Header: "LAST BEFORE", Short: "BEFORE", Wrap: true, Drop: 1},
+		table.Column{Header: "FIRST AFTER", Short: "AFTER", Wrap: true}, table.Column{Header: "MEDIAN", Wrap: true},
+		table.Column{Header: "CHANGE", Right: true}, table.Column{Header: "P"}, table.Column{Header: "VERDICT"})
 	total := 0
 	for _, h := range hs {
 		total += len(h.Changes) + len(h.Drifts) + len(h.Outliers)
@@ -331,7 +369,6 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error 
 		_, err := fmt.Fprintf(w, "%s in %d series (a change needs at least %d runs on each side)\n", what, len(hs), minSize(o))
 		return err
 	}
-	fmt.Fprintln(tw, "BENCHMARK\tDEVICE\tDRIVER\tKIND\tLAST BEFORE\tFIRST AFTER\tMEDIAN\tCHANGE\tCONFIDENCE\tVERDICT")
 	changes, drifts, outliers, series, regressions, newest := 0, 0, 0, 0, 0, 0
 	dur := func(v float64) string { return results.FormatDuration(time.Duration(v)) }
 	for _, h := range hs {
@@ -343,7 +380,7 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error 
 			name += " " + h.Params
 		}
 		row := func(kind, last, first, median, change, conf, verdict string) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, h.Device, h.Driver, kind, last, first, median, change, conf, verdict)
+			tw.Row(name, h.Device, h.Driver, kind, last, first, median, change, conf, verdict)
 		}
 		for _, c := range h.Changes {
 			changes++
@@ -397,7 +434,7 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error 
 			row("outlier", last, run(ol.Runs[0]), dur(ol.Level)+" -> "+results.FormatDuration(ol.Runs[0].Median), fmt.Sprintf("%+.1f%%", ol.Size*100), "", verdict)
 		}
 	}
-	if err := tw.Flush(); err != nil {
+	if err := tw.Write(w, width); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintf(w, "\n%d change(s), %d drift(s), %d outlier(s) in %d of %d series; %d regression(s) beyond %s, %d in the newest %d runs\n",
@@ -408,22 +445,17 @@ func writeChangesTable(w io.Writer, hs []SeriesHistory, o HistoryOptions) error 
 // percent writes a threshold as "5.0%".
 func percent(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" }
 
-// confidence writes 1-p as a percentage with enough nines to be honest.
-func confidence(p float64) string {
-	if p < 1e-6 {
-		return "> 99.9999% (p=" + strconv.FormatFloat(p, 'g', 2, 64) + ")"
-	}
-	digits := int(math.Max(0, math.Min(6, math.Floor(-math.Log10(p))-1)))
-	return strconv.FormatFloat((1-p)*100, 'f', digits, 64) + "% (p=" + strconv.FormatFloat(p, 'g', 2, 64) + ")"
-}
+// confidence writes the change's p-value as a statistician would ("p < 0.001").
+func confidence(p float64) string { return units.PValue(p) }
 
 type jsonPoint struct {
 	ResultID int64             `json:"result_id"`
 	UploadID int64             `json:"upload_id"`
 	Created  time.Time         `json:"created"`
 	Median   int64             `json:"median_ns"`
-	CILow    int64             `json:"ci95_low_ns"`
-	CIHigh   int64             `json:"ci95_high_ns"`
+	CILow    int64             `json:"ci_low_ns,omitempty"`
+	CIHigh   int64             `json:"ci_high_ns,omitempty"`
+	CILevel  float64           `json:"ci_level,omitempty"`
 	N        int               `json:"n"`
 	CV       float64           `json:"cv"`
 	Valid    *bool             `json:"valid,omitempty"`
@@ -482,7 +514,11 @@ type jsonSeries struct {
 }
 
 func toJSONPoint(p Point) jsonPoint {
-	return jsonPoint{p.ResultID, p.UploadID, p.Created, int64(p.Median), int64(p.CILow), int64(p.CIHigh), p.N, p.CV, p.Valid, p.Labels}
+	jp := jsonPoint{ResultID: p.ResultID, UploadID: p.UploadID, Created: p.Created, Median: int64(p.Median), N: p.N, CV: p.CV, Valid: p.Valid, Labels: p.Labels}
+	if hasCI(p) {
+		jp.CILow, jp.CIHigh, jp.CILevel = int64(p.CILow), int64(p.CIHigh), 0.95
+	}
+	return jp
 }
 
 func writeHistoryJSON(w io.Writer, hs []SeriesHistory) error {
@@ -515,14 +551,54 @@ func writeHistoryJSON(w io.Writer, hs []SeriesHistory) error {
 	return enc.Encode(out)
 }
 
+// writeHistoryMarkdown writes each series as a markdown table of its runs (or,
+// with regressions, of its change points).
+func writeHistoryMarkdown(w io.Writer, hs []SeriesHistory, regressions bool) error {
+	esc := strings.NewReplacer("|", `\|`).Replace
+	row := func(cells ...string) {
+		for i := range cells {
+			cells[i] = esc(cells[i])
+		}
+		fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
+	}
+	for i, h := range hs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "### %s\n\n", esc(h.Key()))
+		if regressions {
+			row("last before", "first after", "median", "change", "p", "verdict")
+			row("---", "---", "---", "--:", "---", "---")
+			for _, c := range h.Changes {
+				row(run(c.Last), run(c.First), results.FormatDuration(time.Duration(c.Before.Median))+" -> "+results.FormatDuration(time.Duration(c.After.Median)),
+					fmt.Sprintf("%+.1f%%", c.Size*100), confidence(c.PValue), c.Verdict)
+			}
+			continue
+		}
+		row("run", "started", "median", "95% CI", "n", "labels")
+		row("--:", "---", "--:", "--:", "--:", "---")
+		for _, p := range h.Points {
+			ci := CIText(p)
+			if ci == "" {
+				ci = "-"
+			}
+			row(fmt.Sprintf("#%d", p.ResultID), p.Created.Format("2006-01-02 15:04"), results.FormatDuration(p.Median), ci, strconv.Itoa(p.N), LabelText(p.Labels))
+		}
+	}
+	return nil
+}
+
 func writeHistoryCSV(w io.Writer, hs []SeriesHistory) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"benchmark", "params", "device", "driver", "result_id", "upload_id", "created", "median_ns", "ci95_low_ns", "ci95_high_ns", "n", "cv", "labels"})
 	for _, h := range hs {
 		for _, p := range h.Points {
+			lo, hi := "", "" // no interval: fewer samples than 95% needs
+			if hasCI(p) {
+				lo, hi = strconv.FormatInt(int64(p.CILow), 10), strconv.FormatInt(int64(p.CIHigh), 10)
+			}
 			cw.Write([]string{h.Benchmark, h.Params, h.Device, h.Driver, strconv.FormatInt(p.ResultID, 10), strconv.FormatInt(p.UploadID, 10),
-				p.Created.Format(time.RFC3339), strconv.FormatInt(int64(p.Median), 10), strconv.FormatInt(int64(p.CILow), 10),
-				strconv.FormatInt(int64(p.CIHigh), 10), strconv.Itoa(p.N), strconv.FormatFloat(p.CV, 'g', 6, 64), fullLabels(p.Labels)})
+				p.Created.Format(time.RFC3339), strconv.FormatInt(int64(p.Median), 10), lo, hi, strconv.Itoa(p.N), strconv.FormatFloat(p.CV, 'g', 6, 64), fullLabels(p.Labels)})
 		}
 	}
 	cw.Flush()

@@ -4,13 +4,17 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime/devsel"
 )
 
 // A Filter selects results for History.
@@ -18,8 +22,10 @@ type Filter struct {
 	// Pattern matches benchmark names: * is any text, ? one character;
 	// without either it is the exact name. Empty matches every benchmark.
 	Pattern string
-	// Device keeps devices whose name, vendor, platform or platform version
-	// contains it, or whose type is it ("gpu"), case-insensitive.
+	// Device keeps the devices it names in --device's grammar (package
+	// devsel): platform:device (0:0), a name, vendor, platform or driver
+	// text, a type (gpu) or all, joined with commas; "" keeps every device.
+	// A part that names no stored device is an error that lists them.
 	Device string
 	// Since keeps runs that started at or after it (zero: all).
 	Since time.Time
@@ -111,12 +117,19 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 		where = append(where, "r.name = ?")
 		args = append(args, f.Pattern)
 	}
-	if f.Device != "" {
-		where = append(where, `r.device_id IN (SELECT id FROM devices d WHERE LOWER(d.name) LIKE ? OR LOWER(d.vendor) LIKE ?
-			OR LOWER(d.platform) LIKE ? OR LOWER(d.platform_version) LIKE ? OR LOWER(d.driver_version) LIKE ? OR LOWER(d.type) = ?)`)
-		p := "%" + strings.ToLower(f.Device) + "%"
-		args = append(args, p, p, p, p, p, strings.ToLower(f.Device))
+	if strings.TrimSpace(f.Device) != "" {
+		pairs, err := s.devicePairs(ctx, f.Device)
+		if err != nil {
+			return nil, err
+		}
+		var ors []string
+		for _, p := range pairs {
+			ors = append(ors, "(r.device_id = ? AND r.device_index = ?)")
+			args = append(args, p.id, p.index)
+		}
+		where = append(where, "("+strings.Join(ors, " OR ")+")")
 	}
+
 	if !f.Since.IsZero() {
 		where = append(where, "r.created_ns >= ?")
 		args = append(args, f.Since.UnixNano())
@@ -138,7 +151,7 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 	// apart (a few rows each) and the sorting is done here: the query then
 	// reads nothing but index entries.
 	query := `SELECT r.id, r.upload_id, r.name, r.params, r.device_id, r.created_ns,
-		r.median_ns, r.ci_low_ns, r.ci_high_ns, r.n, r.cv, r.valid
+		r.median_ns, COALESCE(r.ci_low_ns, 0), COALESCE(r.ci_high_ns, 0), r.n, r.cv, r.valid
 		FROM results r WHERE ` + strings.Join(where, " AND ")
 	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
@@ -442,7 +455,7 @@ func (p *Pair) Ratio() float64 {
 // or b, the newest result on each, sorted by benchmark and parameters.
 func (s *Store) Latest(ctx context.Context, a, b int64) ([]Pair, error) {
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT r.id, r.upload_id, r.name, r.params, r.device_id, r.created_ns,
-			r.median_ns, r.ci_low_ns, r.ci_high_ns, r.n, r.cv
+			r.median_ns, COALESCE(r.ci_low_ns, 0), COALESCE(r.ci_high_ns, 0), r.n, r.cv
 		FROM results r JOIN (SELECT device_id, name, params, MAX(created_ns) AS newest FROM results
 			WHERE device_id IN (?, ?) AND ok = 1 GROUP BY device_id, name, params) m
 		ON r.device_id = m.device_id AND r.ok = 1 AND r.name = m.name AND r.params = m.params AND r.created_ns = m.newest
@@ -477,4 +490,68 @@ func (s *Store) Latest(ctx context.Context, a, b int64) ([]Pair, error) {
 		}
 	}
 	return out, rows.Err()
+}
+
+// A devicePair is a stored device and the platform:device it was measured as
+// (the index is a result's, not the device's: another machine may list it elsewhere).
+type devicePair struct {
+	id    int64
+	index string
+}
+
+// devicePairs are the stored devices and indexes spec names (Filter.Device).
+func (s *Store) devicePairs(ctx context.Context, spec string) ([]devicePair, error) {
+	sp, err := devsel.Parse(spec)
+	if err != nil {
+		return nil, fail.With(fail.Usage, err)
+	}
+	devs, err := s.Devices(ctx)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[int64]Device{}
+	for _, d := range devs {
+		byID[d.ID] = d
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT device_id, device_index FROM results ORDER BY device_index, device_id`)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	defer rows.Close()
+	var pairs []devicePair
+	var cands []devsel.Candidate
+	for rows.Next() {
+		var p devicePair
+		if err := rows.Scan(&p.id, &p.index); err != nil {
+			return nil, fmt.Errorf("store %s: %w", s.where, err)
+		}
+		d := byID[p.id]
+		c := devsel.Candidate{Index: -1, Platform: -1, Device: -1, Type: strings.ToLower(d.Type),
+			Text:  strings.Join([]string{d.Name, d.Vendor, d.Platform, d.PlatformVersion, d.Driver}, "\x00"),
+			Label: strings.TrimSpace(p.index + " " + d.Name + " [" + strings.ToLower(d.Type) + "] (driver " + d.Driver + ")")}
+		if pi, di, ok := strings.Cut(p.index, ":"); ok {
+			a, err1 := strconv.Atoi(pi)
+			b, err2 := strconv.Atoi(di)
+			if err1 == nil && err2 == nil {
+				c.Platform, c.Device = a, b
+			}
+		}
+		pairs = append(pairs, p)
+		cands = append(cands, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	idx, err := sp.Match(cands)
+	if err != nil && !errors.Is(err, devsel.ErrNoMatch) {
+		return nil, fail.With(fail.Usage, err) // an index: not a stored device's name
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	out := make([]devicePair, len(idx))
+	for i, j := range idx {
+		out[i] = pairs[j]
+	}
+	return out, nil
 }

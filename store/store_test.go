@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime/devsel"
 	"github.com/clmeter/clmeter/store/storetest"
 )
 
@@ -134,6 +135,10 @@ func TestAddAndHistory(t *testing.T) {
 			{Filter{Device: "gpu"}, 4, 24},
 			{Filter{Pattern: "cop"}, 0, 0},
 			{Filter{Device: "pocl"}, 4, 4},
+			// --device's grammar, as in run: platform:device, several parts.
+			{Filter{Device: "1:0"}, 4, 24},
+			{Filter{Device: "1:0,pocl"}, 8, 28},
+			{Filter{Device: "all"}, 8, 28},
 		} {
 			h, err := s.History(ctx, tc.f)
 			if err != nil {
@@ -146,6 +151,11 @@ func TestAddAndHistory(t *testing.T) {
 			if len(h) != tc.series || pts != tc.points {
 				t.Errorf("%+v: %d series %d points, want %d and %d", tc.f, len(h), pts, tc.series, tc.points)
 			}
+		}
+		// A device the store does not hold is an error that lists them, not
+		// an empty history.
+		if _, err := s.History(ctx, Filter{Device: "9:9"}); !errors.Is(err, devsel.ErrNoMatch) || !strings.Contains(err.Error(), "1:0 NVIDIA H100") {
+			t.Errorf("--device 9:9: %v, want no device matches with the list", err)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -31,7 +32,7 @@ func WriteTable(w io.Writer, r *Result) {
 		if t == r.Best {
 			status = "best"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s..%s\t%s\t%s\n", t.Label, local, units.Duration(s.Median), units.Duration(s.CI95Low), units.Duration(s.CI95High),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", t.Label, local, units.Duration(s.Median), ciRange(s),
 			orDash(throughputText(t)), status)
 	}
 	tw.Flush()
@@ -40,8 +41,12 @@ func WriteTable(w io.Writer, r *Result) {
 		return
 	}
 	s := r.Best.Bench.Measurement.Summary
-	fmt.Fprintf(w, "best: %s (local %s): median %s, 95%% CI %s..%s\n", r.Best.Label, orDash(r.Best.Bench.Params["local"]),
-		units.Duration(s.Median), units.Duration(s.CI95Low), units.Duration(s.CI95High))
+	ci := "95% CI " + ciRange(s)
+	if !s.HasCI() {
+		ci = measure.CINeedsText(0.95, s.N)
+	}
+	fmt.Fprintf(w, "best: %s (local %s): median %s, %s\n", r.Best.Label, orDash(r.Best.Bench.Params["local"]),
+		units.Duration(s.Median), ci)
 	if r.Baseline == nil {
 		return
 	}
@@ -78,4 +83,13 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// ciRange writes the interval of the median as "1.2 µs..1.3 µs", "-" when there
+// is none (too few samples).
+func ciRange(s measure.Summary) string {
+	if !s.HasCI() {
+		return "-"
+	}
+	return units.Duration(s.CI95Low) + ".." + units.Duration(s.CI95High)
 }

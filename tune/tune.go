@@ -27,7 +27,6 @@ import (
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/spec"
-	"github.com/clmeter/clmeter/units"
 )
 
 // Options are what 'clmeter tune' was asked to do.
@@ -631,7 +630,7 @@ func summaryBench(r *Result, dev *runtime.Device) results.Benchmark {
 	}
 	s := r.Best.Bench.Measurement.Summary
 	b.Figures = append(b.Figures,
-		results.Figure{Name: "best median", Value: float64(s.Median) / 1e3, Unit: "us", Note: fmt.Sprintf("95%% CI %s to %s", units.Duration(s.CI95Low), units.Duration(s.CI95High))})
+		results.Figure{Name: "best median", Value: float64(s.Median) / 1e3, Unit: "us", Note: "95% CI " + strings.ReplaceAll(ciRange(s), "..", " to ")})
 	extra := map[string]any{"strategy": r.Strategy, "space": r.Space, "tried": len(r.Trials), "best": r.Best.Label,
 		"baseline": r.BaselineNote, "budget_ns": int64(r.Budget), "elapsed_ns": int64(r.Elapsed)}
 	if sp, lo, hi := r.Speedup(); sp > 0 {

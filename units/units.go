@@ -186,3 +186,41 @@ func Quantity(v float64, unit string) string {
 	}
 	return Sig4(v) + " " + unit
 }
+
+// Percent writes a fraction as a percentage without an exponent, with two or
+// three significant digits: 0.0123 is "1.2%", 1.058 is "106%", 0.00012 is
+// "0.01%". A zero is "0%".
+func Percent(frac float64) string {
+	v := 100 * frac
+	a := math.Abs(v)
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "-"
+	case a == 0:
+		return "0%"
+	case a >= 10:
+		return strconv.FormatFloat(v, 'f', 0, 64) + "%"
+	case a >= 1:
+		return strconv.FormatFloat(v, 'f', 1, 64) + "%"
+	case a >= 0.01:
+		return strconv.FormatFloat(v, 'f', 2, 64) + "%"
+	}
+	if v < 0 {
+		return "> -0.01%"
+	}
+	return "< 0.01%"
+}
+
+// PValue writes a p-value as a statistician would: "p < 0.001" below one in a
+// thousand, else "p = 0.004" or "p = 0.23".
+func PValue(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "p = ?"
+	case p < 0.001:
+		return "p < 0.001"
+	case p < 0.01:
+		return "p = " + strconv.FormatFloat(p, 'f', 3, 64)
+	}
+	return "p = " + strconv.FormatFloat(p, 'f', 2, 64)
+}

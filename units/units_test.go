@@ -74,3 +74,22 @@ func TestQuantity(t *testing.T) {
 		}
 	}
 }
+
+func TestPercentAndPValue(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		want string
+	}{{0.0123, "1.2%"}, {1.058, "106%"}, {-1.058, "-106%"}, {0.00012, "0.01%"}, {0, "0%"}, {1.1e-7, "< 0.01%"}, {0.5, "50%"}} {
+		if got := Percent(c.in); got != c.want {
+			t.Errorf("Percent(%g) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		in   float64
+		want string
+	}{{0, "p < 0.001"}, {1e-9, "p < 0.001"}, {0.004, "p = 0.004"}, {0.2345, "p = 0.23"}} {
+		if got := PValue(c.in); got != c.want {
+			t.Errorf("PValue(%g) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

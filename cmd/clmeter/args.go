@@ -14,6 +14,11 @@ func interspersed(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
 	}
+	// Shell completion asks with a last --generate-bash-completion, which
+	// must stay last.
+	if last := args[len(args)-1]; last == "--generate-bash-completion" {
+		return append(interspersed(app, args[:len(args)-1]), last)
+	}
 	out := []string{args[0]}
 	rest := args[1:]
 	cmds := app.Commands

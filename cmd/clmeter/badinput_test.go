@@ -153,7 +153,7 @@ func badInputRows(fx badFixtures) []badInput {
 		{name: "missing kernel file", args: []string{"run", filepath.Join(d, "nope.cl"), "--kernel", "k", "--global", "4"}, code: u, want: []string{"nope.cl"}},
 		{name: "user kernel without --kernel", args: []string{"run", fx.cl, "--global", "4"}, code: u, want: []string{"--kernel"}},
 		{name: "--global for a built-in", args: saxpy("--global", "4"), code: u, want: []string{"--global is for your own kernels"}},
-		{name: "bad run format", args: saxpy("--format", "xml"), code: u, want: []string{"xml", "table, json"}},
+		{name: "bad run format", args: saxpy("--format", "xml"), code: u, want: []string{"xml", "table, wide, json"}},
 
 		// Measurement settings (package measure).
 		{name: "negative max-time", args: saxpy("--max-time", "-1s"), code: u, want: []string{"--max-time must be above zero", "-1s"}},
@@ -353,7 +353,29 @@ func badInputRows(fx badFixtures) []badInput {
 		{name: "devices with an argument", args: []string{"devices", "extra"}, code: u, want: []string{"takes no arguments", "extra"}},
 		{name: "check a missing file", args: []string{"check", filepath.Join(d, "nosuch.cl")}, code: u, want: []string{"nosuch.cl"}},
 
+		// One set of conventions (issue 26): usage is 2 with the choices, no usable device 4.
+		{name: "-v is not the version", args: []string{"-v"}, code: u, want: []string{"-v", "--version"}},
+		{name: "unknown flag lists the flags", args: []string{"check", "--device", "x", fx.cl}, code: u, want: []string{"-device", "'clmeter check' takes", "--kernel", "-D"}},
+		{name: "unknown cache subcommand", args: []string{"cache", "bogus"}, code: u, want: []string{"bogus", "stats, list, verify, clear, bench"}},
+		{name: "unknown store subcommand", args: []string{"store", "bogus"}, code: u, want: []string{"bogus", "add"}},
+		{name: "run format list", args: saxpy("--format", "xml"), code: u, want: []string{"xml", "table, wide, json, csv, markdown, md"}},
+		{name: "suite format list", args: suite("--format", "xml"), code: u, want: []string{"xml", "table, json, csv, markdown, md"}},
+		{name: "history format list", args: hist("--format", "xml"), code: u, want: []string{"xml", "table, json, csv, markdown, md"}},
+		{name: "compare format list", args: []string{"compare", fx.good, fx.good, "--format", "xml"}, code: u, want: []string{"xml", "table, json, csv, markdown, md"}},
+		{name: "report format list", args: []string{"report", fx.good, "--format", "xml"}, code: u, want: []string{"xml", "md", "html"}},
+		{name: "completion of an unknown shell", args: []string{"completion", "tcsh"}, code: u, want: []string{"tcsh", "bash, zsh, fish"}},
+		{name: "completion without a shell", args: []string{"completion"}, code: u, want: []string{"one shell", "bash, zsh, fish"}},
+		{name: "man with an argument", args: []string{"man", "run"}, code: u, want: []string{"takes no arguments"}},
+		{name: "history device index", args: hist("--device", "0"), code: u, want: []string{"an index names a device of this machine", "platform:device"}},
+		{name: "history device no match", args: hist("--device", "1:7"), code: exitNoDevice, want: []string{`no device matches "1:7"`, "the devices are"}},
+		{name: "history device bad spec", args: hist("--device", "1:x"), code: u, want: []string{"platform:device like 1:0"}},
+
 		// The few that reach a device (PoCL, tiny sizes).
+		{name: "run no such device", args: saxpy("--device", "nosuchdevice"), code: exitNoDevice, want: []string{`no device matches "nosuchdevice"`, "the devices are"}, device: true},
+		{name: "suite no such device", args: suite("--device", "nosuchdevice"), code: exitNoDevice, want: []string{`no device matches "nosuchdevice"`}, device: true},
+		{name: "trace no such device", args: []string{"trace", "saxpy", "--size", "1Ki", "--device", "nosuchdevice", "-o", filepath.Join(d, "trace-nodev.json")}, code: exitNoDevice, want: []string{`no device matches "nosuchdevice"`}, device: true},
+		{name: "compare --interleave no such device", args: []string{"compare", "--interleave", "copy", "triad", "--size", "1Ki", "--device", "nosuchdevice"}, code: exitNoDevice, want: []string{`no device matches "nosuchdevice"`}, device: true},
+		{name: "tune no such device", args: []string{"tune", "../../examples/matmul/tune.yaml", "--device", "nosuchdevice"}, code: exitNoDevice, want: []string{`no device matches "nosuchdevice"`}, device: true},
 		{name: "wrong argument count", args: append(slices.Clone(user[:8]), "--arg", "buf:float:64"), code: e, want: []string{"takes 3 arguments, 1 were given"}, device: true},
 		{name: "wrong argument type", args: arg("double:1"), code: e, want: []string{"is float, but --arg \"double:1\" gives a value of double"}, device: true},
 		{name: "no such kernel in file", args: []string{"run", fx.cl, "--kernel", "nope", "--global", "64", "-D", "FACTOR=1", "--arg", "int:1"}, code: e, want: []string{`has no kernel "nope"`}, device: true},

@@ -19,6 +19,10 @@ var deviceFlag = &cli.StringFlag{
 	EnvVars: []string{runtime.DeviceEnv},
 }
 
+// resultFormats are the --format choices of every command that prints
+// results (run adds wide, report html and benchfmt).
+var resultFormats = []string{"table", "json", "csv", "markdown", "md"}
+
 // formatFlag makes a --format flag with the given choices, the first the default.
 func formatFlag(choices ...string) *cli.StringFlag {
 	return &cli.StringFlag{

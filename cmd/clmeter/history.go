@@ -34,10 +34,10 @@ func init() {
 			"     clmeter history 'peaks/*' --label branch=main --regressions --threshold 3% --ci",
 		Flags: []cli.Flag{
 			storeFlag,
-			&cli.StringFlag{Name: "device", Aliases: []string{"d"}, Usage: "keep devices whose name, vendor or platform contains this, or of this type (gpu, cpu)"},
+			&cli.StringFlag{Name: "device", Aliases: []string{"d"}, Usage: "keep these stored devices, as --device everywhere: platform:device (1:0), name, vendor or driver text (h200, pocl), gpu, cpu, accelerator, all; several joined with commas"},
 			&cli.StringFlag{Name: "since", Usage: "keep runs since a date (2025-03-01) or within an age (30d, 12h)"},
 			&cli.StringSliceFlag{Name: "label", Usage: "keep runs labelled key=value (repeat: all must match)"},
-			formatFlag("table", "json", "csv"),
+			formatFlag(resultFormats...),
 			&cli.BoolFlag{Name: "regressions", Usage: "print the steps, drifts and outliers of each series instead of its runs"},
 			&cli.StringFlag{Name: "threshold", Value: "5%", Usage: "a step or drift larger than this is a regression (slower) or an improvement (faster); with --ci, smaller findings are not reported (0 reports all)"},
 			&cli.IntFlag{Name: "min-runs", Value: changepoint.DefaultMinSize, Usage: "the fewest runs on each side of a step; shorter excursions that come back are outliers"},
@@ -52,7 +52,7 @@ func init() {
 			if err := store.CheckPattern(c.Args().First()); err != nil {
 				return err
 			}
-			format, err := checkFormat(c, "table", "json", "csv")
+			format, err := checkFormat(c, resultFormats...)
 			if err != nil {
 				return err
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/devsel"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -35,6 +36,20 @@ const (
 	exitRegression  = 5   // compare --fail-on-regression or history --ci found a regression
 	exitInterrupted = 130 // Ctrl-C: finished results were kept
 )
+
+// envHelp lists every CLMETER_* variable a user may set.
+const envHelp = `ENVIRONMENT:
+   CLMETER_DEVICE          the --device of every command (same grammar)
+   CLMETER_STORE           the results store of --store (a SQLite file or a postgres:// URL)
+   CLMETER_CACHE_DIR       the program binary cache's folder (default: the user cache folder)
+   CLMETER_CACHE_MAX_SIZE  the cache's bound, e.g. 512MiB
+   CLMETER_NO_CACHE        1 builds every program from source
+   CLMETER_CACHE           1 turns the binary cache on for every driver, also where its policy leaves it off
+   CLMETER_CACHE_DEBUG     1 prints one line per cache event on stderr
+   CLMETER_PROFILE_DIR     where device profiles (rooflines) are kept (default: the user cache folder)
+   CLMETER_OPENCL_LIB      the OpenCL library to load instead of the system's libOpenCL
+   CLMETER_OCLGRIND_ICD    Oclgrind's ICD library, for check and --device oclgrind
+   COLUMNS                 the width tables fit (default: the terminal's, else 100)`
 
 const exitHelp = `EXIT STATUS:
    0 success; 1 error; 2 bad usage; 3 a result failed validation or check found errors;
@@ -61,10 +76,31 @@ var commands []*cli.Command
 // register adds a command; each command's file registers itself in init.
 func register(c *cli.Command) { commands = append(commands, c) }
 
+func init() {
+	// --version only: -v is --verbose where a command has it.
+	cli.VersionFlag = &cli.BoolFlag{Name: "version", Usage: "print the version"}
+}
+
 func newApp(stdout, stderr io.Writer) *cli.App {
 	sort.Slice(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
 	onUsage := func(c *cli.Context, err error, isSub bool) error {
-		return usageErr("%v (see 'clmeter %s --help')", err, fullName(c))
+		name := strings.TrimSpace("clmeter " + fullName(c))
+		if strings.HasPrefix(err.Error(), "flag provided but not defined") {
+			flags := c.App.VisibleFlags()
+			if c.Command != nil && c.Command.Name != "" {
+				flags = c.Command.VisibleFlags()
+			}
+			var names []string
+			for _, f := range flags {
+				if n := f.Names()[0]; len(n) == 1 {
+					names = append(names, "-"+n)
+				} else {
+					names = append(names, "--"+n)
+				}
+			}
+			return usageErr("%v; '%s' takes %s (see '%s --help')", err, name, strings.Join(names, ", "), name)
+		}
+		return usageErr("%v (see '%s --help')", err, name)
 	}
 	// A flag error is one line on stderr, not the whole help text; a word
 	// that is no subcommand of a command with subcommands is bad usage,
@@ -88,7 +124,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			"20 ms batched samples and statistics, caches program binaries, and renders reports.\n\n" +
 			"   Devices are picked with --device (or CLMETER_DEVICE): an index (0), platform:device (1:0),\n" +
 			"   a name or vendor substring (h200, pocl), a type (gpu, cpu, accelerator) or all.\n" +
-			"   The default is the first GPU, else the first device.\n\n   " + exitHelp,
+			"   The default is the first GPU, else the first device.\n\n   " +
+			"Results print as --format table (fitted to the terminal), json, csv or markdown (md).\n\n   " + envHelp + "\n\n   " + exitHelp,
 		Commands:                  commands,
 		DisableSliceFlagSeparator: true,
 		Writer:                    stdout,
@@ -161,6 +198,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	code := exitError
 	var ce cli.ExitCoder
 	switch {
+	case errors.Is(err, devsel.ErrNoMatch): // no usable device, whoever wrapped it
+		code = exitNoDevice
 	case fail.KindOf(err) != fail.Other:
 		code = kindCodes[fail.KindOf(err)]
 	case errors.Is(err, context.Canceled):

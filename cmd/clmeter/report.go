@@ -7,7 +7,7 @@ import (
 	"github.com/clmeter/clmeter/runner"
 )
 
-var reportFormats = append(append([]string{}, results.ReportFormats...), "html")
+var reportFormats = append(append([]string{}, results.ReportFormats...), "md", "html")
 
 func init() {
 	register(&cli.Command{

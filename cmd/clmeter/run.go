@@ -85,7 +85,7 @@ var runFlags = append([]cli.Flag{
 	&cli.StringFlag{Name: "options", Usage: "more build options, e.g. -cl-fast-relaxed-math"},
 	&cli.StringFlag{Name: "bytes", Usage: "bytes moved per launch, an expression (2*N*4), for GB/s"},
 	&cli.StringFlag{Name: "flops", Usage: "floating-point operations per launch, an expression (2*N), for GFLOP/s"},
-	formatFlag("table", "json"),
+	formatFlag(runner.RunFormats...),
 	&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the full result file (JSON) here, benchmark by benchmark"},
 	&cli.BoolFlag{Name: "no-profile", Usage: "do not measure a short device profile when none is stored (no roofline then)"},
 	&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "also print each kernel's resources (work-group limits, local and private memory, registers), clocks, and what the driver wrote while building"},
@@ -123,7 +123,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			if opts.Format, err = checkFormat(c, "table", "json"); err != nil {
+			if opts.Format, err = checkFormat(c, runner.RunFormats...); err != nil {
 				return err
 			}
 			return runner.Run(c.Context, opts, c.App.Writer, c.App.ErrWriter)

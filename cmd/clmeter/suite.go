@@ -17,7 +17,7 @@ func init() {
 	flags := []cli.Flag{
 		deviceFlag,
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result file (JSON) here, benchmark by benchmark (Ctrl-C keeps what finished)"},
-		formatFlag("table", "json"),
+		formatFlag(resultFormats...),
 		&cli.DurationFlag{Name: "max-time", Usage: "stop sampling a benchmark after this long (default: the suite's own, 0.8s for quick, 1.5s for peaks, 3s otherwise)"},
 		&cli.IntFlag{Name: "min-samples", Value: 5, Usage: "take at least this many samples of each benchmark"},
 		&cli.DurationFlag{Name: "min-sample-time", Value: measure.DefaultMinSampleTime, Usage: "each sample is a batch of back-to-back launches lasting at least this"},
@@ -60,7 +60,7 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	if c.NArg() == 1 {
 		o.Suite = strings.ToLower(c.Args().First())
 	}
-	f, err := checkFormat(c, "table", "json")
+	f, err := checkFormat(c, resultFormats...)
 	if err != nil {
 		return o, err
 	}
@@ -100,8 +100,8 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 		return o, usageErr("--kernel-timeout must not be negative")
 	}
 	given := o.Settings
-	if given.MaxTime == 0 {
-		given.MaxTime = time.Second // the suite's own budget, known to be valid
+	if given.MaxTime == 0 { // not given: each suite has its own
+		given.MaxTime = measure.DefaultMaxTime
 	}
 	if err := given.ValidateGiven(); err != nil {
 		return o, usageErr("%v", err)

@@ -2,6 +2,7 @@ package archcheck
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -34,5 +35,25 @@ func TestCheckFinds(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("missing %q in:\n%s", want, all)
 		}
+	}
+}
+
+// TestNVMLBuildsQuietly: the go-nvml package clmeter builds is the copy in
+// third_party whose cgo flags silence nvml.h's deprecation warnings, so that a
+// plain 'go build ./...' prints nothing (see third_party/go-nvml/CLMETER.md).
+func TestNVMLBuildsQuietly(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	cmd := exec.Command(goTool, "list", "-f", "{{.Dir}}|{{join .CgoCFLAGS \" \"}}", "github.com/NVIDIA/go-nvml/pkg/nvml")
+	cmd.Dir = filepath.Join("..", "..")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	dir, flags, _ := strings.Cut(strings.TrimSpace(string(out)), "|")
+	if !strings.Contains(filepath.ToSlash(dir), "third_party/go-nvml/") || !strings.Contains(flags, "-Wno-deprecated-declarations") {
+		t.Errorf("go-nvml is built from %s with cgo flags %q: its deprecation warnings would print on every fresh build", dir, flags)
 	}
 }

@@ -23,7 +23,7 @@ type Problem struct {
 func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.Pos.Filename, p.Pos.Line, p.What) }
 
 // Check parses every non-test Go file under root (skipping testdata, hidden
-// folders and bench/c) and returns the missing package and exported-name comments.
+// folders, third_party and bench/c) and returns the missing package and exported-name comments.
 func Check(root string) ([]Problem, error) {
 	dirs := map[string][]string{}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -31,7 +31,7 @@ func Check(root string) ([]Problem, error) {
 			return err
 		}
 		if d.IsDir() {
-			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules") {
+			if n := d.Name(); path != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules" || n == "third_party") {
 				return filepath.SkipDir
 			}
 			return nil

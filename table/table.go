@@ -1,0 +1,348 @@
+// Package table is the one home for fitting text to a terminal: aligned tables
+// that fit a width by abbreviating headers, dropping the least important
+// columns and wrapping long cells at spaces (never cutting a word), numbered
+// notes under a table, word wrapping, and the width to fit (COLUMNS, else the
+// terminal's, else 100).
+package table
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/term"
+)
+
+// DefaultWidth is the width of output that goes to no terminal.
+const DefaultWidth = 100
+
+// Width is the width to fit output to w in: $COLUMNS when set to a number,
+// else the size of the terminal w is, else DefaultWidth.
+func Width(w io.Writer) int {
+	if n, err := strconv.Atoi(strings.TrimSpace(os.Getenv("COLUMNS"))); err == nil && n >= 20 {
+		return n
+	}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		if n, _, err := term.GetSize(int(f.Fd())); err == nil && n >= 20 {
+			return n
+		}
+	}
+	return DefaultWidth
+}
+
+// IsTerminal reports whether w is a terminal (progress is shown only there).
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// Len is the width of s in columns (one a rune).
+func Len(s string) int { return utf8.RuneCountInString(s) }
+
+// Wrap breaks text into lines of at most width columns at spaces; the first
+// line starts with first, the others with rest (a hanging indent). A word
+// longer than a line is put on a line of its own, whole.
+func Wrap(text string, width int, first, rest string) []string {
+	var lines []string
+	line, prefix := "", first
+	for _, word := range strings.Fields(text) {
+		if line != "" && Len(prefix)+Len(line)+1+Len(word) > width {
+			lines = append(lines, prefix+line)
+			line, prefix = "", rest
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, prefix+line)
+	}
+	return lines
+}
+
+// WriteWrapped writes text wrapped to width (see Wrap).
+func WriteWrapped(w io.Writer, text string, width int, first, rest string) {
+	for _, l := range Wrap(text, width, first, rest) {
+		fmt.Fprintln(w, strings.TrimRight(l, " "))
+	}
+}
+
+// A Column is one column of a Table.
+type Column struct {
+	// Header is the column's title; Short, when set, replaces it when the
+	// table must narrow.
+	Header, Short string
+	// Drop orders the columns that may be left out to fit: the highest Drop
+	// goes first; 0 is never dropped.
+	Drop int
+	// Wrap lets the column's cells break at spaces onto more lines.
+	Wrap bool
+	// Right aligns the column right (numbers).
+	Right bool
+}
+
+// A Table is rows of cells under Columns, with numbered notes below.
+type Table struct {
+	Columns []Column
+	// Indent starts every line.
+	Indent string
+	rows   [][]string
+	notes  []string
+	noteID map[string]int
+}
+
+// New returns a table with these columns.
+func New(cols ...Column) *Table { return &Table{Columns: cols, noteID: map[string]int{}} }
+
+// Row adds a row; missing cells are empty.
+func (t *Table) Row(cells ...string) {
+	row := make([]string, len(t.Columns))
+	copy(row, cells)
+	t.rows = append(t.rows, row)
+}
+
+// Rows is the number of rows added.
+func (t *Table) Rows() int { return len(t.rows) }
+
+// Note adds a note (a text already given keeps its number) and returns its
+// number.
+func (t *Table) Note(text string) int {
+	text = strings.Join(strings.Fields(text), " ")
+	if id, ok := t.noteID[text]; ok {
+		return id
+	}
+	t.notes = append(t.notes, text)
+	t.noteID[text] = len(t.notes)
+	return len(t.notes)
+}
+
+// Refs writes note numbers as a cell, runs of three or more as ranges:
+// "1,3", "1-7,9".
+func Refs(ids []int) string {
+	var parts []string
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			parts = append(parts, fmt.Sprintf("%d-%d", ids[i], ids[j]))
+		case j > i:
+			parts = append(parts, strconv.Itoa(ids[i]), strconv.Itoa(ids[j]))
+		default:
+			parts = append(parts, strconv.Itoa(ids[i]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ",")
+}
+
+// Write writes the table fitted to width, then its notes, each whole and
+// wrapped, numbered as Note gave them. Columns left out to fit are named in a
+// closing line; a column empty in every row is left out silently.
+func (t *Table) Write(w io.Writer, width int) error {
+	n := len(t.Columns)
+	keep := make([]bool, n)
+	short := make([]bool, n)
+	for i := range keep {
+		// A column with no text in any row is left out, unannounced.
+		for _, r := range t.rows {
+			keep[i] = keep[i] || r[i] != ""
+		}
+	}
+	natural := func(i int) int {
+		h := t.Columns[i].Header
+		if short[i] && t.Columns[i].Short != "" {
+			h = t.Columns[i].Short
+		}
+		m := Len(h)
+		for _, r := range t.rows {
+			m = max(m, Len(r[i]))
+		}
+		return m
+	}
+	longestWord := func(i int) int {
+		h := t.Columns[i].Header
+		if short[i] && t.Columns[i].Short != "" {
+			h = t.Columns[i].Short
+		}
+		m := Len(h)
+		for _, r := range t.rows {
+			for _, f := range strings.Fields(r[i]) {
+				m = max(m, Len(f))
+			}
+		}
+		return m
+	}
+	widths := make([]int, n)
+	total := func() int {
+		s, k := Len(t.Indent), 0
+		for i := range widths {
+			if keep[i] {
+				widths[i] = min(widths[i], natural(i))
+				s += widths[i]
+				k++
+			}
+		}
+		return s + 2*max(k-1, 0)
+	}
+	reset := func() {
+		for i := range widths {
+			widths[i] = natural(i)
+		}
+	}
+	reset()
+	// Wrapping columns narrow to no less than this (or their longest word)
+	// before any column is dropped; below it, columns go first.
+	const comfortable = 16
+	wrapFloor := func(i int) int { return min(widths[i], max(longestWord(i), comfortable)) }
+	fitsWrapped := func() bool {
+		saved := slices.Clone(widths)
+		for i, c := range t.Columns {
+			if keep[i] && c.Wrap {
+				widths[i] = wrapFloor(i)
+			}
+		}
+		ok := total() <= width
+		copy(widths, saved)
+		return ok
+	}
+	// 1. Short headers, one at a time, the largest saving first, while even
+	// wrapping could not fit; 2. drop columns; 3. wrap.
+	for !fitsWrapped() {
+		best, saving := -1, 0
+		for i, c := range t.Columns {
+			if keep[i] && !short[i] && c.Short != "" && Len(c.Header)-Len(c.Short) > saving {
+				best, saving = i, Len(c.Header)-Len(c.Short)
+			}
+		}
+		if best < 0 {
+			break
+		}
+		short[best] = true
+		reset()
+	}
+	var dropped []string
+	for total() > width && !fitsWrapped() {
+		best := -1
+		for i, c := range t.Columns {
+			if keep[i] && c.Drop > 0 && (best < 0 || c.Drop > t.Columns[best].Drop) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		keep[best] = false
+		dropped = append(dropped, t.Columns[best].Header)
+	}
+	for total() > width {
+		// Narrow the widest wrapping column that can still narrow, a column
+		// at a time, so that the wrapping columns share the narrowing.
+		best := -1
+		for i, c := range t.Columns {
+			if keep[i] && c.Wrap && widths[i] > longestWord(i) && (best < 0 || widths[i] > widths[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		widths[best]--
+	}
+	if total() > width {
+		t.writeRecords(w, width)
+	} else {
+		t.writeRows(w, keep, short, widths)
+	}
+	if len(dropped) > 0 {
+		WriteWrapped(w, fmt.Sprintf("(left out to fit %d columns: %s)", width, strings.Join(dropped, ", ")), width, t.Indent, t.Indent)
+	}
+	t.writeNotes(w, width)
+	return nil
+}
+
+func (t *Table) writeRows(w io.Writer, keep, short []bool, widths []int) {
+	header := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		header[i] = c.Header
+		if short[i] && c.Short != "" {
+			header[i] = c.Short
+		}
+	}
+	for _, r := range append([][]string{header}, t.rows...) {
+		cells := make([][]string, len(r))
+		lines := 1
+		for i, c := range r {
+			if !keep[i] {
+				continue
+			}
+			if Len(c) > widths[i] {
+				cells[i] = Wrap(c, widths[i], "", "")
+			} else {
+				cells[i] = []string{c}
+			}
+			lines = max(lines, len(cells[i]))
+		}
+		for l := 0; l < lines; l++ {
+			var b strings.Builder
+			b.WriteString(t.Indent)
+			first := true
+			for i := range r {
+				if !keep[i] {
+					continue
+				}
+				if !first {
+					b.WriteString("  ")
+				}
+				first = false
+				c := ""
+				if l < len(cells[i]) {
+					c = cells[i][l]
+				}
+				pad := strings.Repeat(" ", widths[i]-Len(c))
+				if t.Columns[i].Right {
+					b.WriteString(pad + c)
+				} else {
+					b.WriteString(c + pad)
+				}
+			}
+			fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+		}
+	}
+}
+
+// writeRecords writes each row as "header: value" lines, for a width too
+// narrow for any table.
+func (t *Table) writeRecords(w io.Writer, width int) {
+	for k, r := range t.rows {
+		if k > 0 {
+			fmt.Fprintln(w)
+		}
+		for i, c := range r {
+			if c == "" {
+				continue
+			}
+			WriteWrapped(w, t.Columns[i].Header+": "+c, width, t.Indent, t.Indent+"  ")
+		}
+	}
+}
+
+func (t *Table) writeNotes(w io.Writer, width int) {
+	if len(t.notes) == 0 {
+		return
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, t.Indent+"notes:")
+	digits := len(strconv.Itoa(len(t.notes)))
+	for i, n := range t.notes {
+		num := fmt.Sprintf("%s  [%*d] ", t.Indent, digits, i+1)
+		WriteWrapped(w, n, width, num, strings.Repeat(" ", Len(num)))
+	}
+}
