@@ -309,7 +309,7 @@ func badInputRows(fx badFixtures) []badInput {
 		{name: "history missing store", args: []string{"history", "--store", filepath.Join(d, "none.db")}, code: e, want: []string{"no store at", "store add"}},
 		{name: "history damaged store", args: []string{"history", "--store", fx.corrupt}, code: e, want: []string{"corrupt.db", "recover"}},
 		{name: "history bad since", args: hist("--since", "yesterdayish"), code: u, want: []string{"yesterdayish"}},
-		{name: "history negative threshold", args: hist("--threshold", "-5%"), code: u, want: []string{"--threshold", "positive percentage"}},
+		{name: "history negative threshold", args: hist("--threshold", "-5%"), code: u, want: []string{"--threshold", "want a percentage"}},
 		{name: "history zero recent", args: hist("--recent", "0"), code: u, want: []string{"--recent must be at least 1"}},
 		{name: "history bad format", args: hist("--format", "xml"), code: u, want: []string{"table, json, csv"}},
 		{name: "history duplicate label", args: hist("--label", "k=v", "--label", "k=w"), code: u, want: []string{`key "k" is given twice`}},

@@ -63,7 +63,7 @@ func TestRunCheck(t *testing.T) {
 	needDevice(t)
 	t.Setenv("CLMETER_TEST_MAIN", "1")
 	code, stdout, stderr := clm(t, append([]string{"run", "saxpy", "--size", "64Ki", "--check"}, fast...)...)
-	if code != 0 || !strings.Contains(stdout, "no findings") || !strings.Contains(stdout, "MEDIAN") {
+	if code != 0 || !strings.Contains(stdout, "no findings") || !strings.Contains(stdout, "Time (median)") {
 		t.Errorf("clean: %d\n%s\n%s", code, stdout, stderr)
 	}
 	out := filepath.Join(t.TempDir(), "r.json")

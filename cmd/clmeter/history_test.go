@@ -72,6 +72,7 @@ func TestStoreAddAndHistoryCI(t *testing.T) {
 // threshold within the newest runs; a one-run blip is an outlier; the
 // options are checked.
 func TestHistoryDriftsAndOptions(t *testing.T) {
+	t.Setenv("COLUMNS", "240") // the steps table as a table, not as records
 	dir := t.TempDir()
 	db := filepath.Join(dir, "r.db")
 	var paths []string
