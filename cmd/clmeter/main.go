@@ -151,6 +151,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go runtime.ExitWhenStuck(ctx, done, runtime.DefaultExitGrace, os.Stderr, exitInterrupted)
+	storeCommand = selfStoreCommand() // a miss's binary is stored by a detached child
 	code := run(ctx, os.Args, os.Stdout, os.Stderr)
 	close(done)
 	stop()

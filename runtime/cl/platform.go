@@ -50,6 +50,15 @@ func Platforms() ([]*Platform, error) {
 	return out, nil
 }
 
+// Library is the file of the vendor library that implements the platform
+// (PoCL's libpocl.so.2, ...), found from the platform's ICD dispatch table;
+// "" when it cannot be told.
+func (p *Platform) Library() string {
+	var buf [1024]C.char
+	C.clm_platform_library(p.id, &buf[0], C.size_t(len(buf)))
+	return C.GoString(&buf[0])
+}
+
 func (p *Platform) infoString(param C.cl_platform_info) (string, error) {
 	var size C.size_t
 	if err := check("clGetPlatformInfo", C.clm_clGetPlatformInfo(p.id, param, 0, nil, &size)); err != nil {

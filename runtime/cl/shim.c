@@ -76,6 +76,17 @@ void clm_loaded_path(char *out, size_t outlen) {
 		snprintf(out, outlen, "%s", info.dli_fname);
 }
 
+void clm_platform_library(cl_platform_id p, char *out, size_t outlen) {
+	Dl_info info;
+	out[0] = 0;
+	// An ICD platform object starts with a pointer to its vendor's dispatch
+	// table, a static of the vendor library (the ICD loader's contract).
+	if (!p) return;
+	void *dispatch = *(void **)p;
+	if (dispatch && dladdr(dispatch, &info) && info.dli_fname)
+		snprintf(out, outlen, "%s", info.dli_fname);
+}
+
 int clm_probe_icd(const char *path, int *nplatforms, char *err, size_t errlen) {
 	*nplatforms = -1;
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);

@@ -72,6 +72,10 @@ int clm_has(const char *name);
 int clm_load(const char *path, char *err, size_t errlen);
 // clm_loaded_path writes the file the loader was loaded from.
 void clm_loaded_path(char *out, size_t outlen);
+
+// clm_platform_library writes the file of the vendor library behind an ICD
+// platform (found from the platform's dispatch table) or "".
+void clm_platform_library(cl_platform_id p, char *out, size_t outlen);
 // clm_probe_icd opens a vendor library (an .icd file's target) as an ICD loader
 // does, finds clIcdGetPlatformIDsKHR and counts its platforms. It returns 0 on
 // success, 1 when the library lacks the entry point, 2 when it did not open, 3 when
