@@ -104,9 +104,12 @@ func init() {
 			},
 			{
 				Name:  "verify",
-				Usage: "check every entry whole (magic, header, length, checksum) and remove the bad ones",
-				Description: "Reads every entry and checks it; bad entries are reported and removed (they would be\n" +
-					"   rebuilt at their next use anyway). Exit status 1 when any entry was bad, 0 otherwise.",
+				Usage: "check every entry as a build would (whole, proven, loadable with its kernels) and remove the bad ones",
+				Description: "Reads every entry and checks it: magic, header, length, checksum and proof (the binary was\n" +
+					"   loaded back with its source's kernels when stored); an entry of a device of this machine must also\n" +
+					"   be proven on the device's driver library and load with the kernels and arguments of its source.\n" +
+					"   Bad entries are reported and removed (a build would reject and rebuild them). Exit status 1 when\n" +
+					"   any entry was bad, 0 otherwise.",
 				Flags: append([]cli.Flag{formatFlag("table", "json")}, folder...),
 				Action: func(c *cli.Context) error {
 					cache, format, err := cacheCmdSetup(c)
@@ -298,7 +301,15 @@ func runCacheList(ctx context.Context, cache *runtime.Cache, format string, stdo
 }
 
 func runCacheVerify(ctx context.Context, cache *runtime.Cache, format string, stdout io.Writer) error {
-	es, err := cache.Verify()
+	// The entries of this machine's devices are also loaded, as a build would
+	// (once proven on the device's driver); without OpenCL, the files alone.
+	var devs []*runtime.Device
+	if es, _ := cache.Entries(); len(es) > 0 {
+		m := runtime.NewManager()
+		defer m.Close()
+		devs, _ = m.Devices()
+	}
+	es, err := cache.VerifyOn(devs)
 	if err != nil {
 		return fmt.Errorf("cache verify: %w", err)
 	}
