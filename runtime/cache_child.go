@@ -90,7 +90,7 @@ func (c *Cache) detach(ctx context.Context, ps []pendingStore) StoreReport {
 		}
 		job := storeJob{Key: p.key, Name: p.src.Name, Text: p.src.Text, Dir: p.src.Dir, Options: p.options, MaxSize: c.MaxSize}
 		b, _ := json.Marshal(job)
-		if err := writeFileAtomic(c.jobPath(p.key, ".json"), b, c.clock()); err != nil {
+		if err := writeJob(c.jobPath(p.key, ".json"), b); err != nil {
 			f.Close()
 			r.Failed++
 			c.debugf("not stored %s: %v", p.key[:12], err)
@@ -134,6 +134,17 @@ func (c *Cache) detach(ctx context.Context, ps []pendingStore) StoreReport {
 	}
 	r.Took = time.Since(start)
 	return r
+}
+
+// writeJob writes a job file through a temporary file and a rename, unsynced:
+// a job lost to a crash of the machine costs only a miss.
+func writeJob(path string, b []byte) error {
+	tmp := path + fmt.Sprintf(".tmp-%d", os.Getpid())
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // lockJob opens key's job lock and takes it exclusively; wait false returns a
