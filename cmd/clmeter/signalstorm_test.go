@@ -96,7 +96,8 @@ func TestSignalStorm(t *testing.T) {
 		out := filepath.Join(tdir, "r.json")
 		os.MkdirAll(cacheDir, 0o755)
 		cmd := child(sc.args(out)...)
-		cmd.Env = append(cmd.Env, runtime.CacheDirEnv+"="+cacheDir)
+		cmd.Env = append(cmd.Env, runtime.CacheDirEnv+"="+cacheDir,
+			"GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0") // under -race, not the default 1 s sleep at exit
 		if sc.freshDriverCache {
 			cmd.Env = append(cmd.Env, "POCL_CACHE_DIR="+filepath.Join(tdir, "pocl"))
 		}
