@@ -228,7 +228,12 @@ func (c *Cache) runJob(m *Manager, key string, fd int) error {
 	if lock == nil {
 		return nil // another process stores it
 	}
-	defer lock.Close()
+	defer func() {
+		// The lock file goes before the lock: a process that still opens it
+		// finds the entry stored (or stores it again, whole, at worst).
+		os.Remove(c.jobPath(key, ".lock"))
+		lock.Close()
+	}()
 	b, err := os.ReadFile(c.jobPath(key, ".json"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil // done by an earlier child

@@ -258,8 +258,10 @@ func TestCacheDetachedStore(t *testing.T) {
 	if err := checkProof(h, d); err != nil {
 		t.Fatalf("the child's entry: %v", err)
 	}
-	if _, err := os.Stat(c.jobPath(key, ".json")); !os.IsNotExist(err) {
-		t.Errorf("job file left: %v", err)
+	for _, ext := range []string{".json", ".lock"} {
+		if _, err := os.Stat(c.jobPath(key, ext)); !os.IsNotExist(err) {
+			t.Errorf("job file %s left: %v", ext, err)
+		}
 	}
 	if tmp, _ := filepath.Glob(filepath.Join(c.Dir, "*", ".tmp-*")); len(tmp) > 0 {
 		t.Errorf("temporary files left: %v", tmp)
