@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -25,12 +27,15 @@ import (
 // (flock, exclusive, without waiting: a lock held means another process stores
 // that entry, and this one leaves it). It starts the child in its own session
 // with no standard input, output or error, hands it the locks as open files,
-// and does not wait. The child (RunStoreJobs) lowers its priority, builds each
-// program from source (PoCL's own kernel cache, shared by the processes of a
+// and does not wait. The child (RunStoreJobs) lowers its priority, waits for
+// this process to exit (it reads a pipe whose write end only this process
+// holds, to EOF; WaitStores closes it early), so that it never slows this
+// process's exit, then builds each program from source (PoCL's own kernel cache, shared by the processes of a
 // user, already holds what the run compiled, its launches' work-group
 // functions included), reads and proves the binary (it must load back with the
 // source's kernels: see cache_proof.go) and renames the entry into place;
-// it releases each lock when done, and gives up after StoreChildLimit. So:
+// it releases each lock when done, and gives up StoreChildLimit after it
+// began. So:
 // never a partial entry (atomic rename), never two children on one entry (the
 // lock), never a zombie (the child is reaped by this process while it lives,
 // by init after), and a crash while proving costs only the child. WaitStores
@@ -41,8 +46,9 @@ import (
 // it exits; an interrupt during the wait ends the child.
 const CacheStoreWaitEnv = "CLMETER_CACHE_STORE_WAIT"
 
-// StoreChildLimit bounds a store child's life: past it, it exits and stores
-// nothing more (the next run's miss tries again).
+// StoreChildLimit bounds a store child's work (from the exit of the process
+// that started it): past it, it exits and stores nothing more (the next run's
+// miss tries again).
 const StoreChildLimit = 5 * time.Minute
 
 // jobsDir is the folder of job files and their locks, beside the entries.
@@ -103,11 +109,22 @@ func (c *Cache) detach(ctx context.Context, ps []pendingStore) StoreReport {
 		r.Took = time.Since(start)
 		return r
 	}
+	// The child starts its work once this process has ended (or waits for
+	// it): it reads a pipe whose write end only this process holds, to EOF.
+	// So it never competes with this process's own exit for the CPU.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		r.Failed += len(keys)
+		r.Took = time.Since(start)
+		return r
+	}
+	defer pr.Close()
 	cmd := exec.Command(c.StoreCommand[0], append(append([]string{}, c.StoreCommand[1:]...), keys...)...)
 	cmd.Env = append(os.Environ(), CacheDirEnv+"="+c.Dir)
-	cmd.ExtraFiles = locks // fd 3+i holds keys[i]'s lock
+	cmd.ExtraFiles = append(locks, pr) // fd 3+i holds keys[i]'s lock; fd 3+len(keys) the pipe
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
+		pw.Close()
 		for _, k := range keys {
 			os.Remove(c.jobPath(k, ".json"))
 		}
@@ -124,7 +141,11 @@ func (c *Cache) detach(ctx context.Context, ps []pendingStore) StoreReport {
 	c.debugf("store of %d entr(ies) handed to child process %d", len(keys), cmd.Process.Pid)
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }() // reaped while this process lives
+	keepMu.Lock()
+	keepOpen = append(keepOpen, pw) // closed by the exit, or by WaitStores
+	keepMu.Unlock()
 	if envTrue(CacheStoreWaitEnv) {
+		releaseChildren()
 		select {
 		case <-done:
 		case <-ctx.Done():
@@ -145,6 +166,23 @@ func writeJob(path string, b []byte) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// keepOpen holds the write ends of the store children's pipes until the
+// process exits or waits for them (see detach).
+var (
+	keepMu   sync.Mutex
+	keepOpen []*os.File
+)
+
+// releaseChildren lets this process's store children start now.
+func releaseChildren() {
+	keepMu.Lock()
+	defer keepMu.Unlock()
+	for _, f := range keepOpen {
+		f.Close()
+	}
+	keepOpen = nil
 }
 
 // lockJob opens key's job lock and takes it exclusively; wait false returns a
@@ -195,10 +233,18 @@ func (c *Cache) heldLock(key string, fd int) *os.File {
 
 // RunStoreJobs is the store child's work (see detach): it stores the entries
 // of keys in the cache folder dir from their job files, lowering its own
-// priority first, and exits after StoreChildLimit at the latest. It returns
+// priority first and waiting for the process that handed them over to exit,
+// and exits StoreChildLimit after that at the latest. It returns
 // the first job's failure, after trying them all.
 func RunStoreJobs(ctx context.Context, dir string, keys []string) error {
 	syscall.Setpriority(syscall.PRIO_PROCESS, 0, 19)
+	// Wait for the process that handed the jobs over to end (EOF on the
+	// pipe after the locks, when it is one: see detach).
+	if fd := 3 + len(keys); isPipe(fd) {
+		f := os.NewFile(uintptr(fd), "parent")
+		io.Copy(io.Discard, f)
+		f.Close()
+	}
 	limit := time.AfterFunc(StoreChildLimit, func() { os.Exit(1) })
 	defer limit.Stop()
 	ctx, cancel := context.WithTimeout(ctx, StoreChildLimit)
@@ -273,9 +319,17 @@ func (c *Cache) runJob(m *Manager, key string, fd int) error {
 	return errors.New("no device gives this key now")
 }
 
+// isPipe reports whether fd is an open pipe.
+func isPipe(fd int) bool {
+	var st syscall.Stat_t
+	return syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFIFO
+}
+
 // WaitStores waits until no store child holds a job lock of this cache (see
-// detach), or ctx is done.
+// detach), or ctx is done. This process's own store children, which otherwise
+// start once it has exited, start at once.
 func (c *Cache) WaitStores(ctx context.Context) error {
+	releaseChildren() // this process's own children wait for its exit otherwise
 	locks, _ := filepath.Glob(filepath.Join(c.Dir, jobsDir, "*.lock"))
 	for _, l := range locks {
 		f, err := os.Open(l)
