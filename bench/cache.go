@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
+	"time"
 )
 
 // cacheBenchFile is the part of a 'clmeter cache bench' result file the cache
@@ -99,4 +103,80 @@ func cacheTTFRRows(dev *deviceJSON, dir string) ([]row, error) {
 		rows = append(rows, r)
 	}
 	return rows, nil
+}
+
+// cacheMissExitRows time whole `clmeter run` processes of a 32-kernel user
+// file on empty caches (clmeter's and the driver's): a miss, whose binary a
+// detached child stores, against --no-cache, pair by pair, waiting for the
+// store child between pairs (untimed). The process must exit within 5% of
+// --no-cache: the store must not hold the exit. A third process then hits
+// the entry the child stored; its build must beat the source build.
+func cacheMissExitRows(dev *deviceJSON, dir string) ([]row, error) {
+	const pairs, kernels = 7, 32
+	var src strings.Builder
+	for i := 0; i < kernels; i++ {
+		fmt.Fprintf(&src, "__kernel void k%d(__global float *x, __global const float *y, float a, int n) {\n"+
+			"\tint i = get_global_id(0);\n\tif (i < n) { float v = y[i]; for (int j = 0; j < %d; j++) v = v * a + %d.0f; x[i] = v; }\n}\n", i, i%4+1, i)
+	}
+	file := filepath.Join(dir, "k32.cl")
+	if err := os.WriteFile(file, []byte(src.String()), 0o644); err != nil {
+		return nil, err
+	}
+	args := []string{"run", file, "--kernel", "k0", "--global", "N", "--arg", "buf:float:N:zero:out", "--arg", "buf:float:N:rand",
+		"--arg", "float:2", "--arg", "int:N", "--size", "1Ki", "--samples", "3", "--min-sample-time", "1ms", "--warmup", "1x", "--no-profile", "--device", dev.Ref, "--format", "json"}
+	// timed runs args plus extra with a fresh PoCL cache and returns the
+	// process's wall time and its result file.
+	timed := func(n int, extra ...string) (time.Duration, []byte, error) {
+		cmd := exec.Command(*clmeter, append(append([]string{}, args...), extra...)...)
+		cmd.Env = append(os.Environ(), "POCL_CACHE_DIR="+filepath.Join(dir, fmt.Sprintf("pocl-exit-%d-%d", n, len(extra))))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		start := time.Now()
+		out, err := cmd.Output()
+		if err != nil {
+			return 0, nil, fmt.Errorf("clmeter %s: %v: %s", strings.Join(cmd.Args[1:], " "), err, strings.TrimSpace(stderr.String()))
+		}
+		return time.Since(start), out, nil
+	}
+	var ratios, miss, cold []float64
+	var cacheDir string
+	for i := 0; i <= pairs; i++ { // the first pair warms up
+		cacheDir = filepath.Join(dir, fmt.Sprint("clm-exit-", i))
+		m, _, err := timed(i, "--cache-dir", cacheDir)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := clm("cache", "wait", "--cache-dir", cacheDir); err != nil {
+			return nil, err
+		}
+		c, _, err := timed(i, "--no-cache")
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			ratios, miss, cold = append(ratios, m.Seconds()/c.Seconds()), append(miss, m.Seconds()), append(cold, c.Seconds())
+		}
+	}
+	// A hit on the last pair's entry, on the PoCL cache its miss filled.
+	_, out, err := timed(pairs, "--cache-dir", cacheDir)
+	if err != nil {
+		return nil, err
+	}
+	var f struct {
+		Benchmarks []struct {
+			Program *struct {
+				FromCache bool    `json:"from_cache"`
+				Build     float64 `json:"build_time_ns"`
+			} `json:"program"`
+		} `json:"benchmarks"`
+	}
+	hitNote := "the next run: no build figure"
+	if json.Unmarshal(out, &f) == nil && len(f.Benchmarks) > 0 && f.Benchmarks[0].Program != nil {
+		p := f.Benchmarks[0].Program
+		hitNote = fmt.Sprintf("the next run builds in %.3g ms (from clmeter's cache: %v)", p.Build/1e6, p.FromCache)
+	}
+	r, lo, hi := medianCI(ratios)
+	return []row{{"cache, 32-kernel file: process wall time of a miss / --no-cache",
+		fmt.Sprintf("%.2fx, 95%% CI %.2f-%.2fx (%.3g s vs %.3g s); %s", r, lo, hi, median(miss), median(cold), hitNote),
+		"<= 1.05", met(r <= 1.05), fmt.Sprintf("median of %d pairs of fresh processes on empty caches (clmeter's and PoCL's); the store child awaited between pairs, untimed", pairs)}}, nil
 }

@@ -29,7 +29,7 @@ var (
 	rounds    = flag.Int("rounds", 9, "alternating rounds of C and clmeter for the overhead rows")
 	skipSuite = flag.Bool("skip-suite", false, "leave out the quick suite's wall time")
 	workDir   = flag.String("dir", "", "folder for result files (default: a temporary one)")
-	only      = flag.String("rows", "", "comma-separated row groups to run (overhead, agreement, cache, cache-floor, clpeak, startup, suite); default all")
+	only      = flag.String("rows", "", "comma-separated row groups to run (overhead, agreement, cache, cache-exit, cache-floor, clpeak, startup, suite); default all")
 )
 
 // A row is one line of the table.
@@ -84,6 +84,9 @@ func run() error {
 	}
 	if want("cache") {
 		add(cacheTTFRRows(dev, dir))
+	}
+	if want("cache-exit") {
+		add(cacheMissExitRows(dev, dir))
 	}
 	if want("cache-floor") {
 		add(cacheFloorRow(dev, dir))

@@ -34,6 +34,9 @@ type CacheOptions struct {
 	MaxSize string
 	// Off builds every program from source.
 	Off bool
+	// StoreCommand runs a detached store child for a miss's entry (see
+	// runtime.Cache.StoreCommand); nil stores in this process after the work.
+	StoreCommand []string
 }
 
 // RunOptions are what 'clmeter run' was asked to do.
@@ -111,6 +114,7 @@ func NewManager(opts CacheOptions, stderr io.Writer) (*runtime.Manager, error) {
 		if cache.Debug != nil {
 			cache.Debug = stderr
 		}
+		cache.StoreCommand = opts.StoreCommand
 		m.Cache = cache
 	}
 	return m, nil

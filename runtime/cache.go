@@ -76,6 +76,10 @@ type Cache struct {
 	// work-group functions the launches compiled, so that a hit's first launch
 	// does not compile either. False stores at once, inside BuildProgram.
 	Defer bool
+	// StoreCommand, when set, is the command line of a store child: StorePending
+	// runs it, detached, with the keys to store appended, and does not wait (see
+	// cache_child.go); the command must call RunStoreJobs. Nil stores in this process.
+	StoreCommand []string
 
 	now      func() time.Time
 	warnOnce sync.Once
@@ -186,6 +190,14 @@ type EntryHeader struct {
 	// PayloadBytes and PayloadSHA256 describe the driver's binary that follows.
 	PayloadBytes  int64  `json:"payload_bytes"`
 	PayloadSHA256 string `json:"payload_sha256"`
+	// Kernels are the program's kernels and arguments as the source build gave
+	// them; a loaded binary must show the same (see cache_proof.go).
+	Kernels []KernelSig `json:"kernels"`
+	// Driver is the identity of the driver library that loaded the payload
+	// back (DriverIdentity); Proof the checksum that binds the key, the
+	// payload, Driver and Kernels, written once the load matched.
+	Driver string `json:"driver"`
+	Proof  string `json:"proof"`
 }
 
 // entryPath is where the entry of key lives.
@@ -316,23 +328,16 @@ func (c *Cache) BuildProgram(d *Device, src Source, options string) (*cl.Program
 	case err != nil:
 		note = "rejected: " + err.Error()
 	default:
-		h, payload, derr := decodeEntry(b)
-		if derr == nil && h.Key != key {
-			derr = errors.New("key mismatch")
-		}
+		p, info, derr := loadEntry(d, key, b, options)
 		if derr == nil {
-			p, info, berr := d.BuildFromBinary(payload, options)
-			if berr == nil {
-				info.FromCache = true
-				info.CacheNote = "hit"
-				c.touch(path)
-				c.count('h')
-				info.Total = time.Since(start)
-				c.debugf("hit %s %s on %s (%s: read+check %s, create %s, build %s)", short, src.Name, d.Info.Name, info.Total.Round(time.Microsecond),
-					(info.Total - info.Create - info.Build).Round(time.Microsecond), info.Create.Round(time.Microsecond), info.Build.Round(time.Microsecond))
-				return p, info, nil
-			}
-			derr = fmt.Errorf("binary not loadable: %v", oneLine(berr.Error()))
+			info.FromCache = true
+			info.CacheNote = "hit"
+			c.touch(path)
+			c.count('h')
+			info.Total = time.Since(start)
+			c.debugf("hit %s %s on %s (%s: read+check %s, create %s, build %s)", short, src.Name, d.Info.Name, info.Total.Round(time.Microsecond),
+				(info.Total - info.Create - info.Build).Round(time.Microsecond), info.Create.Round(time.Microsecond), info.Build.Round(time.Microsecond))
+			return p, info, nil
 		}
 		note = "rejected: " + derr.Error()
 		os.Remove(path)
@@ -349,19 +354,69 @@ func (c *Cache) BuildProgram(d *Device, src Source, options string) (*cl.Program
 	c.count('m')
 	c.debugf("miss %s %s on %s", short, src.Name, d.Info.Name)
 	if c.Defer {
-		if err := c.deferStore(key, kf, src.Name, p, d); err != nil {
+		if err := c.deferStore(key, kf, src, options, p, d); err != nil {
 			c.debugf("not stored %s: %v", short, err)
 		}
 		info.Total = time.Since(start)
 		return p, info, nil
 	}
-	if bins, berr := p.Binaries(); berr != nil || len(bins) != 1 || len(bins[0]) == 0 {
-		c.debugf("not stored %s: the driver gave no binary (%v)", short, berr)
-	} else {
-		c.store(key, kf, src.Name, bins[0])
+	if _, err := c.proveAndStore(key, kf, src.Name, options, p, d); err != nil {
+		c.debugf("not stored %s: %v", short, err)
 	}
 	info.Total = time.Since(start)
 	return p, info, nil
+}
+
+// loadEntry checks an entry file's bytes (b) for key on d and loads its
+// binary: the entry must decode, be proven on d's driver library (see
+// cache_proof.go) and, once loaded, show the kernels the source build showed.
+// The error says why the entry is rejected.
+func loadEntry(d *Device, key string, b []byte, options string) (*cl.Program, BuildInfo, error) {
+	h, payload, err := decodeEntry(b)
+	if err == nil && h.Key != key {
+		err = errors.New("key mismatch")
+	}
+	if err == nil {
+		err = checkProof(h, d)
+	}
+	if err != nil {
+		return nil, BuildInfo{Options: options}, err
+	}
+	p, info, err := d.BuildFromBinary(payload, options)
+	if err != nil {
+		return nil, info, fmt.Errorf("binary not loadable: %v", oneLine(err.Error()))
+	}
+	got, err := programSignature(p)
+	if err == nil {
+		err = sameSignature(h.Kernels, got)
+	}
+	if err != nil {
+		p.Release()
+		return nil, info, fmt.Errorf("loaded binary does not match its source: %v", err)
+	}
+	return p, info, nil
+}
+
+// proveAndStore reads the binary of p (built from source on d), proves it
+// (it must load back with p's kernels) and stores it with its proof.
+func (c *Cache) proveAndStore(key string, kf KeyFields, source, options string, p *cl.Program, d *Device) (int64, error) {
+	bins, err := p.Binaries()
+	if err == nil && (len(bins) != 1 || len(bins[0]) == 0) {
+		err = errors.New("the driver gave no binary")
+	}
+	if err != nil {
+		return 0, err
+	}
+	sig, err := programSignature(p)
+	if err != nil {
+		return 0, fmt.Errorf("the source build's kernels: %w", err)
+	}
+	drv := DriverIdentity(d)
+	proof, err := proveBinary(d, key, drv, bins[0], options, sig)
+	if err != nil {
+		return 0, err
+	}
+	return c.store(key, kf, source, bins[0], sig, drv, proof)
 }
 
 // oneLine is the first line of s (a build log follows an error's first line).
@@ -385,8 +440,13 @@ func (c *Cache) touch(path string) {
 // store writes an entry atomically (temporary file in the same folder, fsync,
 // rename) and trims the cache to its bound.
 // It returns the entry's size in bytes.
-func (c *Cache) store(key string, kf KeyFields, source string, payload []byte) (int64, error) {
-	h := EntryHeader{KeyFields: kf, Key: key, Source: source, Created: c.clock().UTC().Truncate(time.Second)}
+// The entry carries kernels, driver and proof as given (proveBinary makes the
+// proof from the bytes it loaded: a payload that is not those bytes fails it).
+func (c *Cache) store(key string, kf KeyFields, source string, payload []byte, kernels []KernelSig, driver, proof string) (int64, error) {
+	if kernels == nil {
+		kernels = []KernelSig{}
+	}
+	h := EntryHeader{KeyFields: kf, Key: key, Source: source, Created: c.clock().UTC().Truncate(time.Second), Kernels: kernels, Driver: driver, Proof: proof}
 	data := encodeEntry(h, payload)
 	if err := writeFileAtomic(c.entryPath(key), data, c.clock()); err != nil {
 		c.warnf("cannot write to %s (%v); building without the cache", c.Dir, err)
@@ -558,10 +618,17 @@ func (c *Cache) Entries() ([]CacheEntry, error) {
 }
 
 // Verify reads every entry whole and checks its magic, header, format, length,
-// checksum and that its key matches its file name; it removes the bad ones and
-// returns every entry with Err set on the bad. It does not load binaries into a
-// driver (a binary the driver refuses is caught, and rebuilt, at the next build).
-func (c *Cache) Verify() ([]CacheEntry, error) {
+// checksum, proof (see cache_proof.go) and that its key matches its file name;
+// it removes the bad ones and returns every entry with Err set on the bad. It
+// loads no binary: VerifyOn also does what a build would.
+func (c *Cache) Verify() ([]CacheEntry, error) { return c.VerifyOn(nil) }
+
+// VerifyOn is Verify, and for each entry made for one of devs it also checks
+// what a build on that device checks before trusting the entry: that it was
+// proven on the device's driver library, and that its binary loads with the
+// kernels and arguments of its source. An entry is loaded only once proven on
+// that driver (loaded back, in the process that stored it).
+func (c *Cache) VerifyOn(devs []*Device) ([]CacheEntry, error) {
 	es, err := c.walk()
 	if err != nil {
 		return nil, err
@@ -578,6 +645,17 @@ func (c *Cache) Verify() ([]CacheEntry, error) {
 			if derr == nil && h.Key != es[i].Key {
 				derr = errors.New("key does not match file name")
 			}
+			if derr == nil {
+				derr = staticProof(h)
+			}
+			if derr == nil {
+				if d := entryDevice(h, devs); d != nil {
+					var p *cl.Program
+					if p, _, derr = loadEntry(d, h.Key, b, h.Options); derr == nil {
+						p.Release()
+					}
+				}
+			}
 			if h.Format != 0 {
 				es[i].Header = &h
 			}
@@ -590,6 +668,17 @@ func (c *Cache) Verify() ([]CacheEntry, error) {
 		}
 	}
 	return es, nil
+}
+
+// entryDevice is the device of devs an entry was made for, or nil.
+func entryDevice(h EntryHeader, devs []*Device) *Device {
+	for _, d := range devs {
+		if keyText(d.Platform.Name) == h.Platform && keyText(d.Info.Name) == h.Device &&
+			keyText(d.Info.DriverVersion) == h.DriverVersion && d.Info.AddressBits == h.AddressBits {
+			return d
+		}
+	}
+	return nil
 }
 
 // Clear removes every entry, temporary file and the counters; it returns how

@@ -17,16 +17,17 @@ const storeNotice = time.Second
 
 // pendingStore is a miss whose binary is read and stored after the work.
 type pendingStore struct {
-	key    string
-	kf     KeyFields
-	source string
-	prog   *cl.Program // a retained handle, released once stored
-	device *Device     // the program's device (and context)
+	key     string
+	kf      KeyFields
+	src     Source
+	options string
+	prog    *cl.Program // a retained handle, released once stored
+	device  *Device     // the program's device (and context)
 }
 
 // deferStore keeps a second handle on p, to be read and stored by StorePending.
 // A key already pending is not kept twice.
-func (c *Cache) deferStore(key string, kf KeyFields, source string, p *cl.Program, d *Device) error {
+func (c *Cache) deferStore(key string, kf KeyFields, src Source, options string, p *cl.Program, d *Device) error {
 	c.pmu.Lock()
 	defer c.pmu.Unlock()
 	for _, ps := range c.pending {
@@ -38,7 +39,7 @@ func (c *Cache) deferStore(key string, kf KeyFields, source string, p *cl.Progra
 	if err != nil {
 		return err
 	}
-	c.pending = append(c.pending, pendingStore{key: key, kf: kf, source: source, prog: h, device: d})
+	c.pending = append(c.pending, pendingStore{key: key, kf: kf, src: src, options: options, prog: h, device: d})
 	c.debugf("store %s deferred until the work is done", key[:12])
 	return nil
 }
@@ -75,6 +76,9 @@ type StoreReport struct {
 	// Abandoned were not done when the context ended.
 	Failed    int `json:"failed"`
 	Abandoned int `json:"abandoned"`
+	// Detached were handed to a store child (Cache.StoreCommand) that
+	// stores them after this process exits.
+	Detached int `json:"detached"`
 	// Took is the time from the call to its return: reading the binaries (on
 	// PoCL this compiles every kernel's generic work-group function not yet
 	// compiled) and writing the entries.
@@ -83,7 +87,8 @@ type StoreReport struct {
 
 // StorePending reads and stores the binaries of the programs that missed since
 // the last call (see Defer), after the work, while the programs are still
-// alive. It returns when every entry is written, or as soon as ctx is done (an
+// alive; with StoreCommand set it hands them to a detached store child
+// instead and returns at once (see cache_child.go). It returns when every entry is written, or as soon as ctx is done (an
 // interrupt at exit): the store then under way is abandoned. It is either
 // finished later, or cut off by the process's exit; an entry is written to a
 // temporary file and renamed into place, so the cache only ever holds whole
@@ -97,6 +102,9 @@ func (c *Cache) StorePending(ctx context.Context) StoreReport {
 	var r StoreReport
 	if len(ps) == 0 {
 		return r
+	}
+	if len(c.StoreCommand) > 0 {
+		return c.detach(ctx, ps)
 	}
 	var mu sync.Mutex // guards r's counts while the goroutine runs
 	var finished atomic.Int32
@@ -146,30 +154,20 @@ func (c *Cache) StorePending(ctx context.Context) StoreReport {
 	return out
 }
 
-// storeOne reads a pending program's binary and stores it, unless ctx is done.
+// storeOne reads a pending program's binary, proves and stores it, unless ctx is done.
 func (c *Cache) storeOne(ctx context.Context, p pendingStore) (int64, error) {
 	defer p.prog.Release()
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
 	t := time.Now()
-	bins, err := p.prog.Binaries()
-	if err == nil && (len(bins) != 1 || len(bins[0]) == 0) {
-		err = errors.New("the driver gave no binary")
-	}
+	n, err := c.proveAndStore(p.key, p.kf, p.src.Name, p.options, p.prog, p.device)
 	if err != nil {
 		c.debugf("not stored %s: %v", p.key[:12], err)
 		return 0, err
 	}
-	read := time.Since(t)
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	n, err := c.store(p.key, p.kf, p.source, bins[0])
-	if err == nil {
-		c.debugf("stored %s after the work: binary read %s, written %s", p.key[:12], read.Round(time.Microsecond), (time.Since(t) - read).Round(time.Microsecond))
-	}
-	return n, err
+	c.debugf("stored %s after the work in %s", p.key[:12], time.Since(t).Round(time.Microsecond))
+	return n, nil
 }
 
 // pendingStorer is a ProgramCache whose stores wait for the work to end.
@@ -185,6 +183,12 @@ func (m *Manager) CloseContext(ctx context.Context) StoreReport {
 	var r StoreReport
 	if s, ok := m.Cache.(pendingStorer); ok {
 		r = s.StorePending(ctx)
+	}
+	if r.Abandoned > 0 {
+		// A store abandoned by an interrupt may still be inside the driver
+		// (reading a binary compiles): releasing its context under it can
+		// abort the process. The process is ending; its exit frees them.
+		return r
 	}
 	m.release()
 	return r

@@ -3,6 +3,8 @@ package runtime
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -371,10 +373,11 @@ func TestCacheFaultChild(t *testing.T) {
 		big := bytes.Repeat([]byte{byte(n)}, 1<<20)
 		fmt.Println("ready")
 		for i := 0; ; i++ {
-			c.store(key, h.KeyFields, h.Source, payload)
+			c.store(key, h.KeyFields, h.Source, payload, h.Kernels, h.Driver, h.Proof)
 			kf := KeyFields{Format: CacheFormatVersion, SourceSHA256: fmt.Sprint("big", i%4), Includes: []string{}, Env: []string{}}
 			big[0] = byte(i)
-			c.store(kf.Key(), kf, "big", big)
+			sum := sha256.Sum256(big) // a synthetic entry, proven as a store would
+			c.store(kf.Key(), kf, "big", big, []KernelSig{}, "", entryProof(kf.Key(), hex.EncodeToString(sum[:]), "", []KernelSig{}))
 		}
 	default:
 		t.Fatalf("unknown child mode %q", mode)

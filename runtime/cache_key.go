@@ -14,7 +14,7 @@ import (
 
 // CacheFormatVersion is the version of the cache entry format. It is part of
 // every key, so entries of another version are never looked up.
-const CacheFormatVersion = 1
+const CacheFormatVersion = 2
 
 // KeyFields are everything a cached binary depends on. The cache key is the
 // SHA-256 of their JSON encoding; an entry's header carries them readably.

@@ -209,7 +209,7 @@ func TestCacheCorruptEntriesAreRebuilt(t *testing.T) {
 		{"truncated", "rejected: truncated", func(b []byte) []byte { return b[:len(b)-7] }},
 		{"byte flipped", "rejected: checksum mismatch", func(b []byte) []byte { b[len(b)-3] ^= 0x40; return b }},
 		{"wrong magic", "rejected: bad magic", func(b []byte) []byte { b[0] = 'X'; return b }},
-		{"other device's binary", "rejected: binary not loadable", func([]byte) []byte {
+		{"other device's binary", "rejected: not proven", func([]byte) []byte {
 			garbage := bytes.Repeat([]byte("not a binary for this device "), 64)
 			return encodeEntry(EntryHeader{KeyFields: kf, Key: kf.Key(), Source: "add1.cl"}, garbage)
 		}},
@@ -317,7 +317,7 @@ func TestCacheEvictionKeepsBound(t *testing.T) {
 		clock = clock.Add(time.Minute)
 		kf := KeyFields{Format: CacheFormatVersion, SourceSHA256: fmt.Sprint(i), Includes: []string{}, Env: []string{}}
 		keys = append(keys, kf.Key())
-		c.store(kf.Key(), kf, fmt.Sprint("p", i), bytes.Repeat([]byte{byte(i)}, 3000))
+		c.store(kf.Key(), kf, fmt.Sprint("p", i), bytes.Repeat([]byte{byte(i)}, 3000), nil, "", "")
 		s, err := c.Stats()
 		if err != nil {
 			t.Fatal(err)

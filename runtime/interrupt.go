@@ -6,7 +6,15 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/clmeter/clmeter/runtime/cl"
 )
+
+// Stderr is the process's standard error as it was at start, for the
+// command's own messages: unlike os.Stderr (fd 2), it is never the capture of
+// a compiler's output that a build still running in the driver holds (see
+// cl.Stderr), so a message at an interrupt is never lost.
+func Stderr() *os.File { return cl.Stderr() }
 
 // DefaultExitGrace is how long after an interrupt ExitWhenStuck lets the
 // process end by itself: past measure.DefaultGrace (when a stuck wait inside a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"text/tabwriter"
 	"time"
 
@@ -26,9 +27,24 @@ var cacheDirFlag = &cli.StringFlag{Name: "cache-dir", Usage: "binary cache folde
 
 var cacheMaxSizeFlag = &cli.StringFlag{Name: "cache-max-size", Usage: "bound on the binary cache; least-recently-used entries are trimmed (512MiB, 1GiB, 100M)", Value: "512MiB", EnvVars: []string{runtime.CacheMaxSizeEnv}}
 
+// storeCommand runs the store child of a miss ('clmeter cache store-jobs'),
+// detached; main sets it. Nil (clmeter run in-process, as tests do) stores in
+// the process after the work.
+var storeCommand []string
+
+// selfStoreCommand is this executable's store-jobs command line, or nil when
+// the executable cannot be found.
+func selfStoreCommand() []string {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil
+	}
+	return []string{exe, "cache", "store-jobs"}
+}
+
 // cacheOptions reads cacheFlags.
 func cacheOptions(c *cli.Context) runner.CacheOptions {
-	return runner.CacheOptions{Dir: c.String("cache-dir"), MaxSize: c.String("cache-max-size"), Off: c.Bool("no-cache")}
+	return runner.CacheOptions{Dir: c.String("cache-dir"), MaxSize: c.String("cache-max-size"), Off: c.Bool("no-cache"), StoreCommand: storeCommand}
 }
 
 // openCache opens the cache folder for the cache commands (no write probe).
@@ -88,9 +104,12 @@ func init() {
 			},
 			{
 				Name:  "verify",
-				Usage: "check every entry whole (magic, header, length, checksum) and remove the bad ones",
-				Description: "Reads every entry and checks it; bad entries are reported and removed (they would be\n" +
-					"   rebuilt at their next use anyway). Exit status 1 when any entry was bad, 0 otherwise.",
+				Usage: "check every entry as a build would (whole, proven, loadable with its kernels) and remove the bad ones",
+				Description: "Reads every entry and checks it: magic, header, length, checksum and proof (the binary was\n" +
+					"   loaded back with its source's kernels when stored); an entry of a device of this machine must also\n" +
+					"   be proven on the device's driver library and load with the kernels and arguments of its source.\n" +
+					"   Bad entries are reported and removed (a build would reject and rebuild them). Exit status 1 when\n" +
+					"   any entry was bad, 0 otherwise.",
 				Flags: append([]cli.Flag{formatFlag("table", "json")}, folder...),
 				Action: func(c *cli.Context) error {
 					cache, format, err := cacheCmdSetup(c)
@@ -118,6 +137,44 @@ func init() {
 					}
 					fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, units.Bytes(b), cache.Dir)
 					return nil
+				},
+			},
+			{
+				Name:  "wait",
+				Usage: "wait until the binaries of earlier runs' misses are stored",
+				Description: "A miss's binary is stored by a detached child process after the run exits (reading it\n" +
+					"   compiles every kernel on PoCL); this waits for those children, at most --timeout.",
+				Flags: append([]cli.Flag{&cli.DurationFlag{Name: "timeout", Value: runtime.StoreChildLimit, Usage: "give up after this long (exit 1)"}}, folder...),
+				Action: func(c *cli.Context) error {
+					if err := noArgs(c); err != nil {
+						return err
+					}
+					cache, err := openCache(c)
+					if err != nil {
+						return err
+					}
+					ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
+					defer cancel()
+					if err := cache.WaitStores(ctx); err != nil {
+						if c.Context.Err() != nil {
+							return c.Context.Err()
+						}
+						return fmt.Errorf("cache wait: stores still running after %s", c.Duration("timeout"))
+					}
+					return nil
+				},
+			},
+			{
+				Name:   "store-jobs",
+				Usage:  "store the entries of the given keys from their job files (the store child of a run)",
+				Hidden: true,
+				Flags:  folder,
+				Action: func(c *cli.Context) error {
+					cache, err := openCache(c)
+					if err != nil {
+						return err
+					}
+					return runtime.RunStoreJobs(c.Context, cache.Dir, c.Args().Slice())
 				},
 			},
 			cacheBenchCommand(),
@@ -244,7 +301,15 @@ func runCacheList(ctx context.Context, cache *runtime.Cache, format string, stdo
 }
 
 func runCacheVerify(ctx context.Context, cache *runtime.Cache, format string, stdout io.Writer) error {
-	es, err := cache.Verify()
+	// The entries of this machine's devices are also loaded, as a build would
+	// (once proven on the device's driver); without OpenCL, the files alone.
+	var devs []*runtime.Device
+	if es, _ := cache.Entries(); len(es) > 0 {
+		m := runtime.NewManager()
+		defer m.Close()
+		devs, _ = m.Devices()
+	}
+	es, err := cache.VerifyOn(devs)
 	if err != nil {
 		return fmt.Errorf("cache verify: %w", err)
 	}

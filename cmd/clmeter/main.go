@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -192,6 +193,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{"args": args} // for rerunCommand
 	err := app.RunContext(ctx, interspersed(app, args))
+	if err == nil && ctx.Err() != nil {
+		// The work was done when the interrupt came (during the end-of-run
+		// store of the binary cache, which it skips, or the exit).
+		fmt.Fprintln(stderr, "clmeter: interrupted after the work was done (its results are complete and kept)")
+		return exitInterrupted
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -214,6 +221,21 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code = exitUsage
 	}
 	msg := strings.TrimRight(err.Error(), "\n")
+	if code == exitError && ctx.Done() != nil {
+		// A compiler in the driver catches an interrupt first (LLVM removes
+		// its files and raises the signal again), so the build can fail a
+		// moment before the interrupt reaches ctx.
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	if ctx.Err() != nil && code != exitInterrupted {
+		// The interrupt came first: what failed after it (a build whose
+		// compiler removed its files on the signal) is its consequence.
+		code = exitInterrupted
+		msg, _, _ = strings.Cut(msg, "\n")
+	}
 	if code == exitInterrupted && !strings.Contains(msg, "interrupt") {
 		msg = "interrupted: " + msg
 	}
@@ -230,8 +252,10 @@ func isFlagError(err error) bool {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
-	go runtime.ExitWhenStuck(ctx, done, runtime.DefaultExitGrace, os.Stderr, exitInterrupted)
-	code := run(ctx, os.Args, os.Stdout, os.Stderr)
+	stderr := runtime.Stderr() // never a build's capture of fd 2
+	go runtime.ExitWhenStuck(ctx, done, runtime.DefaultExitGrace, stderr, exitInterrupted)
+	storeCommand = selfStoreCommand() // a miss's binary is stored by a detached child
+	code := run(ctx, os.Args, os.Stdout, stderr)
 	close(done)
 	stop()
 	os.Exit(code)

@@ -177,6 +177,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("CLMETER_CACHE_DIR", dir)
 	os.Setenv("CLMETER_PROFILE_DIR", filepath.Join(dir, "profiles")) // and a private device profile
+	os.Setenv(runtime.CacheStoreWaitEnv, "1")                        // a child clmeter waits for its store child: none outlives a test
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

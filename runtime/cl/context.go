@@ -24,7 +24,7 @@ func CreateContext(devices ...*Device) (*Context, error) {
 		ids[i] = d.id
 	}
 	var st C.cl_int
-	h := C.clm_clCreateContext(nil, C.cl_uint(len(ids)), &ids[0], nil, nil, &st)
+	h := C.clm_q_clCreateContext(nil, C.cl_uint(len(ids)), &ids[0], nil, nil, &st)
 	if err := check("clCreateContext", st); err != nil {
 		return nil, err
 	}
@@ -62,13 +62,13 @@ func (c *Context) CreateQueue(device *Device, profiling bool) (*Queue, error) {
 	// a loader without the 2.0 entry point gets the 1.2 call.
 	if device.Version().AtLeast(2, 0) && HasEntryPoint("clCreateCommandQueueWithProperties") {
 		list := []C.cl_queue_properties{C.CL_QUEUE_PROPERTIES, C.cl_queue_properties(props), 0}
-		h := C.clm_clCreateCommandQueueWithProperties(c.h, device.id, &list[0], &st)
+		h := C.clm_q_clCreateCommandQueueWithProperties(c.h, device.id, &list[0], &st)
 		if err := check("clCreateCommandQueueWithProperties", st); err != nil {
 			return nil, err
 		}
 		return &Queue{h: h, device: device}, nil
 	}
-	h := C.clm_clCreateCommandQueue(c.h, device.id, props, &st)
+	h := C.clm_q_clCreateCommandQueue(c.h, device.id, props, &st)
 	if err := check("clCreateCommandQueue", st); err != nil {
 		return nil, err
 	}
@@ -82,7 +82,7 @@ func (q *Queue) Device() *Device { return q.device }
 func (q *Queue) Flush() error { return check("clFlush", C.clm_clFlush(q.h)) }
 
 // Finish waits until every queued command has completed.
-func (q *Queue) Finish() error { return check("clFinish", C.clm_clFinish(q.h)) }
+func (q *Queue) Finish() error { return check("clFinish", C.clm_q_clFinish(q.h)) }
 
 // Release releases the queue. Releasing twice is harmless.
 func (q *Queue) Release() error {

@@ -24,7 +24,7 @@ func (p *Program) CreateKernel(name string) (*Kernel, error) {
 	cn := C.CString(name)
 	defer C.free(unsafe.Pointer(cn))
 	var st C.cl_int
-	h := C.clm_clCreateKernel(p.h, cn, &st)
+	h := C.clm_q_clCreateKernel(p.h, cn, &st)
 	if err := check("clCreateKernel", st); err != nil {
 		return nil, err
 	}

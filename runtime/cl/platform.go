@@ -32,7 +32,7 @@ func Platforms() ([]*Platform, error) {
 		return nil, err
 	}
 	var n C.cl_uint
-	st := C.clm_clGetPlatformIDs(0, nil, &n)
+	st := C.clm_q_clGetPlatformIDs(0, nil, &n)
 	if Status(st) == PlatformNotFoundKHR || n == 0 {
 		return []*Platform{}, nil
 	}
@@ -40,7 +40,7 @@ func Platforms() ([]*Platform, error) {
 		return nil, err
 	}
 	ids := make([]C.cl_platform_id, n)
-	if err := check("clGetPlatformIDs", C.clm_clGetPlatformIDs(n, &ids[0], &n)); err != nil {
+	if err := check("clGetPlatformIDs", C.clm_q_clGetPlatformIDs(n, &ids[0], &n)); err != nil {
 		return nil, err
 	}
 	out := make([]*Platform, 0, n)
@@ -48,6 +48,15 @@ func Platforms() ([]*Platform, error) {
 		out = append(out, &Platform{id: id})
 	}
 	return out, nil
+}
+
+// Library is the file of the vendor library that implements the platform
+// (PoCL's libpocl.so.2, ...), found from the platform's ICD dispatch table;
+// "" when it cannot be told.
+func (p *Platform) Library() string {
+	var buf [1024]C.char
+	C.clm_platform_library(p.id, &buf[0], C.size_t(len(buf)))
+	return C.GoString(&buf[0])
 }
 
 func (p *Platform) infoString(param C.cl_platform_info) (string, error) {
@@ -89,7 +98,7 @@ func (p *Platform) Info() (PlatformInfo, error) {
 // not an error.
 func (p *Platform) Devices() ([]*Device, error) {
 	var n C.cl_uint
-	st := C.clm_clGetDeviceIDs(p.id, C.CL_DEVICE_TYPE_ALL, 0, nil, &n)
+	st := C.clm_q_clGetDeviceIDs(p.id, C.CL_DEVICE_TYPE_ALL, 0, nil, &n)
 	if Status(st) == DeviceNotFound || n == 0 {
 		return []*Device{}, nil
 	}
@@ -97,7 +106,7 @@ func (p *Platform) Devices() ([]*Device, error) {
 		return nil, err
 	}
 	ids := make([]C.cl_device_id, n)
-	if err := check("clGetDeviceIDs", C.clm_clGetDeviceIDs(p.id, C.CL_DEVICE_TYPE_ALL, n, &ids[0], &n)); err != nil {
+	if err := check("clGetDeviceIDs", C.clm_q_clGetDeviceIDs(p.id, C.CL_DEVICE_TYPE_ALL, n, &ids[0], &n)); err != nil {
 		return nil, err
 	}
 	out := make([]*Device, 0, n)

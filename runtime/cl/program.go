@@ -90,7 +90,7 @@ func (p *Program) Build(options string, devices ...*Device) error {
 	defer C.free(unsafe.Pointer(opts))
 	var st C.cl_int
 	p.DriverOutput = strings.TrimSpace(captureStderr(func() {
-		st = C.clm_clBuildProgram(p.h, C.cl_uint(len(ids)), &ids[0], opts, nil, nil)
+		st = C.clm_q_clBuildProgram(p.h, C.cl_uint(len(ids)), &ids[0], opts, nil, nil)
 	}))
 	if st != 0 {
 		e := &Error{Func: "clBuildProgram", Status: Status(st)}
@@ -134,14 +134,14 @@ func (p *Program) BuildLog(d *Device) string {
 
 func (p *Program) info(param C.cl_program_info) ([]byte, error) {
 	var size C.size_t
-	if err := check("clGetProgramInfo", C.clm_clGetProgramInfo(p.h, param, 0, nil, &size)); err != nil {
+	if err := check("clGetProgramInfo", C.clm_q_clGetProgramInfo(p.h, param, 0, nil, &size)); err != nil {
 		return nil, err
 	}
 	if size == 0 {
 		return nil, nil
 	}
 	buf := make([]byte, size)
-	if err := check("clGetProgramInfo", C.clm_clGetProgramInfo(p.h, param, size, unsafe.Pointer(&buf[0]), nil)); err != nil {
+	if err := check("clGetProgramInfo", C.clm_q_clGetProgramInfo(p.h, param, size, unsafe.Pointer(&buf[0]), nil)); err != nil {
 		return nil, err
 	}
 	return buf, nil
@@ -194,7 +194,7 @@ func (p *Program) Binaries() ([][]byte, error) {
 			}
 		}
 	}()
-	if err := check("clGetProgramInfo", C.clm_clGetProgramInfo(p.h, C.CL_PROGRAM_BINARIES, C.size_t(n*int(unsafe.Sizeof(uintptr(0)))), unsafe.Pointer(&ptrs[0]), nil)); err != nil {
+	if err := check("clGetProgramInfo", C.clm_q_clGetProgramInfo(p.h, C.CL_PROGRAM_BINARIES, C.size_t(n*int(unsafe.Sizeof(uintptr(0)))), unsafe.Pointer(&ptrs[0]), nil)); err != nil {
 		return nil, err
 	}
 	out := make([][]byte, n)

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "shim.h"
 #include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -76,6 +78,17 @@ void clm_loaded_path(char *out, size_t outlen) {
 		snprintf(out, outlen, "%s", info.dli_fname);
 }
 
+void clm_platform_library(cl_platform_id p, char *out, size_t outlen) {
+	Dl_info info;
+	out[0] = 0;
+	// An ICD platform object starts with a pointer to its vendor's dispatch
+	// table, a static of the vendor library (the ICD loader's contract).
+	if (!p) return;
+	void *dispatch = *(void **)p;
+	if (dispatch && dladdr(dispatch, &info) && info.dli_fname)
+		snprintf(out, outlen, "%s", info.dli_fname);
+}
+
 int clm_probe_icd(const char *path, int *nplatforms, char *err, size_t errlen) {
 	*nplatforms = -1;
 	void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -107,7 +120,134 @@ int clm_probe_icd(const char *path, int *nplatforms, char *err, size_t errlen) {
 	return 0;
 }
 
+// A driver may compile inside these calls, and a compiler may start a child
+// (PoCL runs the linker, ld, for each work-group function). Ctrl-C reaches the
+// whole process group: a linker killed by it makes PoCL abort the process
+// (SIGABRT, with the Go runtime's stack dump). Blocking SIGINT, SIGTERM and
+// SIGHUP on the calling thread for the call makes its children inherit them
+// blocked (fork and exec keep the mask), so the linker finishes; the signal
+// itself goes to another thread of the process, where Go handles it.
+static void clm_quiet_begin(sigset_t *old) {
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &s, old);
+}
+
+static void clm_quiet_end(const sigset_t *old) { pthread_sigmask(SIG_SETMASK, old, NULL); }
+
+cl_int clm_q_clBuildProgram(cl_program a, cl_uint b, const cl_device_id *c, const char *d, void *e, void *f) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_int st = p_clBuildProgram(a, b, c, d, e, f);
+	clm_quiet_end(&old);
+	return st;
+}
+
+cl_int clm_q_clGetProgramInfo(cl_program a, cl_program_info b, size_t c, void *d, size_t *e) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_int st = p_clGetProgramInfo(a, b, c, d, e);
+	clm_quiet_end(&old);
+	return st;
+}
+
+cl_int clm_q_clFinish(cl_command_queue a) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_int st = p_clFinish(a);
+	clm_quiet_end(&old);
+	return st;
+}
+
+// Drivers start their worker threads when they are enumerated or make a
+// context or queue (PoCL's pthread device compiles and links on them too):
+// started under the blocked mask, they keep it.
+cl_int clm_q_clGetPlatformIDs(cl_uint a, cl_platform_id *b, cl_uint *c) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_int st = p_clGetPlatformIDs(a, b, c);
+	clm_quiet_end(&old);
+	return st;
+}
+
+cl_int clm_q_clGetDeviceIDs(cl_platform_id a, cl_device_type b, cl_uint c, cl_device_id *d, cl_uint *e) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_int st = p_clGetDeviceIDs(a, b, c, d, e);
+	clm_quiet_end(&old);
+	return st;
+}
+
+cl_context clm_q_clCreateContext(const cl_context_properties *a, cl_uint b, const cl_device_id *c, void *d, void *e, cl_int *f) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_context h = p_clCreateContext(a, b, c, d, e, f);
+	clm_quiet_end(&old);
+	return h;
+}
+
+cl_command_queue clm_q_clCreateCommandQueue(cl_context a, cl_device_id b, cl_command_queue_properties c, cl_int *d) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_command_queue h = p_clCreateCommandQueue(a, b, c, d);
+	clm_quiet_end(&old);
+	return h;
+}
+
+cl_command_queue clm_q_clCreateCommandQueueWithProperties(cl_context a, cl_device_id b, const cl_queue_properties *c, cl_int *d) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_command_queue h = clm_clCreateCommandQueueWithProperties(a, b, c, d);
+	clm_quiet_end(&old);
+	return h;
+}
+
+cl_kernel clm_q_clCreateKernel(cl_program a, const char *b, cl_int *c) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_kernel h = p_clCreateKernel(a, b, c);
+	clm_quiet_end(&old);
+	return h;
+}
+
+static cl_int clm_enqueue_repeat_(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                                  const size_t *global, const size_t *local, long n);
+static cl_int clm_enqueue_finish_repeat_(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                                         const size_t *global, const size_t *local, long n);
+static cl_int clm_dispatch_repeat_(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
+                                   const size_t *local, long n, cl_ulong *queued_to_start, cl_ulong *start_to_end, long *counted);
+
 cl_int clm_enqueue_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                          const size_t *global, const size_t *local, long n) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_int st = clm_enqueue_repeat_(q, k, dims, offset, global, local, n);
+	clm_quiet_end(&old);
+	return st;
+}
+
+cl_int clm_enqueue_finish_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                                 const size_t *global, const size_t *local, long n) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_int st = clm_enqueue_finish_repeat_(q, k, dims, offset, global, local, n);
+	clm_quiet_end(&old);
+	return st;
+}
+
+cl_int clm_dispatch_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
+                           const size_t *local, long n, cl_ulong *queued_to_start, cl_ulong *start_to_end, long *counted) {
+	sigset_t old;
+	clm_quiet_begin(&old);
+	cl_int st = clm_dispatch_repeat_(q, k, dims, global, local, n, queued_to_start, start_to_end, counted);
+	clm_quiet_end(&old);
+	return st;
+}
+
+static cl_int clm_enqueue_repeat_(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
                           const size_t *global, const size_t *local, long n) {
 	for (long i = 0; i < n; i++) {
 		cl_int st = p_clEnqueueNDRangeKernel(q, k, dims, offset, global, local, 0, NULL, NULL);
@@ -116,8 +256,8 @@ cl_int clm_enqueue_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const s
 	return CL_SUCCESS;
 }
 
-cl_int clm_enqueue_finish_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
-                                 const size_t *global, const size_t *local, long n) {
+static cl_int clm_enqueue_finish_repeat_(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *offset,
+                                         const size_t *global, const size_t *local, long n) {
 	for (long i = 0; i < n; i++) {
 		cl_int st = p_clEnqueueNDRangeKernel(q, k, dims, offset, global, local, 0, NULL, NULL);
 		if (st != CL_SUCCESS) return st;
@@ -127,8 +267,8 @@ cl_int clm_enqueue_finish_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, 
 	return CL_SUCCESS;
 }
 
-cl_int clm_dispatch_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
-                           const size_t *local, long n, cl_ulong *queued_to_start, cl_ulong *start_to_end, long *counted) {
+static cl_int clm_dispatch_repeat_(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
+                                   const size_t *local, long n, cl_ulong *queued_to_start, cl_ulong *start_to_end, long *counted) {
 	*queued_to_start = 0;
 	*start_to_end = 0;
 	*counted = 0;

@@ -72,6 +72,22 @@ int clm_has(const char *name);
 int clm_load(const char *path, char *err, size_t errlen);
 // clm_loaded_path writes the file the loader was loaded from.
 void clm_loaded_path(char *out, size_t outlen);
+
+// clm_q_* call the driver with SIGINT, SIGTERM and SIGHUP blocked on the
+// calling thread (see shim.c): for calls that may compile.
+cl_int clm_q_clBuildProgram(cl_program a, cl_uint b, const cl_device_id *c, const char *d, void *e, void *f);
+cl_int clm_q_clGetProgramInfo(cl_program a, cl_program_info b, size_t c, void *d, size_t *e);
+cl_int clm_q_clFinish(cl_command_queue a);
+cl_int clm_q_clGetPlatformIDs(cl_uint a, cl_platform_id *b, cl_uint *c);
+cl_int clm_q_clGetDeviceIDs(cl_platform_id a, cl_device_type b, cl_uint c, cl_device_id *d, cl_uint *e);
+cl_context clm_q_clCreateContext(const cl_context_properties *a, cl_uint b, const cl_device_id *c, void *d, void *e, cl_int *f);
+cl_command_queue clm_q_clCreateCommandQueue(cl_context a, cl_device_id b, cl_command_queue_properties c, cl_int *d);
+cl_command_queue clm_q_clCreateCommandQueueWithProperties(cl_context a, cl_device_id b, const cl_queue_properties *c, cl_int *d);
+cl_kernel clm_q_clCreateKernel(cl_program a, const char *b, cl_int *c);
+
+// clm_platform_library writes the file of the vendor library behind an ICD
+// platform (found from the platform's dispatch table) or "".
+void clm_platform_library(cl_platform_id p, char *out, size_t outlen);
 // clm_probe_icd opens a vendor library (an .icd file's target) as an ICD loader
 // does, finds clIcdGetPlatformIDsKHR and counts its platforms. It returns 0 on
 // success, 1 when the library lacks the entry point, 2 when it did not open, 3 when

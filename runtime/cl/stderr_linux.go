@@ -15,6 +15,23 @@ var (
 	stderrFile *os.File
 )
 
+// realStderr is a copy of fd 2 made when the process started, before any
+// capture: writes to it reach the terminal while a capture holds fd 2.
+var realStderr = func() *os.File {
+	fd, err := syscall.Dup(2)
+	if err != nil {
+		return os.Stderr
+	}
+	syscall.CloseOnExec(fd)
+	return os.NewFile(uintptr(fd), "/dev/stderr")
+}()
+
+// Stderr is the process's standard error as it was at start. A build swaps fd
+// 2 for a capture (captureStderr), and an interrupt can end the work while a
+// build is still running in the driver: messages written to os.Stderr then
+// would land in the capture and be lost; written here, they are not.
+func Stderr() *os.File { return realStderr }
+
 // captureStderr runs f with the process's stderr (fd 2) sent to a temporary
 // file and returns what was written there: OpenCL compilers (PoCL's clang)
 // print warnings straight to fd 2 during clBuildProgram. Captures are serial;

@@ -2,6 +2,11 @@
 
 package cl
 
+import "os"
+
+// Stderr is the process's standard error (see the Linux version).
+func Stderr() *os.File { return os.Stderr }
+
 // captureStderr runs f; outside Linux the driver's stderr is left as it is.
 func captureStderr(f func()) string {
 	f()
