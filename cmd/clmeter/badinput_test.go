@@ -141,7 +141,7 @@ func badInputRows(fx badFixtures) []badInput {
 	return []badInput{
 		// Commands and subcommands.
 		{name: "unknown command", args: []string{"nosuch"}, code: u, want: []string{`"nosuch" is not a clmeter command`, "run, serve"}},
-		{name: "unknown cache subcommand", args: []string{"cache", "frob"}, code: u, want: []string{`"frob" is not a 'clmeter cache' subcommand`, "stats, list, verify, clear, bench"}},
+		{name: "unknown cache subcommand", args: []string{"cache", "frob"}, code: u, want: []string{`"frob" is not a 'clmeter cache' subcommand`, "stats, list, verify, clear, wait, bench"}},
 		{name: "unknown store subcommand", args: []string{"store", "frob"}, code: u, want: []string{`"frob" is not a 'clmeter store' subcommand`, "add"}},
 		{name: "bad flag of a subcommand", args: []string{"cache", "verify", "--bogus"}, code: u, want: []string{"bogus", "'clmeter cache verify --help'"}},
 		{name: "bad flag of store add", args: []string{"store", "add", "--bogus"}, code: u, want: []string{"bogus", "'clmeter store add --help'"}},
@@ -356,7 +356,7 @@ func badInputRows(fx badFixtures) []badInput {
 		// One set of conventions (issue 26): usage is 2 with the choices, no usable device 4.
 		{name: "-v is not the version", args: []string{"-v"}, code: u, want: []string{"-v", "--version"}},
 		{name: "unknown flag lists the flags", args: []string{"check", "--device", "x", fx.cl}, code: u, want: []string{"-device", "'clmeter check' takes", "--kernel", "-D"}},
-		{name: "unknown cache subcommand", args: []string{"cache", "bogus"}, code: u, want: []string{"bogus", "stats, list, verify, clear, bench"}},
+		{name: "unknown cache subcommand", args: []string{"cache", "bogus"}, code: u, want: []string{"bogus", "stats, list, verify, clear, wait, bench"}},
 		{name: "unknown store subcommand", args: []string{"store", "bogus"}, code: u, want: []string{"bogus", "add"}},
 		{name: "run format list", args: saxpy("--format", "xml"), code: u, want: []string{"xml", "table, wide, json, csv, markdown, md"}},
 		{name: "suite format list", args: suite("--format", "xml"), code: u, want: []string{"xml", "table, json, csv, markdown, md"}},
