@@ -1,0 +1,201 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/runtime/cl"
+)
+
+// checkArgTypes compares each argument with what the kernel declares (when
+// the driver tells: clGetKernelArgInfo).
+func (b *KernelBenchmark) checkArgTypes() error {
+	for i, a := range b.Args {
+		if a.Kind == ArgImage2D {
+			continue
+		}
+		ai, err := b.kernel.ArgInfo(i)
+		if err != nil || ai.AddressSpace == "" {
+			return nil // the driver keeps no argument info: nothing to check
+		}
+		declared := ai.TypeName
+		if ai.AddressSpace != "private" {
+			declared = "__" + ai.AddressSpace + " " + declared
+		}
+		given := map[ArgKind]string{ArgBuffer: "a buffer", ArgLocal: "local memory", ArgScalar: "a value"}[a.Kind]
+		if a.Type != "" {
+			given += " of " + a.Type
+		}
+		want := map[string]ArgKind{"global": ArgBuffer, "constant": ArgBuffer, "local": ArgLocal, "private": ArgScalar}[ai.AddressSpace]
+		bad := want != a.Kind
+		if !bad && a.Kind == ArgScalar && a.Type != "" && knownType(ai.TypeName) {
+			bad = normType(ai.TypeName) != normType(a.Type)
+		}
+		if bad {
+			name := ""
+			if ai.Name != "" {
+				name = " (" + ai.Name + ")"
+			}
+			return fmt.Errorf("argument %d%s of kernel %s is %s, but --arg %q gives %s: match the kernel's declaration", i, name, b.Kernel, declared, a.Name, given)
+		}
+	}
+	return nil
+}
+
+// normType spells an OpenCL C type one way ("unsigned int" is "uint").
+func normType(t string) string {
+	t = strings.TrimSpace(t)
+	for _, p := range [][2]string{{"unsigned char", "uchar"}, {"unsigned short", "ushort"}, {"unsigned int", "uint"}, {"unsigned long", "ulong"}, {"unsigned", "uint"}} {
+		if strings.HasPrefix(t, p[0]) {
+			t = p[1] + t[len(p[0]):]
+		}
+	}
+	return t
+}
+
+// knownType reports whether t is a built-in scalar or vector type (a typedef
+// or struct is not checked).
+func knownType(t string) bool {
+	t = normType(t)
+	base := strings.TrimRight(t, "0123456789")
+	switch base {
+	case "char", "uchar", "short", "ushort", "int", "uint", "long", "ulong", "half", "float", "double":
+	default:
+		return false
+	}
+	switch t[len(base):] {
+	case "", "2", "3", "4", "8", "16":
+		return true
+	}
+	return false
+}
+
+func (a Arg) label(i int) string {
+	if a.Name != "" {
+		return fmt.Sprintf("%d (%s)", i, a.Name)
+	}
+	return fmt.Sprint(i)
+}
+
+// checkSizes refuses, before anything is allocated, what the device cannot do.
+func (b *KernelBenchmark) checkSizes() error {
+	in := b.Device.Info
+	for i, a := range b.Args {
+		if a.Kind == ArgBuffer {
+			if a.Bytes <= 0 {
+				return fmt.Errorf("buffer %s: size must be positive, got %d bytes", a.label(i), a.Bytes)
+			}
+			if in.MaxAllocBytes > 0 && a.Bytes > in.MaxAllocBytes {
+				return fmt.Errorf("buffer %s is %s, over the device's largest allocation of %s (CL_DEVICE_MAX_MEM_ALLOC_SIZE): use a smaller size", a.label(i), humanSize(a.Bytes), humanSize(in.MaxAllocBytes))
+			}
+		}
+		if a.Kind == ArgLocal && in.LocalMemBytes > 0 && a.Bytes > in.LocalMemBytes {
+			return fmt.Errorf("local memory argument %s is %s, over the device's %s", a.label(i), humanSize(a.Bytes), humanSize(in.LocalMemBytes))
+		}
+	}
+	if len(b.Global) < 1 || len(b.Global) > 3 {
+		return fmt.Errorf("global size needs 1 to 3 dimensions, got %d", len(b.Global))
+	}
+	if b.Local != nil && len(b.Local) != len(b.Global) {
+		return fmt.Errorf("local size %v has %d dimensions, global size %v has %d", b.Local, len(b.Local), b.Global, len(b.Global))
+	}
+	total := 1
+	for d, g := range b.Global {
+		if g <= 0 {
+			return fmt.Errorf("global size %v: every dimension must be positive", b.Global)
+		}
+		if b.Local == nil {
+			continue
+		}
+		l := b.Local[d]
+		if l <= 0 {
+			return fmt.Errorf("local size %v: every dimension must be positive", b.Local)
+		}
+		if g%l != 0 {
+			return fmt.Errorf("global size %d is not a multiple of local size %d in dimension %d: round the global size up to a multiple", g, l, d)
+		}
+		if d < len(in.MaxWorkItemSizes) && l > in.MaxWorkItemSizes[d] {
+			return fmt.Errorf("local size %d in dimension %d is over the device's maximum of %d", l, d, in.MaxWorkItemSizes[d])
+		}
+		total *= l
+	}
+	if b.Local != nil && in.MaxWorkGroupSize > 0 && total > in.MaxWorkGroupSize {
+		return fmt.Errorf("local size %v makes work-groups of %d items, over the device's maximum of %d", b.Local, total, in.MaxWorkGroupSize)
+	}
+	return nil
+}
+
+func humanSize(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// A Tracer receives what a KernelBenchmark does, for a timeline of host calls
+// against device execution. Calls come from the goroutine running the benchmark.
+type Tracer interface {
+	// Host records a host call (an enqueue, a finish, a build) from start to end.
+	Host(name string, start, end time.Time)
+	// Device records a device command (category "kernel" or "transfer") with its
+	// profiling timestamps, in device-timer nanoseconds.
+	Device(name, category string, p cl.Profile)
+}
+
+// Measurable returns the benchmark as measure.Run takes it: a measure.Benchmark
+// and measure.Flusher that is also a measure.Phased when the kernel has buffer
+// arguments and a measure.Validator when Check is set.
+//
+// With NoPhases it is never a measure.Phased.
+func (b *KernelBenchmark) Measurable() measure.Benchmark {
+	hasBuf := false
+	for _, a := range b.Args {
+		hasBuf = hasBuf || (a.Kind == ArgBuffer && !b.NoPhases)
+	}
+	base := kbPlain{b}
+	switch {
+	case hasBuf && b.Check != nil:
+		return kbBoth{base}
+	case hasBuf:
+		return kbPhased{base}
+	case b.Check != nil:
+		return kbValid{base}
+	}
+	return base
+}
+
+type kbPlain struct{ b *KernelBenchmark }
+
+func (p kbPlain) Setup(ctx context.Context) (measure.SetupInfo, error) { return p.b.Setup(ctx) }
+
+func (p kbPlain) Launch(ctx context.Context, k int) (measure.Batch, error) {
+	return p.b.Launch(ctx, k)
+}
+
+func (p kbPlain) Teardown() error { return p.b.Teardown() }
+
+func (p kbPlain) Abandon() { p.b.Abandon() }
+
+func (p kbPlain) Flush(ctx context.Context) error { return p.b.Flush(ctx) }
+
+type kbPhased struct{ kbPlain }
+
+func (p kbPhased) RunPhases(ctx context.Context) (measure.Phases, error) { return p.b.RunPhases(ctx) }
+
+type kbValid struct{ kbPlain }
+
+func (p kbValid) Validate(ctx context.Context) error { return p.b.Validate(ctx) }
+
+type kbBoth struct{ kbPlain }
+
+func (p kbBoth) RunPhases(ctx context.Context) (measure.Phases, error) { return p.b.RunPhases(ctx) }
+
+func (p kbBoth) Validate(ctx context.Context) error { return p.b.Validate(ctx) }
