@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/fail"
@@ -23,7 +22,6 @@ import (
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/spec"
 	"github.com/clmeter/clmeter/table"
-	"github.com/clmeter/clmeter/units"
 )
 
 // CacheOptions choose the program binary cache (see runtime.CacheFromEnv).
@@ -439,82 +437,6 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 		plan.analysis.annotate(ctx, it.device, kb, it.precision, rb)
 	}
 	return rb, err
-}
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ",")
-}
-
-func fromCache(p *results.ProgramInfo) string {
-	if p != nil && p.FromCache {
-		return " (from clmeter's binary cache)"
-	}
-	return ""
-}
-
-func firstLaunch(m *measure.Result) time.Duration {
-	if m.Cold.Device > 0 && m.Timer == measure.TimerDevice {
-		return m.Cold.Device
-	}
-	return m.Cold.Host
-}
-
-func launchesRange(m *measure.Result) string {
-	if len(m.Samples) == 0 {
-		return "-"
-	}
-	lo, hi := m.Samples[0].Launches, m.Samples[0].Launches
-	for _, s := range m.Samples {
-		lo, hi = min(lo, s.Launches), max(hi, s.Launches)
-	}
-	if lo == hi {
-		return fmt.Sprint(lo)
-	}
-	return fmt.Sprintf("%d-%d", lo, hi)
-}
-
-func throughput(m *measure.Result) string {
-	if t := ThroughputText(m.Throughput); t != "" {
-		return t
-	}
-	return "-"
-}
-
-// ThroughputText writes t's figures with scaled units: bandwidth ("845 MB/s",
-// "3.06 TB/s"), then operations ("65.3 TFLOP/s", "142k launches/s"); "" when
-// there are none.
-func ThroughputText(t *measure.Throughput) string {
-	if t == nil {
-		return ""
-	}
-	var parts []string
-	if r := units.Rate(t.GBPerSecond, "B"); r != "" {
-		parts = append(parts, r)
-	}
-	if t.GOpsPerSecond > 0 {
-		unit := t.OpsUnit
-		switch unit {
-		case "":
-			unit = "op"
-		case "launch":
-			unit = "launches"
-		}
-		parts = append(parts, units.Rate(t.GOpsPerSecond, unit))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// fmtDur writes a duration with four significant digits in a fitting unit; a
-// zero is "-", since a figure of 0 is never printed as a time.
-func fmtDur(d time.Duration) string {
-	if d == 0 {
-		return "-"
-	}
-	return units.Duration(d)
 }
 
 // usageErr is a bad-usage error.

@@ -1,0 +1,117 @@
+package tune
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/spec"
+)
+
+func nanos(t *Trial) []float64 {
+	var out []float64
+	for _, s := range t.Bench.Measurement.Samples {
+		out = append(out, float64(s.PerLaunch))
+	}
+	return out
+}
+
+// runTrial measures one configuration. local, when not nil, replaces the
+// spec's local size (empty: the driver's choice).
+func runTrial(ctx context.Context, k *spec.Kernel, dev *runtime.Device, in spec.Instance, local []int, ref *reference, s measure.Settings, stderr io.Writer) *Trial {
+	t := &Trial{Label: in.Label()}
+	b := results.Benchmark{Name: k.Kernel, Kind: "tune", Device: dev.Describe(), Figures: []results.Figure{}}
+	for i, n := range in.Names {
+		b.SetParam(n, strconv.FormatInt(in.Values[i], 10))
+	}
+	skip := func(reason string) *Trial {
+		t.Skipped = reason
+		b.Error = "skipped: " + reason
+		t.Bench = b
+		return t
+	}
+	kb, err := k.Benchmark(dev, in)
+	if err != nil {
+		return skip(reason(err))
+	}
+	if local != nil {
+		kb.Local = nil
+		b.SetParam("local", "driver")
+		t.Label += " local=driver"
+	} else if kb.Local != nil {
+		b.SetParam("local", joinInts(kb.Local))
+	}
+	b.SetParam("global", joinInts(kb.Global))
+	if kb.Local != nil {
+		if reason := localTooBig(dev, kb.Local); reason != "" {
+			return skip(reason)
+		}
+	}
+	fmt.Fprintf(stderr, "  %s %s\n", k.Kernel, t.Label)
+	own := kb.Check
+	kb.Check = func(in, out map[int][]byte) error {
+		if own != nil {
+			if err := own(in, out); err != nil {
+				return err
+			}
+		}
+		return ref.check(out)
+	}
+	ref.pending = true
+	res, err := measure.Run(ctx, kb.Measurable(), s)
+	b.Measurement = res
+	if kb.Program != nil {
+		b.Program = kb.Build.ProgramInfo(kb.Source.Name)
+	}
+	if err != nil {
+		return skip(strings.TrimPrefix(reason(err), "setup: "))
+	}
+	if res.Valid != nil && !*res.Valid {
+		return skip("output differs: " + res.ValidationError)
+	}
+	ref.commit()
+	t.Bench = b
+	return t
+}
+
+// localTooBig says why a local size cannot run on dev ("" when it can).
+func localTooBig(dev *runtime.Device, local []int) string {
+	p := 1
+	for _, l := range local {
+		p *= l
+	}
+	if m := dev.Info.MaxWorkGroupSize; m > 0 && p > m {
+		return fmt.Sprintf("local size %s is %d work-items, over the device's limit of %d (CL_DEVICE_MAX_WORK_GROUP_SIZE)", joinInts(local), p, m)
+	}
+	for d, l := range local {
+		if d < len(dev.Info.MaxWorkItemSizes) && l > dev.Info.MaxWorkItemSizes[d] {
+			return fmt.Sprintf("local size %d in dimension %d is over the device's limit of %d (CL_DEVICE_MAX_WORK_ITEM_SIZES)", l, d, dev.Info.MaxWorkItemSizes[d])
+		}
+	}
+	return ""
+}
+
+// reason is an error in one line: its first, and for a build failure the
+// log's first line that names an error.
+func reason(err error) string {
+	first, rest, _ := strings.Cut(err.Error(), "\n")
+	for _, l := range strings.Split(rest, "\n") {
+		if strings.Contains(l, "error") {
+			return first + ": " + strings.TrimSpace(l)
+		}
+	}
+	return first
+}
+
+func joinInts(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
