@@ -10,17 +10,10 @@ import (
 	"github.com/clmeter/clmeter/sizing"
 )
 
-// Shape describes dev for sizing, with the host's available memory read now.
-func Shape(dev *runtime.Device) sizing.Shape {
-	in := dev.Info
-	return sizing.Shape{MaxAlloc: in.MaxAllocBytes, GlobalMem: in.GlobalMemBytes, Cache: in.GlobalCacheBytes,
-		HostAvailable: sizing.HostAvailable(), CPU: isCPU(dev)}
-}
-
 // Budget is the memory budget of one benchmark on dev; a positive limit
 // (--max-memory) lowers its total and per-buffer sizes.
 func Budget(dev *runtime.Device, limit int64) sizing.Budget {
-	b := sizing.NewBudget(Shape(dev))
+	b := sizing.NewBudget(dev.SizingShape())
 	if limit > 0 && limit < b.Total {
 		b.Total = limit
 		b.Reason += "; lowered to " + sizeLabel(limit) + " by --max-memory"
@@ -92,6 +85,19 @@ func WorkingSet(ctx context.Context, dev *runtime.Device, budget sizing.Budget) 
 	return p, nil
 }
 
+// found returns the working sets measured on dev in this process.
+func found(dev *runtime.Device) []sizing.Plateau {
+	workingSetMu.Lock()
+	defer workingSetMu.Unlock()
+	var ps []sizing.Plateau
+	for k, p := range workingSets {
+		if k.dev == dev {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
 // Region is where a working set of bytes lives on dev: sizing.RegionCache
 // when it fits the last-level cache the device reports, or a cache the
 // working-set search found faster than memory (WorkingSet), else
@@ -100,10 +106,8 @@ func Region(dev *runtime.Device, bytes int64) string {
 	if c := dev.Info.GlobalCacheBytes; c > 0 && bytes <= c {
 		return sizing.RegionCache
 	}
-	workingSetMu.Lock()
-	defer workingSetMu.Unlock()
-	for k, p := range workingSets {
-		if k.dev == dev && bytes <= p.Cache.Bytes {
+	for _, p := range found(dev) {
+		if bytes <= p.Cache.Bytes {
 			return sizing.RegionCache
 		}
 	}
@@ -112,12 +116,10 @@ func Region(dev *runtime.Device, bytes int64) string {
 
 // OnPlateau says whether a memory working set of bytes on dev is on the
 // plateau the working-set search found: "yes" from the plateau's size up,
-// "no" below it or when the memory budget ended the search first.
+// "no" below it or when the search stopped before a plateau.
 func OnPlateau(dev *runtime.Device, bytes int64) string {
-	workingSetMu.Lock()
-	defer workingSetMu.Unlock()
-	for k, p := range workingSets {
-		if k.dev == dev && p.Found && bytes >= p.Memory.Bytes {
+	for _, p := range found(dev) {
+		if p.Found && bytes >= p.Memory.Bytes {
 			return "yes"
 		}
 	}

@@ -85,7 +85,7 @@ func (b *KernelBenchmark) Flush(ctx context.Context) error {
 	if b.flush == nil {
 		in := b.Device.Info
 		size := max(2*in.GlobalCacheBytes, 64<<20)
-		budget := sizing.NewBudget(sizing.Shape{MaxAlloc: in.MaxAllocBytes, GlobalMem: in.GlobalMemBytes, HostAvailable: sizing.HostAvailable()})
+		budget := sizing.NewBudget(b.Device.SizingShape())
 		size = min(size, budget.Buffer(1))
 		buf, err := b.ctx.CreateBuffer(cl.MemReadWrite, size, nil)
 		if err != nil {

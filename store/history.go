@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -450,16 +449,7 @@ func writeChangesCSV(w io.Writer, hs []SeriesHistory) error {
 }
 
 func fullLabels(l map[string]string) string {
-	keys := make([]string, 0, len(l))
-	for k := range l {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + l[k]
-	}
-	return strings.Join(parts, ";")
+	return joinLabels(l, ";", nil)
 }
 
 // ParseSince reads --since: a date (2006-01-02), an RFC 3339 time, or an age

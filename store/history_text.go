@@ -32,7 +32,11 @@ func short(commit string) string {
 }
 
 // LabelText joins labels as "k=v k=v", sorted, commits shortened.
-func LabelText(l map[string]string) string {
+func LabelText(l map[string]string) string { return joinLabels(l, " ", short) }
+
+// joinLabels joins labels as k=v in key order with sep, each commit value
+// passed through commit (nil: as it is).
+func joinLabels(l map[string]string, sep string, commit func(string) string) string {
 	keys := make([]string, 0, len(l))
 	for k := range l {
 		keys = append(keys, k)
@@ -41,12 +45,12 @@ func LabelText(l map[string]string) string {
 	parts := make([]string, len(keys))
 	for i, k := range keys {
 		v := l[k]
-		if k == "commit" {
-			v = short(v)
+		if k == "commit" && commit != nil {
+			v = commit(v)
 		}
 		parts[i] = k + "=" + v
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, sep)
 }
 
 // CIText writes a point's interval as "±1.2%" of its median; "" when the
