@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -27,43 +28,15 @@ var (
 )
 
 // medianCI returns the median of v and a distribution-free confidence
-// interval of it of at least 95% (order statistics of the binomial), or the
-// extremes when there are too few values for one.
+// interval of it of at least 95% (measure.MedianCI), or NaNs when v is empty.
 func medianCI(v []float64) (med, lo, hi float64) {
 	s := append([]float64{}, v...)
 	sort.Float64s(s)
-	n := len(s)
-	med = median(s)
-	if n == 0 {
-		return med, math.NaN(), math.NaN()
+	if len(s) == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
 	}
-	// Widen [k, n-1-k] until it covers 95%: P(B(n, 1/2) in [k+1, n-1-k]).
-	best := 0
-	for k := 0; k < n/2; k++ {
-		if binomCoverage(n, k) >= 0.95 {
-			best = k
-		} else {
-			break
-		}
-	}
-	return med, s[best], s[n-1-best]
-}
-
-// binomCoverage is the probability that the median lies between order
-// statistics k and n-1-k (0-based) of n samples.
-func binomCoverage(n, k int) float64 {
-	p := 0.0
-	for j := k + 1; j <= n-1-k; j++ {
-		p += math.Exp(lchoose(n, j) - float64(n)*math.Ln2)
-	}
-	return p
-}
-
-func lchoose(n, k int) float64 {
-	a, _ := math.Lgamma(float64(n + 1))
-	b, _ := math.Lgamma(float64(k + 1))
-	c, _ := math.Lgamma(float64(n - k + 1))
-	return a - b - c
+	lo, hi, _ = measure.MedianCI(s, 0.95)
+	return measure.MedianSorted(s), lo, hi
 }
 
 // ratioRow makes a row from per-round ratios (clmeter / peer) with a target.

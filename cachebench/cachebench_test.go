@@ -4,25 +4,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clmeter/clmeter/internal/devtest"
 	"github.com/clmeter/clmeter/runtime"
 )
-
-// needDevice skips a test on a machine without a usable OpenCL device.
-func needDevice(t *testing.T) {
-	t.Helper()
-	m := runtime.NewManager()
-	defer m.Close()
-	if ds, err := m.Devices(); err != nil || len(ds) == 0 {
-		t.Skipf("no OpenCL device: %v", err)
-	}
-}
 
 func TestLargeBenchSourceBuilds(t *testing.T) {
 	src := largeBenchSource(32)
 	if n := strings.Count(src, "__kernel void k"); n != 32 || strings.Contains(src, "%!") {
 		t.Fatalf("%d kernels, want 32; or a formatting error:\n%s", n, src)
 	}
-	needDevice(t)
+	devtest.Need(t)
 	m := runtime.NewManager()
 	defer m.Close()
 	devs, _ := m.Devices()
@@ -38,7 +29,7 @@ func TestLargeBenchSourceBuilds(t *testing.T) {
 
 // TestFileKernelArgs checks which user kernels the experiment launches.
 func TestFileKernelArgs(t *testing.T) {
-	needDevice(t)
+	devtest.Need(t)
 	m := runtime.NewManager()
 	defer m.Close()
 	devs, _ := m.Devices()
@@ -63,7 +54,7 @@ func TestFileKernelArgs(t *testing.T) {
 // TestImagingExample builds examples/imaging (18 kernels, three headers) as
 // the experiment does and checks the probe's launch of its first kernel.
 func TestImagingExample(t *testing.T) {
-	needDevice(t)
+	devtest.Need(t)
 	prog, err := loadBenchProgram("../examples/imaging/imaging.cl")
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/clmeter/clmeter/internal/atomicfile"
 )
 
 // A Report is everything one check found, as -o writes it (JSON).
@@ -255,27 +257,8 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// writeFileAtomic writes the report to a temporary file beside path, syncs it
-// and renames it over path: a reader sees the old file or the whole new one.
-func writeFileAtomic(path string, r *Report) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return fmt.Errorf("-o %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = writeJSON(tmp, r); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+// writeFileAtomic writes the report to path atomically: a reader sees the old
+// file or the whole new one.
+func writeFileAtomic(path string, r *Report) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return writeJSON(w, r) })
 }

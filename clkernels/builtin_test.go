@@ -2,45 +2,16 @@ package clkernels
 
 import (
 	"context"
-	"errors"
-	"os"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/internal/devtest"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/runtime"
-	"github.com/clmeter/clmeter/runtime/cl"
 )
 
-var (
-	mgrOnce sync.Once
-	mgr     *runtime.Manager
-	testDev *runtime.Device
-	devErr  error
-)
-
-// device returns the default device for the tests, skipping when there is no
-// OpenCL library or device.
-func device(t testing.TB) *runtime.Device {
-	t.Helper()
-	mgrOnce.Do(func() {
-		mgr = runtime.NewManager()
-		devs, err := mgr.Select(os.Getenv(runtime.DeviceEnv))
-		if err != nil {
-			devErr = err
-			return
-		}
-		testDev = devs[0]
-	})
-	if devErr != nil {
-		if errors.Is(devErr, cl.ErrNoLibrary) {
-			t.Skipf("no OpenCL library: %v", devErr)
-		}
-		t.Skipf("no OpenCL device: %v", devErr)
-	}
-	return testDev
-}
+// device is the test device, or skips t (devtest.Device).
+func device(t testing.TB) *runtime.Device { return devtest.Device(t) }
 
 // tiny are measure settings for tests: three short samples.
 var tiny = measure.Settings{Samples: 3, MinSampleTime: time.Millisecond, Warmup: measure.WarmupCount(1), MaxTime: time.Second}

@@ -152,7 +152,7 @@ func Summarize(perLaunch []time.Duration, cfg StatsSettings) Summary {
 
 	s.Min = time.Duration(sorted[0])
 	s.Max = time.Duration(sorted[n-1])
-	med := medianSorted(sorted)
+	med := MedianSorted(sorted)
 	s.Median = roundDuration(med)
 	mean := stat.Mean(x, nil)
 	s.Mean = roundDuration(mean)
@@ -169,7 +169,7 @@ func Summarize(perLaunch []time.Duration, cfg StatsSettings) Summary {
 
 	need := CISamples(cfg.Confidence)
 	if n >= need {
-		lo, hi, conf := medianCI(sorted, cfg.Confidence)
+		lo, hi, conf := MedianCI(sorted, cfg.Confidence)
 		s.CI95Low, s.CI95High, s.CIConfidence, s.CILevel = time.Duration(lo), time.Duration(hi), conf, cfg.Confidence
 		if med > 0 {
 			s.Noise = (hi - lo) / 2 / med
@@ -185,7 +185,7 @@ func Summarize(perLaunch []time.Duration, cfg StatsSettings) Summary {
 		last := slices.Clone(x[n-third:])
 		slices.Sort(first)
 		slices.Sort(last)
-		s.Trend = (medianSorted(last) - medianSorted(first)) / med
+		s.Trend = (MedianSorted(last) - MedianSorted(first)) / med
 		s.TrendP = spearmanP(x)
 		s.TrendSlope = theilSen(x) / med
 	}
@@ -223,17 +223,17 @@ func noiseOf(perLaunch []time.Duration, confidence float64) (noise float64, ok b
 		return 0, false
 	}
 	slices.Sort(sorted)
-	lo, hi, conf := medianCI(sorted, confidence)
-	med := medianSorted(sorted)
+	lo, hi, conf := MedianCI(sorted, confidence)
+	med := MedianSorted(sorted)
 	if med <= 0 {
 		return 0, conf >= confidence
 	}
 	return (hi - lo) / 2 / med, conf >= confidence
 }
 
-// medianCI returns the order-statistic confidence interval of the median of
+// MedianCI returns the order-statistic confidence interval of the median of
 // sorted data and its exact coverage (see Summary.CI95Low).
-func medianCI(sorted []float64, confidence float64) (lo, hi, coverage float64) {
+func MedianCI(sorted []float64, confidence float64) (lo, hi, coverage float64) {
 	n := len(sorted)
 	b := distuv.Binomial{N: float64(n), P: 0.5}
 	alpha := (1 - confidence) / 2
@@ -258,7 +258,7 @@ func outliers(x []float64, med, z float64) []int {
 	}
 	d := slices.Clone(dev)
 	slices.Sort(d)
-	scale := madScale * medianSorted(d)
+	scale := madScale * MedianSorted(d)
 	if scale == 0 {
 		// More than half the samples equal the median: fall back to the mean
 		// absolute deviation (1.2533 = sqrt(pi/2) makes it a normal sigma).
@@ -324,7 +324,9 @@ func ranks(x []float64) []float64 {
 	return r
 }
 
-func medianSorted(s []float64) float64 {
+// MedianSorted returns the median of sorted data (0 for none): the middle
+// value, or the mean of the two middle values.
+func MedianSorted(s []float64) float64 {
 	n := len(s)
 	if n == 0 {
 		return 0
@@ -421,7 +423,7 @@ func theilSen(x []float64) float64 {
 		return 0
 	}
 	slices.Sort(slopes)
-	return medianSorted(slopes)
+	return MedianSorted(slopes)
 }
 
 // CISamples is the fewest samples whose extremes bound the median with at

@@ -115,7 +115,7 @@ func TestMedianCITwenty(t *testing.T) {
 	for i := range x {
 		x[i] = float64(i + 1)
 	}
-	lo, hi, conf := medianCI(x, 0.95)
+	lo, hi, conf := MedianCI(x, 0.95)
 	if lo != 6 || hi != 15 || !near(conf, 1-2*21700.0/1048576, 1e-12) {
 		t.Errorf("medianCI = %v, %v, %v", lo, hi, conf)
 	}

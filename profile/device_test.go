@@ -2,46 +2,19 @@ package profile
 
 import (
 	"context"
-	"errors"
-	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/internal/devtest"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
-	"github.com/clmeter/clmeter/runtime/cl"
 )
 
-var (
-	mgrOnce sync.Once
-	testDev *runtime.Device
-	devErr  error
-)
-
-// device is the test device (CLMETER_DEVICE, else the default); the manager has
-// no binary cache, so nothing outside the test is touched.
-func device(t *testing.T) *runtime.Device {
-	t.Helper()
-	mgrOnce.Do(func() {
-		devs, err := runtime.NewManager().Select(os.Getenv(runtime.DeviceEnv))
-		if err != nil {
-			devErr = err
-			return
-		}
-		testDev = devs[0]
-	})
-	if devErr != nil {
-		if errors.Is(devErr, cl.ErrNoLibrary) {
-			t.Skipf("no OpenCL library: %v", devErr)
-		}
-		t.Skipf("no OpenCL device: %v", devErr)
-	}
-	return testDev
-}
+// device is the test device, or skips t (devtest.Device).
+func device(t *testing.T) *runtime.Device { return devtest.Device(t) }
 
 var tiny = measure.Settings{Samples: 3, MinSampleTime: time.Millisecond, Warmup: measure.WarmupCount(1), MaxTime: time.Second}
 

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/clmeter/clmeter/internal/atomicfile"
 )
 
 // A Store keeps profiles as JSON files in a folder, one per Key.
@@ -78,24 +80,8 @@ func (s Store) Save(p *Profile) (string, error) {
 		return "", err
 	}
 	path := s.Path(p.Key)
-	f, err := os.CreateTemp(s.Dir, ".profile-*")
-	if err != nil {
+	if err := atomicfile.WriteFile(path, append(b, '\n')); err != nil {
 		return "", fmt.Errorf("device profiles: %w", err)
-	}
-	tmp := f.Name()
-	_, werr := f.Write(append(b, '\n'))
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return "", fmt.Errorf("device profiles: writing %s: %w", path, werr)
 	}
 	return path, nil
 }

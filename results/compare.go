@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/perf/benchmath"
 
+	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -176,7 +177,7 @@ func ComparePair(old, new []float64, alpha float64) Pair {
 	slices.Sort(o)
 	slices.Sort(n)
 	p := Pair{Old: o, New: n, Warnings: []string{}}
-	om, nm := medianSorted(o), medianSorted(n)
+	om, nm := measure.MedianSorted(o), measure.MedianSorted(n)
 	p.OldMedian, p.NewMedian = time.Duration(math.Round(om)), time.Duration(math.Round(nm))
 	if om > 0 {
 		p.Ratio = nm / om
@@ -227,7 +228,7 @@ func ratioCI(o, n []float64, alpha float64, warnings *[]string) (lo, hi float64)
 		}
 		slices.Sort(ro)
 		slices.Sort(rn)
-		ratios[i] = medianSorted(rn) / medianSorted(ro)
+		ratios[i] = measure.MedianSorted(rn) / measure.MedianSorted(ro)
 	}
 	slices.Sort(ratios)
 	q := func(p float64) float64 {
@@ -235,17 +236,6 @@ func ratioCI(o, n []float64, alpha float64, warnings *[]string) (lo, hi float64)
 		return ratios[min(max(i, 0), len(ratios)-1)]
 	}
 	return q(alpha / 2), q(1 - alpha/2)
-}
-
-func medianSorted(s []float64) float64 {
-	n := len(s)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // Regressions returns the pairs that are Slower by more than threshold (0.05 =

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/atomicfile"
 )
 
 // Encode returns f as indented JSON ending in a newline. Nil lists encode as [].
@@ -42,72 +43,20 @@ func WriteFile(path string, f *File) error {
 	return writeAtomic(path, f, nil)
 }
 
-// WriteAtomic writes what write produces to path atomically: into a temporary
-// file in path's folder, synced, then renamed over path. On error nothing is
-// left behind and path is untouched.
-func WriteAtomic(path string, write func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return writeBytesAtomic(path, buf.Bytes(), nil)
-}
-
-// writeAtomic encodes f and writes it with writeBytesAtomic.
+// writeAtomic encodes f and writes it atomically; wrap, when not nil, wraps
+// the temporary file's writer (tests use it to simulate a failing disk).
 func writeAtomic(path string, f *File, wrap func(io.Writer) io.Writer) error {
 	data, err := f.Encode()
 	if err != nil {
 		return err
 	}
-	return writeBytesAtomic(path, data, wrap)
-}
-
-// writeBytesAtomic writes data into a temporary file in path's directory, syncs
-// it, and renames it to path. wrap, when not nil, wraps the temporary file's
-// writer (tests use it to simulate a failing disk). On error the temporary
-// file is removed and path is untouched.
-func writeBytesAtomic(path string, data []byte, wrap func(io.Writer) io.Writer) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = fmt.Errorf("write %s: %w", path, err)
+	return atomicfile.Write(path, func(w io.Writer) error {
+		if wrap != nil {
+			w = wrap(w)
 		}
-	}()
-	var w io.Writer = tmp
-	if wrap != nil {
-		w = wrap(tmp)
-	}
-	if _, err := w.Write(data); err != nil {
+		_, err := w.Write(data)
 		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	// Make the rename itself durable; not every file system can sync a
-	// directory, so a failure here is not an error.
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
+	})
 }
 
 // A Writer keeps a result file up to date while benchmarks run: it rewrites the

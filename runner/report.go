@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/atomicfile"
 	"github.com/clmeter/clmeter/results"
 )
 
@@ -54,7 +55,7 @@ func Report(ctx context.Context, opts ReportOptions, stdout, stderr io.Writer) e
 	if opts.Output == "" {
 		err = results.WriteReport(stdout, r, opts.Format)
 	} else {
-		err = results.WriteAtomic(opts.Output, func(w io.Writer) error { return results.WriteReport(w, r, opts.Format) })
+		err = atomicfile.Write(opts.Output, func(w io.Writer) error { return results.WriteReport(w, r, opts.Format) })
 		if err == nil {
 			fmt.Fprintf(stderr, "clmeter: wrote %s (%d benchmarks from %d files)\n", opts.Output, len(r.Rows), len(srcs))
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/atomicfile"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -103,5 +104,5 @@ func Trace(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error
 
 // writeTraceFile writes the trace atomically.
 func writeTraceFile(path string, tr *results.Trace) error {
-	return results.WriteAtomic(path, tr.WriteChrome)
+	return atomicfile.Write(path, tr.WriteChrome)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/clmeter/clmeter/internal/atomicfile"
 	"github.com/clmeter/clmeter/runtime/cl"
 	"github.com/clmeter/clmeter/units"
 )
@@ -457,35 +458,15 @@ func (c *Cache) store(key string, kf KeyFields, source string, payload []byte, k
 	return int64(len(data)), nil
 }
 
-// writeFileAtomic writes data to path through a synced temporary file in the
-// same folder and a rename, and sets its mtime to now.
-func writeFileAtomic(path string, data []byte, now time.Time) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeFileAtomic writes data to path atomically (making its folder) and sets
+// its mtime to now.
+func writeFileAtomic(path string, data []byte, now time.Time) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(dir, ".tmp-*")
-	if err != nil {
+	if err := atomicfile.WriteFile(path, data); err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(f.Name(), 0o644); err != nil {
-		return err
-	}
-	os.Chtimes(f.Name(), now, now)
-	return os.Rename(f.Name(), path)
+	os.Chtimes(path, now, now)
+	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,24 +12,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/internal/devtest"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
-	"github.com/clmeter/clmeter/runtime/cl"
 	"github.com/clmeter/clmeter/runtime/spec"
 )
 
-func device(t *testing.T) *runtime.Device {
-	t.Helper()
-	devs, err := runtime.NewManager().Select(os.Getenv(runtime.DeviceEnv))
-	if err != nil {
-		if errors.Is(err, cl.ErrNoLibrary) {
-			t.Skipf("no OpenCL library: %v", err)
-		}
-		t.Skipf("no OpenCL device: %v", err)
-	}
-	return devs[0]
-}
+// device is the test device, or skips t (devtest.Device).
+func device(t *testing.T) *runtime.Device { return devtest.Device(t) }
 
 var quick = measure.Settings{Samples: 12, MinSampleTime: time.Millisecond, Warmup: measure.WarmupCount(1), MaxTime: 2 * time.Second}
 

@@ -11,7 +11,7 @@ import (
 // TestSuiteExperimentsSmall runs each experiment suite end to end at its small
 // size; coldstart re-executes this test binary as its fresh process.
 func TestSuiteExperimentsSmall(t *testing.T) {
-	suiteNeedDevice(t)
+	needDevice(t)
 	t.Setenv("CLMETER_TEST_MAIN", "1") // the fresh process is this test binary running main
 	cases := []struct {
 		suite string

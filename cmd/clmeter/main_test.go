@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clmeter/clmeter/internal/devtest"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 )
@@ -24,14 +25,7 @@ func clm(t *testing.T, args ...string) (int, string, string) {
 }
 
 // needDevice skips a test when this machine has no OpenCL device.
-func needDevice(t *testing.T) {
-	t.Helper()
-	m := runtime.NewManager()
-	defer m.Close()
-	if devs, err := m.Devices(); err != nil || len(devs) == 0 {
-		t.Skipf("no OpenCL device here: %v", err)
-	}
-}
+func needDevice(t *testing.T) { t.Helper(); devtest.Need(t) }
 
 // fast are measurement flags that keep tests short.
 var fast = []string{"--samples", "3", "--min-sample-time", "1ms", "--warmup", "1x"}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/clmeter/clmeter/results"
-	"github.com/clmeter/clmeter/runtime"
 )
 
 // suiteClm runs clmeter in-process and returns its exit status and output.
@@ -19,19 +18,10 @@ func suiteClm(t *testing.T, args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func suiteNeedDevice(t *testing.T) {
-	t.Helper()
-	m := runtime.NewManager()
-	defer m.Close()
-	if devs, err := m.Devices(); err != nil || len(devs) == 0 {
-		t.Skipf("no OpenCL device here: %v", err)
-	}
-}
-
 var suiteFast = []string{"--small", "--samples", "3", "--min-sample-time", "1ms", "--warmup", "1x", "--no-cache"}
 
 func TestSuiteQuickWritesResults(t *testing.T) {
-	suiteNeedDevice(t)
+	needDevice(t)
 	path := filepath.Join(t.TempDir(), "quick.json")
 	code, out, errs := suiteClm(t, append([]string{"suite", "quick", "-o", path}, suiteFast...)...)
 	if code != 0 {
@@ -57,7 +47,7 @@ func TestSuiteQuickWritesResults(t *testing.T) {
 }
 
 func TestSuiteLaunchJSON(t *testing.T) {
-	suiteNeedDevice(t)
+	needDevice(t)
 	code, out, errs := suiteClm(t, append([]string{"suite", "launch", "--format", "json"}, suiteFast...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
