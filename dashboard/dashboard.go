@@ -24,6 +24,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/clmeter/clmeter/history"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/store"
@@ -43,7 +44,7 @@ type Options struct {
 	// Store is the store's location (store.Resolve).
 	Store string
 	// Threshold is the size beyond which a change is marked a regression or
-	// an improvement (default store.DefaultThreshold).
+	// an improvement (default history.DefaultThreshold).
 	Threshold float64
 }
 
@@ -87,10 +88,10 @@ type Server struct {
 }
 
 // New returns the dashboard over st; threshold is the change size marked as a
-// regression or an improvement (0: store.DefaultThreshold).
+// regression or an improvement (0: history.DefaultThreshold).
 func New(st *store.Store, threshold float64) *Server {
 	if threshold <= 0 {
-		threshold = store.DefaultThreshold
+		threshold = history.DefaultThreshold
 	}
 	s := &Server{st: st, threshold: threshold, pages: map[string]*template.Template{}, mux: http.NewServeMux()}
 	funcs := template.FuncMap{
@@ -187,7 +188,7 @@ func (s *Server) index(w http.ResponseWriter, r *http.Request) {
 }
 
 type seriesView struct {
-	store.SeriesHistory
+	history.Series
 	Chart template.HTML
 	// Tag is "simulator" for a simulator's series.
 	Tag string
@@ -231,7 +232,7 @@ func (s *Server) bench(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusBadRequest, errors.New("which benchmark? /bench?name=triad"))
 		return
 	}
-	since, err := store.ParseSince(r.URL.Query().Get("since"), time.Now())
+	since, err := history.ParseSince(r.URL.Query().Get("since"), time.Now())
 	if err != nil {
 		s.fail(w, http.StatusBadRequest, err)
 		return
@@ -246,10 +247,10 @@ func (s *Server) bench(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusInternalServerError, err)
 		return
 	}
-	hs := store.Analyze(series, store.HistoryOptions{Threshold: s.threshold})
+	hs := history.Analyze(series, history.Options{Threshold: s.threshold})
 	views := make([]seriesView, len(hs))
 	for i, h := range hs {
-		views[i] = seriesView{SeriesHistory: h, Chart: s.seriesChart(h), Tag: seriesTag(h.Platform, h.Device)}
+		views[i] = seriesView{Series: h, Chart: s.seriesChart(h), Tag: seriesTag(h.Platform, h.Device)}
 	}
 	s.render(w, http.StatusOK, "bench", name, struct {
 		Name, Device, Since, Threshold string
@@ -258,7 +259,7 @@ func (s *Server) bench(w http.ResponseWriter, r *http.Request) {
 	}{name, f.Device, r.URL.Query().Get("since"), fmt.Sprintf("%.0f%%", s.threshold*100), views, s.latest(r, hs)})
 }
 
-func (s *Server) seriesChart(h store.SeriesHistory) template.HTML {
+func (s *Server) seriesChart(h history.Series) template.HTML {
 	pts := make([]chartPoint, len(h.Points))
 	for i, p := range h.Points {
 		title := fmt.Sprintf("#%d %s: %s [%s, %s]", p.ResultID, p.Created.Format("2006-01-02 15:04"), results.FormatDuration(p.Median),
@@ -290,7 +291,7 @@ func dateLabels(pts []store.Point) func(i int) string {
 // latest groups the newest point of each series by parameters, fastest first.
 // Only device-timed runs on hardware are ranked: a simulator's or a
 // host-timed run is listed after them, marked, with no ratio and no bar.
-func (s *Server) latest(r *http.Request, hs []store.SeriesHistory) []latestGroup {
+func (s *Server) latest(r *http.Request, hs []history.Series) []latestGroup {
 	byParams := map[string]*latestGroup{}
 	var order []string
 	for _, h := range hs {
@@ -308,7 +309,7 @@ func (s *Server) latest(r *http.Request, hs []store.SeriesHistory) []latestGroup
 				tag = "host-timed"
 			}
 		}
-		g.Rows = append(g.Rows, latestRow{Device: h.Device, Driver: h.Driver, Median: results.FormatDuration(p.Median), CI: store.CIText(p),
+		g.Rows = append(g.Rows, latestRow{Device: h.Device, Driver: h.Driver, Median: results.FormatDuration(p.Median), CI: history.CIText(p),
 			When: p.Created.Format("2006-01-02"), MedianNS: int64(p.Median), ResultID: p.ResultID, Tag: tag})
 	}
 	out := make([]latestGroup, 0, len(order))

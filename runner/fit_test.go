@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/history"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/store"
 	"github.com/clmeter/clmeter/table"
@@ -63,10 +64,10 @@ func TestTablesFit(t *testing.T) {
 			return nil
 		},
 		"history": func(w *bytes.Buffer, width int) error {
-			return store.WriteHistory(ctx, st, store.HistoryOptions{Filter: store.Filter{Pattern: "streams/*"}, Width: width}, w)
+			return history.Write(ctx, st, history.Options{Filter: store.Filter{Pattern: "streams/*"}, Width: width}, w)
 		},
 		"history --regressions": func(w *bytes.Buffer, width int) error {
-			return store.WriteHistory(ctx, st, store.HistoryOptions{Filter: store.Filter{Pattern: "*"}, Regressions: true, Width: width}, w)
+			return history.Write(ctx, st, history.Options{Filter: store.Filter{Pattern: "*"}, Regressions: true, Width: width}, w)
 		},
 	}
 	for name, render := range renders {

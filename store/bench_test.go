@@ -114,31 +114,6 @@ func BenchmarkHistoryOneBenchmark(b *testing.B) { benchHistory(b, Filter{Pattern
 // parameter sets (8,000 runs in 20 series).
 func BenchmarkHistoryOneName(b *testing.B) { benchHistory(b, Filter{Pattern: "triad"}) }
 
-// BenchmarkHistoryOneSeries: one benchmark, parameters and device and driver
-// (400 runs) with its change points, as 'clmeter history NAME --device D
-// --regressions' finds them.
-func BenchmarkHistoryOneSeries(b *testing.B) {
-	path := bigStore(b)
-	st, err := Open(context.Background(), path, Options{ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	var times []time.Duration
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	for range b.N {
-		t0 := time.Now()
-		h, err := st.History(context.Background(), Filter{Pattern: "triad", Device: "570.86"})
-		if err != nil || len(h) == 0 {
-			b.Fatal(err, len(h))
-		}
-		Analyze(h[:1], HistoryOptions{})
-		times = append(times, time.Since(t0))
-	}
-	reportP95(b, times, cpu0)
-}
-
 // BenchmarkAddSuiteFile: 'clmeter store add' of a 1,000-benchmark suite file
 // (20 samples each), read from disk, into a store that already holds results.
 // Target: under 1 s.

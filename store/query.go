@@ -102,6 +102,23 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 	if err := CheckPattern(f.Pattern); err != nil {
 		return nil, err
 	}
+	where, args, err := s.historyWhere(ctx, f)
+	if err != nil {
+		return nil, s.explain(err)
+	}
+	all, uploads, err := s.historyRows(ctx, where, args)
+	if err != nil {
+		return nil, s.explain(err)
+	}
+	if err := s.uploadLabels(ctx, uploads); err != nil {
+		return nil, s.explain(err)
+	}
+	return groupSeries(all, uploads), nil
+}
+
+// historyWhere returns the conditions on results r (and their arguments)
+// that select what f asks for.
+func (s *Store) historyWhere(ctx context.Context, f Filter) ([]string, []any, error) {
 	where := []string{"r.ok = 1"}
 	var args []any
 	switch {
@@ -116,7 +133,7 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 	if strings.TrimSpace(f.Device) != "" {
 		pairs, err := s.devicePairs(ctx, f.Device)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var ors []string
 		for _, p := range pairs {
@@ -139,9 +156,22 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 		where = append(where, "EXISTS (SELECT 1 FROM labels l WHERE l.upload_id = r.upload_id AND l.key = ? AND l.value = ?)")
 		args = append(args, k, f.Labels[k])
 	}
+	return where, args, nil
+}
+
+// A historyRow is one result of a history query with its series' key.
+type historyRow struct {
+	name, params string
+	dev          deviceName
+	p            Point
+}
+
+// historyRows runs the history query and returns its rows, unsorted, and
+// the uploads they came from (labels still to be looked up).
+func (s *Store) historyRows(ctx context.Context, where []string, args []any) ([]historyRow, map[int64]map[string]string, error) {
 	devices, err := s.deviceNames(ctx)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// One pass over the covering index; devices and labels are looked up
 	// apart (a few rows each) and the sorting is done here: the query then
@@ -151,20 +181,15 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 		FROM results r WHERE ` + strings.Join(where, " AND ")
 	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", s.where, err)
+		return nil, nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	defer rows.Close()
-	type row struct {
-		name, params string
-		dev          deviceName
-		p            Point
-	}
-	var all []row
+	var all []historyRow
 	intern := map[string]string{}
 	uploads := map[int64]map[string]string{}
 	for rows.Next() {
 		var (
-			rw                   row
+			rw                   historyRow
 			devID                int64
 			created, med, lo, hi int64
 			cv                   sql.NullFloat64
@@ -172,7 +197,7 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 		)
 		if err := rows.Scan(&rw.p.ResultID, &rw.p.UploadID, &rw.name, &rw.params, &devID, &created,
 			&med, &lo, &hi, &rw.p.N, &cv, &valid); err != nil {
-			return nil, fmt.Errorf("store %s: %w", s.where, err)
+			return nil, nil, fmt.Errorf("store %s: %w", s.where, err)
 		}
 		for _, sp := range []*string{&rw.name, &rw.params} {
 			if v, ok := intern[*sp]; ok {
@@ -193,12 +218,14 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 		all = append(all, rw)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store %s: %w", s.where, err)
+		return nil, nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
-	rows.Close()
-	if err := s.uploadLabels(ctx, uploads); err != nil {
-		return nil, err
-	}
+	return all, uploads, nil
+}
+
+// groupSeries sorts rows into series order (benchmark, parameters, device,
+// driver, then run order) and groups them into series, labels attached.
+func groupSeries(all []historyRow, uploads map[int64]map[string]string) []Series {
 	sort.Slice(all, func(i, j int) bool {
 		a, b := &all[i], &all[j]
 		switch {
@@ -226,7 +253,7 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 		}
 		out[n-1].Points = append(out[n-1].Points, rw.p)
 	}
-	return out, nil
+	return out
 }
 
 type deviceName struct{ name, driver, platform string }

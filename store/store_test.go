@@ -501,36 +501,3 @@ func init() {
 		}
 	}
 }
-
-// TestHistoryRegressionsCI: a 20% step at the newest four runs of a series is
-// a regression CI mode fails on; the same step further back, or a newest
-// window too short to hold it, is not.
-func TestHistoryRegressionsCI(t *testing.T) {
-	ctx := context.Background()
-	for _, tc := range []struct {
-		stepAt, recent int
-		fail           bool
-	}{{16, 5, true}, {16, 3, false}, {6, 5, false}} {
-		s := open(t, filepath.Join(t.TempDir(), "r.db"))
-		for i := range 20 {
-			scale := 1.0
-			if i >= tc.stepAt {
-				scale = 1.2
-			}
-			f := storetest.File(storetest.Suite(1), storetest.Options{Device: storetest.Devices[2], Created: day0.Add(time.Duration(i) * time.Hour),
-				Scale: scale, Noise: 0.005, Seed: uint64(i)})
-			if _, err := s.Add(ctx, f, "f", map[string]string{"commit": fmt.Sprintf("%040d", i)}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		var out strings.Builder
-		err := WriteHistory(ctx, s, HistoryOptions{Regressions: true, CI: true, Recent: tc.recent}, &out)
-		if got := errors.Is(err, ErrRegression); got != tc.fail {
-			t.Errorf("step at %d, recent %d: err %v, want a regression error: %v\n%s", tc.stepAt, tc.recent, err, tc.fail, out.String())
-		}
-		if !strings.Contains(out.String(), "regression") || !strings.Contains(out.String(), "+20.") {
-			t.Errorf("step at %d: the table does not show it:\n%s", tc.stepAt, out.String())
-		}
-		t.Logf("step at %d, recent %d:\n%s", tc.stepAt, tc.recent, out.String())
-	}
-}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/clmeter/clmeter/changepoint"
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/history"
 	"github.com/clmeter/clmeter/store"
 )
 
@@ -43,7 +44,7 @@ func init() {
 			&cli.IntFlag{Name: "min-runs", Value: changepoint.DefaultMinSize, Usage: "the fewest runs on each side of a step; shorter excursions that come back are outliers"},
 			&cli.Float64Flag{Name: "significance", Value: changepoint.DefaultMaxPValue, Usage: "the p-value each step and drift must pass (smaller finds fewer)"},
 			&cli.BoolFlag{Name: "ci", Usage: "exit with status 5 when a regression beyond --threshold starts within the newest --recent runs"},
-			&cli.IntFlag{Name: "recent", Value: store.DefaultRecent, Usage: "with --ci: how many of the newest runs of a series count as new"},
+			&cli.IntFlag{Name: "recent", Value: history.DefaultRecent, Usage: "with --ci: how many of the newest runs of a series count as new"},
 		},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
@@ -56,7 +57,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			since, err := store.ParseSince(c.String("since"), time.Now())
+			since, err := history.ParseSince(c.String("since"), time.Now())
 			if err != nil {
 				return usageErr("%v", err)
 			}
@@ -77,7 +78,7 @@ func init() {
 			if c.Int("recent") < 1 {
 				return usageErr("--recent must be at least 1")
 			}
-			opts := store.HistoryOptions{
+			opts := history.Options{
 				Filter: store.Filter{Pattern: c.Args().First(), Device: c.String("device"), Since: since, Labels: labels},
 				Format: format, Regressions: c.Bool("regressions"), Threshold: threshold, CI: c.Bool("ci"), Recent: c.Int("recent"),
 				Changes: changepoint.Settings{MinSize: c.Int("min-runs"), MaxPValue: c.Float64("significance")},
@@ -87,8 +88,8 @@ func init() {
 				return err
 			}
 			defer st.Close()
-			err = store.WriteHistory(c.Context, st, opts, c.App.Writer)
-			if errors.Is(err, store.ErrRegression) {
+			err = history.Write(c.Context, st, opts, c.App.Writer)
+			if errors.Is(err, history.ErrRegression) {
 				return fail.With(fail.Regression, err)
 			}
 			return err

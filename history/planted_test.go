@@ -1,4 +1,4 @@
-package store
+package history
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/store"
 	"github.com/clmeter/clmeter/store/storetest"
 )
 
@@ -23,7 +24,7 @@ type scenario struct {
 
 // plant stores runs runs of every scenario, one result file a day holding
 // one benchmark per scenario, and returns the analysed histories by name.
-func plant(t *testing.T, seed uint64, runs int, scs []scenario, o HistoryOptions) map[string]SeriesHistory {
+func plant(t *testing.T, seed uint64, runs int, scs []scenario, o Options) map[string]Series {
 	t.Helper()
 	ctx := context.Background()
 	s := open(t, filepath.Join(t.TempDir(), "r.db"))
@@ -42,11 +43,11 @@ func plant(t *testing.T, seed uint64, runs int, scs []scenario, o HistoryOptions
 			t.Fatal(err)
 		}
 	}
-	series, err := s.History(ctx, Filter{})
+	series, err := s.History(ctx, store.Filter{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]SeriesHistory{}
+	out := map[string]Series{}
 	for _, h := range Analyze(series, o) {
 		out[h.Benchmark] = h
 	}
@@ -113,7 +114,7 @@ func TestPlantedSteps(t *testing.T) {
 			}, 0.005},
 			scenario{"weekly", func(i int) float64 { return 1 + 0.03*math.Sin(2*math.Pi*float64(i)/7) }, 0.005},
 		)
-		hs := plant(t, seed, runs, scs, HistoryOptions{Threshold: DefaultThreshold})
+		hs := plant(t, seed, runs, scs, Options{Threshold: DefaultThreshold})
 		for _, nz := range noises {
 			for _, sz := range steps {
 				name := fmt.Sprintf("step %+.0f%% @ %.1f%%", sz*100, nz*100)
@@ -184,7 +185,7 @@ func TestPlantedSteps(t *testing.T) {
 	t.Logf("steps found within one run, of 5 seeds (40 runs, step at run 8..28):\n%s\nother findings in the stepped series: %d %v", b.String(), len(falses), falses)
 }
 
-func indices(h SeriesHistory) []int {
+func indices(h Series) []int {
 	out := []int{}
 	for _, c := range h.Changes {
 		out = append(out, c.Index)

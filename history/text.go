@@ -1,0 +1,190 @@
+package history
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/store"
+	"github.com/clmeter/clmeter/table"
+	"github.com/clmeter/clmeter/units"
+)
+
+// run names a point for people: "#12 2025-03-01 12:00 abc1234".
+func run(p store.Point) string {
+	s := fmt.Sprintf("#%d %s", p.ResultID, p.Created.Format("2006-01-02 15:04"))
+	if c := p.Labels["commit"]; c != "" {
+		s += " " + store.ShortCommit(c)
+	}
+	return s
+}
+
+// CIText writes a point's interval as "±1.2%" of its median; "" when the
+// point has none (fewer samples than a 95% interval needs).
+func CIText(p store.Point) string {
+	if !hasCI(p) {
+		return ""
+	}
+	half := float64(p.CIHigh-p.CILow) / 2 / float64(p.Median)
+	return "±" + units.Percent(half)
+}
+
+// hasCI: a stored interval is a 95% one only with enough samples (points
+// stored before intervals were left out below that carry a narrower one).
+func hasCI(p store.Point) bool {
+	return p.Median > 0 && p.CIHigh > 0 && p.N >= measure.CISamples(0.95)
+}
+
+func writeTable(w io.Writer, hs []Series, width int) error {
+	for i, h := range hs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		table.WriteWrapped(w, fmt.Sprintf("%s  (%d runs)", h.Key(), len(h.Points)), width, "", "  ")
+		t := table.New(
+			table.Column{Header: "RUN", Right: true},
+			table.Column{Header: "STARTED"},
+			table.Column{Header: "MEDIAN", Right: true},
+			table.Column{Header: "95% CI", Short: "CI", Right: true, Drop: 2},
+			table.Column{Header: "N", Right: true, Drop: 1},
+			table.Column{Header: "VS PREVIOUS", Short: "VS PREV", Wrap: true},
+			table.Column{Header: "LABELS", Wrap: true, Drop: 3},
+		)
+		t.Indent = "  "
+		for j, p := range h.Points {
+			vs := ""
+			if j > 0 && h.Points[j-1].Median > 0 {
+				vs = units.Percent(float64(p.Median)/float64(h.Points[j-1].Median) - 1)
+				if !strings.HasPrefix(vs, "-") {
+					vs = "+" + vs
+				}
+			}
+			if p.Valid != nil && !*p.Valid {
+				vs += " INVALID"
+			}
+			ci := CIText(p)
+			if ci == "" {
+				ci = "-"
+			}
+			t.Row(fmt.Sprintf("#%d", p.ResultID), p.Created.Format("2006-01-02 15:04"), results.FormatDuration(p.Median), ci,
+				fmt.Sprint(p.N), vs, store.LabelText(p.Labels))
+		}
+		if err := t.Write(w, width); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// changesTable is the table of change points, drifts and outliers and the
+// counts its closing line gives.
+type changesTable struct {
+	tw                                *table.Table
+	changes, drifts, outliers, series int
+	regressions, newest               int
+}
+
+func writeChangesTable(w io.Writer, hs []Series, o Options, width int) error {
+	total := 0
+	for _, h := range hs {
+		total += len(h.Changes) + len(h.Drifts) + len(h.Outliers)
+	}
+	if total == 0 {
+		what := "no change points, drifts or outliers"
+		if o.CI {
+			what += fmt.Sprintf(" beyond %s", percent(o.Threshold))
+		}
+		_, err := fmt.Fprintf(w, "%s in %d series (a change needs at least %d runs on each side)\n", what, len(hs), minSize(o))
+		return err
+	}
+	ct := &changesTable{tw: table.New(table.Column{Header: "BENCHMARK", Wrap: true}, table.Column{Header: "DEVICE", Wrap: true},
+		table.Column{Header: "DRIVER", Wrap: true, Drop: 3}, table.Column{Header: "KIND"}, table.Column{Header: "LAST BEFORE", Short: "BEFORE", Wrap: true, Drop: 1},
+		table.Column{Header: "FIRST AFTER", Short: "AFTER", Wrap: true}, table.Column{Header: "MEDIAN", Wrap: true},
+		table.Column{Header: "CHANGE", Right: true}, table.Column{Header: "P"}, table.Column{Header: "VERDICT"})}
+	for _, h := range hs {
+		ct.add(h)
+	}
+	if err := ct.tw.Write(w, width); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n%d change(s), %d drift(s), %d outlier(s) in %d of %d series; %d regression(s) beyond %s, %d in the newest %d runs\n",
+		ct.changes, ct.drifts, ct.outliers, ct.series, len(hs), ct.regressions, percent(o.Threshold), ct.newest, o.Recent)
+	return err
+}
+
+// dur writes a median in nanoseconds as a duration.
+func dur(v float64) string { return results.FormatDuration(time.Duration(v)) }
+
+// before names the run before index i of h ("(first run)" for none).
+func before(h Series, i int) string {
+	if i == 0 {
+		return "(first run)"
+	}
+	return run(h.Points[i-1])
+}
+
+// add puts the rows of h's findings into the table and counts them.
+func (ct *changesTable) add(h Series) {
+	if len(h.Changes)+len(h.Drifts)+len(h.Outliers) > 0 {
+		ct.series++
+	}
+	name := h.Benchmark
+	if h.Params != "" {
+		name += " " + h.Params
+	}
+	row := func(kind, last, first, median, change, conf, verdict string) {
+		ct.tw.Row(name, h.Device, h.Driver, kind, last, first, median, change, conf, verdict)
+	}
+	count := func(verdict string, newest bool) {
+		if verdict == "regression" {
+			ct.regressions++
+			if newest {
+				ct.newest++
+			}
+		}
+	}
+	for _, c := range h.Changes {
+		ct.changes++
+		count(c.Verdict, c.Newest)
+		verdict := c.Verdict
+		if c.Newest {
+			verdict += " (newest runs)"
+		}
+		row("step", run(c.Last), run(c.First), dur(c.Before.Median)+" -> "+dur(c.After.Median), fmt.Sprintf("%+.1f%%", c.Size*100), confidence(c.PValue), verdict)
+	}
+	for _, d := range h.Drifts {
+		ct.drifts++
+		count(d.Verdict, d.Newest)
+		verdict := d.Verdict
+		if d.Newest {
+			verdict += " (crossed in the newest runs)"
+		} else if d.Start+d.N == len(h.Points) {
+			verdict += " (ongoing)"
+		}
+		end := d.Level + d.Slope*float64(d.N-1)
+		row("drift", before(h, d.Start), run(d.First)+fmt.Sprintf(" (%d runs)", d.N), dur(d.Level)+" -> "+dur(end),
+			fmt.Sprintf("%+.1f%% (%+.2f%%/run)", d.Size*100, d.Slope/math.Abs(d.Level)*100), confidence(d.PValue), verdict)
+	}
+	for _, ol := range h.Outliers {
+		ct.outliers++
+		verdict := "outlier"
+		if ol.N > 1 {
+			verdict = fmt.Sprintf("outlier (%d runs, came back)", ol.N)
+		}
+		if ol.Newest {
+			verdict = "outlier (newest runs: a change needs more runs)"
+		}
+		row("outlier", before(h, ol.Index), run(ol.Runs[0]), dur(ol.Level)+" -> "+results.FormatDuration(ol.Runs[0].Median), fmt.Sprintf("%+.1f%%", ol.Size*100), "", verdict)
+	}
+}
+
+// percent writes a threshold as "5.0%".
+func percent(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" }
+
+// confidence writes the change's p-value as a statistician would ("p < 0.001").
+func confidence(p float64) string { return units.PValue(p) }
