@@ -27,6 +27,7 @@ import (
 	"github.com/clmeter/clmeter/history"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/store"
 	"github.com/clmeter/clmeter/units"
 )
@@ -95,7 +96,7 @@ func New(st *store.Store, threshold float64) *Server {
 	}
 	s := &Server{st: st, threshold: threshold, pages: map[string]*template.Template{}, mux: http.NewServeMux()}
 	funcs := template.FuncMap{
-		"dur":     func(v any) string { return results.FormatDuration(toDuration(v)) },
+		"dur":     func(v any) string { return report.FormatDuration(toDuration(v)) },
 		"day":     func(t time.Time) string { return t.Format("2006-01-02") },
 		"when":    func(t time.Time) string { return t.Format("2006-01-02 15:04") },
 		"pct":     func(f float64) string { return fmt.Sprintf("%+.1f%%", f*100) },
@@ -262,8 +263,8 @@ func (s *Server) bench(w http.ResponseWriter, r *http.Request) {
 func (s *Server) seriesChart(h history.Series) template.HTML {
 	pts := make([]chartPoint, len(h.Points))
 	for i, p := range h.Points {
-		title := fmt.Sprintf("#%d %s: %s [%s, %s]", p.ResultID, p.Created.Format("2006-01-02 15:04"), results.FormatDuration(p.Median),
-			results.FormatDuration(p.CILow), results.FormatDuration(p.CIHigh))
+		title := fmt.Sprintf("#%d %s: %s [%s, %s]", p.ResultID, p.Created.Format("2006-01-02 15:04"), report.FormatDuration(p.Median),
+			report.FormatDuration(p.CILow), report.FormatDuration(p.CIHigh))
 		if c := p.Labels["commit"]; c != "" {
 			title += " " + shortCommit(c)
 		}
@@ -274,7 +275,7 @@ func (s *Server) seriesChart(h history.Series) template.HTML {
 		marks[i] = chartMark{At: c.Index, Label: fmt.Sprintf("%+.1f%%", c.Size*100), Class: c.Verdict}
 	}
 	return trendChart(pts, marks, dateLabels(h.Points), func(v float64) string {
-		return results.FormatDuration(time.Duration(v))
+		return report.FormatDuration(time.Duration(v))
 	})
 }
 
@@ -309,7 +310,7 @@ func (s *Server) latest(r *http.Request, hs []history.Series) []latestGroup {
 				tag = "host-timed"
 			}
 		}
-		g.Rows = append(g.Rows, latestRow{Device: h.Device, Driver: h.Driver, Median: results.FormatDuration(p.Median), CI: history.CIText(p),
+		g.Rows = append(g.Rows, latestRow{Device: h.Device, Driver: h.Driver, Median: report.FormatDuration(p.Median), CI: history.CIText(p),
 			When: p.Created.Format("2006-01-02"), MedianNS: int64(p.Median), ResultID: p.ResultID, Tag: tag})
 	}
 	out := make([]latestGroup, 0, len(order))
@@ -331,7 +332,7 @@ func (s *Server) latest(r *http.Request, hs []history.Series) []latestGroup {
 				continue
 			}
 			g.Rows[i].Ratio = float64(g.Rows[i].MedianNS) / float64(max(g.Rows[0].MedianNS, 1))
-			bars = append(bars, bar{Label: results.ShortDeviceName(g.Rows[i].Device) + " · driver " + g.Rows[i].Driver, Ratio: g.Rows[i].Ratio, Href: fmt.Sprintf("/run/%d", g.Rows[i].ResultID)})
+			bars = append(bars, bar{Label: report.ShortDeviceName(g.Rows[i].Device) + " · driver " + g.Rows[i].Driver, Ratio: g.Rows[i].Ratio, Href: fmt.Sprintf("/run/%d", g.Rows[i].ResultID)})
 		}
 		if len(bars) >= 2 {
 			g.Chart = ratioChart(bars)
@@ -441,14 +442,14 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 		}
 		pts := make([]chartPoint, len(m.Samples))
 		for i, sm := range m.Samples {
-			title := fmt.Sprintf("sample %d: %s (%d launches)", i, results.FormatDuration(sm.PerLaunch), sm.Launches)
+			title := fmt.Sprintf("sample %d: %s (%d launches)", i, report.FormatDuration(sm.PerLaunch), sm.Launches)
 			if outlier[i] {
 				title += ", an outlier"
 			}
 			pts[i] = chartPoint{Y: float64(sm.PerLaunch), Lo: float64(m.Summary.CI95Low), Hi: float64(m.Summary.CI95High),
 				Href: fmt.Sprintf("#sample-%d", i), Title: title, Outlier: outlier[i]}
 		}
-		data.Chart = trendChart(pts, nil, strconv.Itoa, func(v float64) string { return results.FormatDuration(time.Duration(v)) })
+		data.Chart = trendChart(pts, nil, strconv.Itoa, func(v float64) string { return report.FormatDuration(time.Duration(v)) })
 	}
 	s.render(w, http.StatusOK, "run", res.Benchmark.Name, data)
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/store"
 )
 
@@ -17,12 +17,12 @@ import (
 func deviceLabels(devs []store.Device) map[int64]string {
 	out := map[int64]string{}
 	levels := []func(d store.Device) string{
-		func(d store.Device) string { return results.ShortDeviceName(d.Name) + " · driver " + d.Driver },
+		func(d store.Device) string { return report.ShortDeviceName(d.Name) + " · driver " + d.Driver },
 		func(d store.Device) string {
-			return fmt.Sprintf("%s · driver %s · %d CUs, %d MHz", results.ShortDeviceName(d.Name), d.Driver, d.ComputeUnits, d.MaxClockMHz)
+			return fmt.Sprintf("%s · driver %s · %d CUs, %d MHz", report.ShortDeviceName(d.Name), d.Driver, d.ComputeUnits, d.MaxClockMHz)
 		},
 		func(d store.Device) string {
-			return fmt.Sprintf("%s · driver %s · %d CUs, %d MHz · #%d", results.ShortDeviceName(d.Name), d.Driver, d.ComputeUnits, d.MaxClockMHz, d.ID)
+			return fmt.Sprintf("%s · driver %s · %d CUs, %d MHz · #%d", report.ShortDeviceName(d.Name), d.Driver, d.ComputeUnits, d.MaxClockMHz, d.ID)
 		},
 	}
 	for _, d := range devs {

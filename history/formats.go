@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/store"
 )
 
@@ -136,7 +136,7 @@ func writeMarkdown(w io.Writer, hs []Series, regressions bool) error {
 			row("last before", "first after", "median", "change", "p", "verdict")
 			row("---", "---", "---", "--:", "---", "---")
 			for _, c := range h.Changes {
-				row(run(c.Last), run(c.First), results.FormatDuration(time.Duration(c.Before.Median))+" -> "+results.FormatDuration(time.Duration(c.After.Median)),
+				row(run(c.Last), run(c.First), report.FormatDuration(time.Duration(c.Before.Median))+" -> "+report.FormatDuration(time.Duration(c.After.Median)),
 					fmt.Sprintf("%+.1f%%", c.Size*100), confidence(c.PValue), c.Verdict)
 			}
 			continue
@@ -148,7 +148,7 @@ func writeMarkdown(w io.Writer, hs []Series, regressions bool) error {
 			if ci == "" {
 				ci = "-"
 			}
-			row(fmt.Sprintf("#%d", p.ResultID), p.Created.Format("2006-01-02 15:04"), results.FormatDuration(p.Median), ci, strconv.Itoa(p.N), store.LabelText(p.Labels))
+			row(fmt.Sprintf("#%d", p.ResultID), p.Created.Format("2006-01-02 15:04"), report.FormatDuration(p.Median), ci, strconv.Itoa(p.N), store.LabelText(p.Labels))
 		}
 	}
 	return nil

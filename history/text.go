@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
-	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/store"
 	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
@@ -71,7 +71,7 @@ func writeTable(w io.Writer, hs []Series, width int) error {
 			if ci == "" {
 				ci = "-"
 			}
-			t.Row(fmt.Sprintf("#%d", p.ResultID), p.Created.Format("2006-01-02 15:04"), results.FormatDuration(p.Median), ci,
+			t.Row(fmt.Sprintf("#%d", p.ResultID), p.Created.Format("2006-01-02 15:04"), report.FormatDuration(p.Median), ci,
 				fmt.Sprint(p.N), vs, store.LabelText(p.Labels))
 		}
 		if err := t.Write(w, width); err != nil {
@@ -118,7 +118,7 @@ func writeChangesTable(w io.Writer, hs []Series, o Options, width int) error {
 }
 
 // dur writes a median in nanoseconds as a duration.
-func dur(v float64) string { return results.FormatDuration(time.Duration(v)) }
+func dur(v float64) string { return report.FormatDuration(time.Duration(v)) }
 
 // before names the run before index i of h ("(first run)" for none).
 func before(h Series, i int) string {
@@ -179,7 +179,7 @@ func (ct *changesTable) add(h Series) {
 		if ol.Newest {
 			verdict = "outlier (newest runs: a change needs more runs)"
 		}
-		row("outlier", before(h, ol.Index), run(ol.Runs[0]), dur(ol.Level)+" -> "+results.FormatDuration(ol.Runs[0].Median), fmt.Sprintf("%+.1f%%", ol.Size*100), "", verdict)
+		row("outlier", before(h, ol.Index), run(ol.Runs[0]), dur(ol.Level)+" -> "+report.FormatDuration(ol.Runs[0].Median), fmt.Sprintf("%+.1f%%", ol.Size*100), "", verdict)
 	}
 }
 

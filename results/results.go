@@ -253,14 +253,16 @@ func (f *File) normalized() File {
 			b.Figures = []Figure{}
 		}
 		if b.Measurement != nil {
-			b.Measurement = normalizedResult(b.Measurement)
+			b.Measurement = NormalizedResult(b.Measurement)
 		}
 		c.Benchmarks[i] = b
 	}
 	return c
 }
 
-func normalizedResult(r *measure.Result) *measure.Result {
+// NormalizedResult returns a copy of r as it is written: nil lists as empty
+// ones. r must not be nil.
+func NormalizedResult(r *measure.Result) *measure.Result {
 	c := *r
 	if c.Samples == nil {
 		c.Samples = []measure.Sample{}

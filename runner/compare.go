@@ -10,6 +10,7 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/compare"
 )
 
 // CompareFormats are the formats compare writes.
@@ -54,7 +55,7 @@ func Compare(ctx context.Context, opts CompareOptions, stdout, stderr io.Writer)
 	if err != nil {
 		return fmt.Errorf("new: %w", err)
 	}
-	cmp := results.Compare(old, nw, results.CompareOptions{Alpha: opts.Alpha, IgnoreDevice: opts.IgnoreDevice, IgnoreName: opts.IgnoreName})
+	cmp := compare.Compare(old, nw, compare.CompareOptions{Alpha: opts.Alpha, IgnoreDevice: opts.IgnoreDevice, IgnoreName: opts.IgnoreName})
 	if err := writeComparison(stdout, cmp, opts.Format); err != nil {
 		return err
 	}
@@ -70,7 +71,7 @@ func Compare(ctx context.Context, opts CompareOptions, stdout, stderr io.Writer)
 	return nil
 }
 
-func writeComparison(w io.Writer, c *results.Comparison, format string) error {
+func writeComparison(w io.Writer, c *compare.Comparison, format string) error {
 	switch format {
 	case "markdown", "md":
 		return c.WriteMarkdown(w)
@@ -84,7 +85,7 @@ func writeComparison(w io.Writer, c *results.Comparison, format string) error {
 
 // checkRegressions returns a fail.Regression error naming the pairs slower by
 // more than threshold (none when threshold is negative).
-func checkRegressions(c *results.Comparison, threshold float64) error {
+func checkRegressions(c *compare.Comparison, threshold float64) error {
 	if threshold < 0 {
 		return nil
 	}
@@ -131,7 +132,7 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 	}
 	file := results.NewFile(pa.tool, pa.command)
 	var w *results.Writer
-	var pairs []results.Pair
+	var pairs []compare.Pair
 	var measured []results.Benchmark
 	for i := range pa.items {
 		ia, ib := pa.items[i], pb.items[i]
@@ -152,11 +153,11 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 			}
 		}
 		measured = append(measured, *ra, *rb)
-		p := results.ComparePair(floats(ra.Measurement), floats(rb.Measurement), opts.Alpha)
+		p := compare.ComparePair(floats(ra.Measurement), floats(rb.Measurement), opts.Alpha)
 		p.Key = results.Key{Name: itemLabel(ia) + " -> " + itemLabel(ib), Device: ra.Device.Name}
 		pairs = append(pairs, p)
 	}
-	cmp := results.NewComparison(pairs, opts.Alpha)
+	cmp := compare.NewComparison(pairs, opts.Alpha)
 	if err := writeComparison(stdout, cmp, opts.Format); err != nil {
 		return err
 	}

@@ -8,13 +8,14 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/internal/atomicfile"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/report"
 )
 
 // ReportOptions are what 'clmeter report' was asked to do.
 type ReportOptions struct {
 	// Files are the result files to read; unreadable ones are skipped with a line on stderr.
 	Files []string
-	// Format is one of results.ReportFormats or "html".
+	// Format is one of report.ReportFormats or "html".
 	Format string
 	// Output, when set, receives the report (written atomically) instead of stdout.
 	Output string
@@ -51,11 +52,11 @@ func Report(ctx context.Context, opts ReportOptions, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	r := results.NewReport(srcs)
+	r := report.NewReport(srcs)
 	if opts.Output == "" {
-		err = results.WriteReport(stdout, r, opts.Format)
+		err = report.WriteReport(stdout, r, opts.Format)
 	} else {
-		err = atomicfile.Write(opts.Output, func(w io.Writer) error { return results.WriteReport(w, r, opts.Format) })
+		err = atomicfile.Write(opts.Output, func(w io.Writer) error { return report.WriteReport(w, r, opts.Format) })
 		if err == nil {
 			fmt.Fprintf(stderr, "clmeter: wrote %s (%d benchmarks from %d files)\n", opts.Output, len(r.Rows), len(srcs))
 		}

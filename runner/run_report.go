@@ -9,6 +9,7 @@ import (
 
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
@@ -28,7 +29,7 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		return err
 	case "csv", "markdown", "md":
 		file.Benchmarks = done
-		return results.WriteReport(w, results.NewReport([]results.Source{{Path: "-", File: &file}}), format)
+		return report.WriteReport(w, report.NewReport([]results.Source{{Path: "-", File: &file}}), format)
 	}
 	if len(done) == 0 {
 		return nil

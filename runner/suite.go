@@ -14,6 +14,7 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/table"
 )
@@ -172,7 +173,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		}
 	case "csv", "markdown", "md":
 		pl.close()
-		if err := results.WriteReport(stdout, results.NewReport([]results.Source{{Path: "-", File: &file}}), o.Format); err != nil {
+		if err := report.WriteReport(stdout, report.NewReport([]results.Source{{Path: "-", File: &file}}), o.Format); err != nil {
 			return err
 		}
 	default:

@@ -12,6 +12,7 @@ import (
 	"github.com/clmeter/clmeter/internal/atomicfile"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/trace"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/units"
 )
@@ -103,6 +104,6 @@ func Trace(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error
 }
 
 // writeTraceFile writes the trace atomically.
-func writeTraceFile(path string, tr *results.Trace) error {
+func writeTraceFile(path string, tr *trace.Trace) error {
 	return atomicfile.Write(path, tr.WriteChrome)
 }

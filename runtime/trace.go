@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/trace"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
@@ -43,7 +43,7 @@ type ClockSample struct {
 type Recorder struct {
 	mu     sync.Mutex
 	origin time.Time
-	host   []results.TraceSlice
+	host   []trace.Slice
 	queues []*QueueTracer
 }
 
@@ -91,7 +91,7 @@ func (r *Recorder) Queue(dev *Device) (*QueueTracer, error) {
 func (q *QueueTracer) Host(name string, start, end time.Time) {
 	q.r.mu.Lock()
 	defer q.r.mu.Unlock()
-	q.r.host = append(q.r.host, results.TraceSlice{Lane: HostLane, Name: name, Category: "host",
+	q.r.host = append(q.r.host, trace.Slice{Lane: HostLane, Name: name, Category: "host",
 		Start: start.Sub(q.r.origin), End: end.Sub(q.r.origin)})
 }
 
@@ -216,15 +216,15 @@ func toHost(clocks []ClockSample, dv uint64) time.Duration {
 // Trace returns the timeline: the host lane, a lane per queue, every host call
 // and every device command on the host clock; its metadata holds each queue's
 // clock mapping (method, offset, uncertainty, drift).
-func (r *Recorder) Trace(process string) *results.Trace {
+func (r *Recorder) Trace(process string) *trace.Trace {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	t := &results.Trace{Process: process, Lanes: []results.TraceLane{{ID: HostLane, Name: "host thread"}},
-		Slices: append([]results.TraceSlice{}, r.host...), Commands: []results.TraceCommand{},
+	t := &trace.Trace{Process: process, Lanes: []trace.Lane{{ID: HostLane, Name: "host thread"}},
+		Slices: append([]trace.Slice{}, r.host...), Commands: []trace.Command{},
 		Metadata: map[string]any{"origin": r.origin.UTC().Format(time.RFC3339Nano), "time_unit": "timestamps are host-clock microseconds since origin"}}
 	var maps []map[string]any
 	for _, q := range r.queues {
-		t.Lanes = append(t.Lanes, results.TraceLane{ID: q.lane, Name: q.label})
+		t.Lanes = append(t.Lanes, trace.Lane{ID: q.lane, Name: q.label})
 		if len(q.clocks) == 0 {
 			continue
 		}
@@ -247,7 +247,7 @@ func (r *Recorder) Trace(process string) *results.Trace {
 		}
 		maps = append(maps, m)
 		for i, c := range q.cmds {
-			t.Commands = append(t.Commands, results.TraceCommand{Lane: q.lane, Name: c.name, Category: c.category,
+			t.Commands = append(t.Commands, trace.Command{Lane: q.lane, Name: c.name, Category: c.category,
 				Queued: toHost(q.clocks, c.p.Queued), Submit: toHost(q.clocks, c.p.Submit),
 				Start: toHost(q.clocks, c.p.Start), End: toHost(q.clocks, c.p.End),
 				Args: map[string]any{"index": i}})

@@ -23,6 +23,7 @@ import (
 	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/compare"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/spec"
 )
@@ -121,7 +122,7 @@ type Result struct {
 	BaselineNote string
 	// Compare is Baseline against Best: Ratio is best/baseline, so the
 	// speedup is 1/Ratio; P the Mann-Whitney p-value.
-	Compare *results.Pair
+	Compare *compare.Pair
 	Alpha   float64
 }
 
@@ -395,7 +396,7 @@ func Search(ctx context.Context, k *spec.Kernel, dev *runtime.Device, o Options,
 		}
 	}
 	if res.Baseline != nil && res.Baseline != res.Best {
-		p := results.ComparePair(nanos(res.Baseline), nanos(res.Best), o.Alpha)
+		p := compare.ComparePair(nanos(res.Baseline), nanos(res.Best), o.Alpha)
 		res.Compare = &p
 	}
 	if err := emit(summaryBench(res, dev)); err != nil {

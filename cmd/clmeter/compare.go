@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/compare"
 	"github.com/clmeter/clmeter/runner"
 )
 
@@ -17,7 +17,7 @@ import (
 var compareFlags = append([]cli.Flag{
 	formatFlag(runner.CompareFormats...),
 	&cli.StringFlag{Name: "fail-on-regression", Usage: "exit with status 5 when a benchmark is slower by more than this (5%, 0.05) with significance"},
-	&cli.Float64Flag{Name: "alpha", Value: results.DefaultAlpha, Usage: "significance level of the Mann-Whitney U test"},
+	&cli.Float64Flag{Name: "alpha", Value: compare.DefaultAlpha, Usage: "significance level of the Mann-Whitney U test"},
 	&cli.BoolFlag{Name: "ignore-device", Usage: "match benchmarks by name and parameters only (to compare two devices)"},
 	&cli.BoolFlag{Name: "ignore-name", Usage: "match benchmarks by parameters (and device) only (to compare two kernels over the same sizes)"},
 	&cli.BoolFlag{Name: "interleave", Usage: "A and B are run targets (built-ins, FILE.cl, FILE.yaml): measure both now, alternating samples, then compare"},

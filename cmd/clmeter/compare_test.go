@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/compare"
 )
 
 func TestCompareCommand(t *testing.T) {
@@ -27,7 +28,7 @@ func TestCompareCommand(t *testing.T) {
 	}
 	// The other way round everything is slower: exit status 5.
 	code, out, errs = clm(t, "compare", "--ignore-device", "--format", "json", "--fail-on-regression", "5%", h200, pocl)
-	var js results.ComparisonJSON
+	var js compare.ComparisonJSON
 	if code != exitRegression || json.Unmarshal([]byte(out), &js) != nil || len(js.Pairs) != 3 || !strings.Contains(errs, "3 regression(s) over 5%") {
 		t.Errorf("regression: %d %s\n%s", code, errs, out)
 	}
@@ -58,7 +59,7 @@ func TestCompareInterleaved(t *testing.T) {
 	needDevice(t)
 	out := filepath.Join(t.TempDir(), "pair.json")
 	code, stdout, errs := clm(t, append([]string{"compare", "--interleave", "copy", "triad", "--size", "64Ki", "-o", out, "--format", "json"}, fast...)...)
-	var js results.ComparisonJSON
+	var js compare.ComparisonJSON
 	if code != 0 || json.Unmarshal([]byte(stdout), &js) != nil || len(js.Pairs) != 1 || js.Pairs[0].OldN != 3 || js.Pairs[0].NewN != 3 {
 		t.Fatalf("interleave: %d %s\n%s", code, errs, stdout)
 	}

@@ -3,11 +3,11 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/runner"
 )
 
-var reportFormats = append(append([]string{}, results.ReportFormats...), "md", "html")
+var reportFormats = append(append([]string{}, report.ReportFormats...), "md", "html")
 
 func init() {
 	register(&cli.Command{

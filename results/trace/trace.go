@@ -1,4 +1,4 @@
-package results
+package trace
 
 import (
 	"cmp"
@@ -17,24 +17,24 @@ type Trace struct {
 	Process string
 	// Lanes are the rows: by convention lane 0 is the host thread and one lane
 	// per queue follows.
-	Lanes []TraceLane
+	Lanes []Lane
 	// Slices are host calls: one span on one lane.
-	Slices []TraceSlice
+	Slices []Slice
 	// Commands are device commands with their profiling stages.
-	Commands []TraceCommand
+	Commands []Command
 	// Metadata goes to the trace's "metadata" object: the clock mapping and its
 	// uncertainty, the device, the command line.
 	Metadata map[string]any
 }
 
-// A TraceLane is one row of the timeline (a thread id in the Chrome format).
-type TraceLane struct {
+// A Lane is one row of the timeline (a thread id in the Chrome format).
+type Lane struct {
 	ID   int
 	Name string
 }
 
-// A TraceSlice is a host call. Times are since the trace's origin.
-type TraceSlice struct {
+// A Slice is a host call. Times are since the trace's origin.
+type Slice struct {
 	Lane       int
 	Name       string
 	Category   string
@@ -42,10 +42,10 @@ type TraceSlice struct {
 	Args       map[string]any
 }
 
-// A TraceCommand is a device command with its four profiling timestamps mapped
+// A Command is a device command with its four profiling timestamps mapped
 // onto the host clock (since the trace's origin): queued, submitted to the
 // device, started, ended.
-type TraceCommand struct {
+type Command struct {
 	Lane                       int
 	Name                       string
 	Category                   string

@@ -1,4 +1,4 @@
-package results
+package compare
 
 import (
 	"cmp"
@@ -17,6 +17,8 @@ import (
 	"golang.org/x/perf/benchmath"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -49,7 +51,7 @@ const (
 
 // A Pair is one benchmark found in both the old and the new files.
 type Pair struct {
-	Key Key
+	Key results.Key
 	// Old and New are the per-launch times of every sample with the Key, pooled
 	// over the files of each side, in nanoseconds.
 	Old, New []float64
@@ -83,25 +85,25 @@ type Comparison struct {
 	Geomean float64
 	// OnlyOld and OnlyNew are the benchmarks found on one side only; NotSampled
 	// those found without samples (figures only, failed).
-	OnlyOld, OnlyNew, NotSampled []Key
+	OnlyOld, OnlyNew, NotSampled []results.Key
 }
 
 // Compare matches the sampled benchmarks of old and new by name, parameters and
 // device (see CompareOptions.IgnoreDevice), pooling the samples of the same
 // benchmark within a side, and compares each pair.
-func Compare(old, new []Source, opts CompareOptions) *Comparison {
+func Compare(old, new []results.Source, opts CompareOptions) *Comparison {
 	if opts.Alpha <= 0 || opts.Alpha >= 1 {
 		opts.Alpha = DefaultAlpha
 	}
-	c := &Comparison{Alpha: opts.Alpha, Pairs: []Pair{}, OnlyOld: []Key{}, OnlyNew: []Key{}, NotSampled: []Key{}}
-	notSampled := map[Key]bool{}
-	collect := func(srcs []Source) (map[Key][]float64, []Key) {
-		m := map[Key][]float64{}
-		var order []Key
+	c := &Comparison{Alpha: opts.Alpha, Pairs: []Pair{}, OnlyOld: []results.Key{}, OnlyNew: []results.Key{}, NotSampled: []results.Key{}}
+	notSampled := map[results.Key]bool{}
+	collect := func(srcs []results.Source) (map[results.Key][]float64, []results.Key) {
+		m := map[results.Key][]float64{}
+		var order []results.Key
 		for _, s := range srcs {
 			for i := range s.File.Benchmarks {
 				b := &s.File.Benchmarks[i]
-				k := KeyOf(b)
+				k := results.KeyOf(b)
 				if opts.IgnoreDevice {
 					k.Device = "*"
 				}
@@ -148,7 +150,7 @@ func Compare(old, new []Source, opts CompareOptions) *Comparison {
 	}
 	// Drop from NotSampled what was sampled on the other side too (it is then
 	// in OnlyOld or OnlyNew).
-	c.NotSampled = slices.DeleteFunc(c.NotSampled, func(k Key) bool { _, o := om[k]; _, n := nm[k]; return o || n })
+	c.NotSampled = slices.DeleteFunc(c.NotSampled, func(k results.Key) bool { _, o := om[k]; _, n := nm[k]; return o || n })
 	slices.SortStableFunc(c.Pairs, func(a, b Pair) int {
 		return cmp.Or(cmp.Compare(a.Key.Name, b.Key.Name), compareParamStrings(a.Key.Params, b.Key.Params), cmp.Compare(a.Key.Device, b.Key.Device))
 	})
@@ -159,15 +161,15 @@ func Compare(old, new []Source, opts CompareOptions) *Comparison {
 }
 
 func compareParamStrings(a, b string) int {
-	split := func(s string) []Param {
-		var ps []Param
+	split := func(s string) []results.Param {
+		var ps []results.Param
 		for _, f := range strings.Fields(s) {
 			n, v, _ := strings.Cut(f, "=")
-			ps = append(ps, Param{n, v})
+			ps = append(ps, results.Param{Name: n, Value: v})
 		}
 		return ps
 	}
-	return compareParams(split(a), split(b))
+	return report.CompareParams(split(a), split(b))
 }
 
 // ComparePair compares two samples of per-launch times (nanoseconds, any
@@ -261,8 +263,8 @@ func (c *Comparison) cells(p Pair) []string {
 	if p.Verdict != NoDifference {
 		delta = pct(p.Ratio)
 	}
-	return []string{benchLabel(Key{Name: p.Key.Name, Params: p.Key.Params}), p.Key.Device,
-		FormatDuration(p.OldMedian), FormatDuration(p.NewMedian), fmt.Sprintf("%.3f", p.Ratio),
+	return []string{report.BenchLabel(results.Key{Name: p.Key.Name, Params: p.Key.Params}), p.Key.Device,
+		report.FormatDuration(p.OldMedian), report.FormatDuration(p.NewMedian), fmt.Sprintf("%.3f", p.Ratio),
 		fmt.Sprintf("[%.3f, %.3f]", p.RatioLow, p.RatioHigh), delta, pText(p.P) + fmt.Sprintf(", n=%d+%d", len(p.Old), len(p.New)), string(p.Verdict)}
 }
 
@@ -293,7 +295,7 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 
 func (c *Comparison) writeNotes(w io.Writer, bullet string) {
 	fmt.Fprintf(w, "\nratio = new median / old median (below 1 is faster); verdict by Mann-Whitney U at alpha %g\n", c.Alpha)
-	list := func(title string, ks []Key) {
+	list := func(title string, ks []results.Key) {
 		if len(ks) == 0 {
 			return
 		}
@@ -335,13 +337,13 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 // WriteMarkdown writes the comparison as a markdown table.
 func (c *Comparison) WriteMarkdown(w io.Writer) error {
 	ew := &errWriter{w: w}
-	mdRow(ew, c.header())
-	mdRow(ew, []string{"---", "---", "--:", "--:", "--:", "---", "--:", "---", "---"})
+	report.MarkdownRow(ew, c.header())
+	report.MarkdownRow(ew, []string{"---", "---", "--:", "--:", "--:", "---", "--:", "---", "---"})
 	for _, p := range c.Pairs {
-		mdRow(ew, c.cells(p))
+		report.MarkdownRow(ew, c.cells(p))
 	}
 	if len(c.Pairs) > 0 {
-		mdRow(ew, []string{"**geomean**", "", "", "", fmt.Sprintf("%.3f", c.Geomean), "", pct(c.Geomean), "", ""})
+		report.MarkdownRow(ew, []string{"**geomean**", "", "", "", fmt.Sprintf("%.3f", c.Geomean), "", pct(c.Geomean), "", ""})
 	}
 	c.writeNotes(ew, "-")
 	return ew.err
@@ -349,12 +351,12 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 
 // ComparisonJSON is the --format json rendering of a Comparison.
 type ComparisonJSON struct {
-	Alpha      float64    `json:"alpha"`
-	Pairs      []PairJSON `json:"pairs"`
-	Geomean    float64    `json:"geomean_ratio"`
-	OnlyOld    []Key      `json:"only_old"`
-	OnlyNew    []Key      `json:"only_new"`
-	NotSampled []Key      `json:"not_sampled"`
+	Alpha      float64       `json:"alpha"`
+	Pairs      []PairJSON    `json:"pairs"`
+	Geomean    float64       `json:"geomean_ratio"`
+	OnlyOld    []results.Key `json:"only_old"`
+	OnlyNew    []results.Key `json:"only_new"`
+	NotSampled []results.Key `json:"not_sampled"`
 }
 
 // PairJSON is one Pair in ComparisonJSON.
@@ -397,7 +399,7 @@ func finite(f float64) float64 {
 // NewComparison makes a Comparison of pairs compared elsewhere (ComparePair),
 // such as two kernels measured interleaved; it has no unmatched benchmarks.
 func NewComparison(pairs []Pair, alpha float64) *Comparison {
-	c := &Comparison{Alpha: alpha, Pairs: append([]Pair{}, pairs...), OnlyOld: []Key{}, OnlyNew: []Key{}, NotSampled: []Key{}}
+	c := &Comparison{Alpha: alpha, Pairs: append([]Pair{}, pairs...), OnlyOld: []results.Key{}, OnlyNew: []results.Key{}, NotSampled: []results.Key{}}
 	s := 0.0
 	for _, p := range pairs {
 		s += math.Log(p.Ratio)
@@ -406,4 +408,19 @@ func NewComparison(pairs []Pair, alpha float64) *Comparison {
 		c.Geomean = math.Exp(s / float64(len(pairs)))
 	}
 	return c
+}
+
+// errWriter keeps the first error of w's writes and writes nothing after it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
 }

@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"cmp"
@@ -9,79 +9,16 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/units"
 )
-
-// A Source is one result file read for a report or a comparison.
-type Source struct {
-	// Path is the file's path as given (it names the file in messages).
-	Path string
-	File *File
-}
-
-// ReadFiles reads every path in order. A file that cannot be opened or is not
-// a valid result file, or holds samples that cannot be trusted (CheckSamples), is left out, and its error, which names the file
-// and the reason, is returned in errs; the other files are still returned.
-func ReadFiles(paths []string) (srcs []Source, errs []error) {
-	srcs = []Source{}
-	for _, p := range paths {
-		f, err := Read(p)
-		if err == nil {
-			err = CheckSamples(f, p)
-		}
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		srcs = append(srcs, Source{Path: p, File: f})
-	}
-	return srcs, errs
-}
-
-// A Key identifies a benchmark across files: its name, its parameters in
-// order ("size=16Mi type=float") and the name of its device.
-type Key struct {
-	Name   string `json:"name"`
-	Params string `json:"params"`
-	Device string `json:"device"`
-}
-
-func (k Key) String() string {
-	s := k.Name
-	if k.Params != "" {
-		s += " " + k.Params
-	}
-	return s + " [" + k.Device + "]"
-}
-
-// KeyOf returns b's Key.
-func KeyOf(b *Benchmark) Key {
-	return Key{Name: b.Name, Params: ParamString(b), Device: DeviceLabel(b.Device)}
-}
-
-// ParamString joins b's parameters in order as "name=value name=value".
-func ParamString(b *Benchmark) string {
-	var parts []string
-	for _, p := range b.OrderedParams() {
-		parts = append(parts, p.Name+"="+p.Value)
-	}
-	return strings.Join(parts, " ")
-}
-
-// DeviceLabel names a device for people: its name, or "unknown device".
-func DeviceLabel(d DeviceInfo) string {
-	if n := strings.TrimSpace(d.Name); n != "" {
-		return n
-	}
-	return "unknown device"
-}
 
 // A Report is what the renderers show of one or many result files: every
 // benchmark, grouped by name, parameters, device and host, with a geomean row
 // per device.
 type Report struct {
 	// Sources are the files, in the order given.
-	Sources []Source
+	Sources []results.Source
 	// Rows are the sampled benchmarks, sorted by name, then parameters (numbers
 	// by value: size=2Mi before size=16Mi), device, host and file order.
 	Rows []Row
@@ -106,8 +43,8 @@ type Row struct {
 	// several hosts, else the file when it has several files, else "".
 	Where string
 	// Bench is the benchmark; Measurement is non-nil for a row of Report.Rows.
-	Bench *Benchmark
-	Key   Key
+	Bench *results.Benchmark
+	Key   results.Key
 }
 
 // M returns the row's measurement (nil for a failed or figures-only benchmark).
@@ -129,13 +66,13 @@ type Geomean struct {
 // A FigureRow is one Figure of one benchmark.
 type FigureRow struct {
 	Source, Host, Where string
-	Key                 Key
+	Key                 results.Key
 	Kind                string
-	Figure              Figure
+	Figure              results.Figure
 }
 
 // NewReport builds the Report of srcs.
-func NewReport(srcs []Source) *Report {
+func NewReport(srcs []results.Source) *Report {
 	r := &Report{Sources: srcs, Rows: []Row{}, Geomeans: []Geomean{}, Figures: []FigureRow{}, Failed: []Row{}}
 	hosts := map[string]bool{}
 	for _, s := range srcs {
@@ -156,7 +93,7 @@ func NewReport(srcs []Source) *Report {
 		}
 		for i := range s.File.Benchmarks {
 			b := &s.File.Benchmarks[i]
-			all = append(all, Row{Source: s.Path, Host: s.File.Host.Hostname, Where: where, Bench: b, Key: KeyOf(b)})
+			all = append(all, Row{Source: s.Path, Host: s.File.Host.Hostname, Where: where, Bench: b, Key: results.KeyOf(b)})
 		}
 	}
 	slices.SortStableFunc(all, compareRows)
@@ -180,7 +117,7 @@ func compareRows(a, b Row) int {
 	if c := cmp.Compare(a.Key.Name, b.Key.Name); c != 0 {
 		return c
 	}
-	if c := compareParams(a.Bench.OrderedParams(), b.Bench.OrderedParams()); c != 0 {
+	if c := CompareParams(a.Bench.OrderedParams(), b.Bench.OrderedParams()); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(a.Key.Device, b.Key.Device); c != 0 {
@@ -191,7 +128,9 @@ func compareRows(a, b Row) int {
 
 // compareParams compares parameter lists pairwise; values that are both
 // quantities (see ParseQuantity) compare by value.
-func compareParams(a, b []Param) int {
+// CompareParams orders two parameter lists: by name, then by value, numbers
+// by their value (size=2Mi before size=16Mi), then by length.
+func CompareParams(a, b []results.Param) int {
 	for i := 0; i < len(a) && i < len(b); i++ {
 		if c := cmp.Compare(a[i].Name, b[i].Name); c != 0 {
 			return c

@@ -1,7 +1,8 @@
-package results
+package report
 
 import (
 	"fmt"
+	"github.com/clmeter/clmeter/results"
 	"io"
 	"strconv"
 	"strings"
@@ -40,7 +41,7 @@ func (r *Report) WriteBenchfmt(w io.Writer) error {
 			}
 		}
 	}
-	hosts := map[string]HostInfo{}
+	hosts := map[string]results.HostInfo{}
 	for _, s := range r.Sources {
 		hosts[s.Path] = s.File.Host
 	}
@@ -92,7 +93,7 @@ func (r *Report) WriteBenchfmt(w io.Writer) error {
 
 // benchfmtName is the benchmark's name in the Go format: its name, then
 // "/key=value" per parameter, with spaces replaced by underscores.
-func benchfmtName(b *Benchmark) string {
+func benchfmtName(b *results.Benchmark) string {
 	var sb strings.Builder
 	sb.WriteString(benchToken(b.Name))
 	for _, p := range b.OrderedParams() {

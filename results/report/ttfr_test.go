@@ -1,8 +1,9 @@
-package results
+package report
 
 import (
 	"bytes"
 	"context"
+	"github.com/clmeter/clmeter/results"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,18 +15,18 @@ import (
 
 // cacheBenchFile is a result file as 'clmeter cache bench small large' writes
 // it: five modes per program, each with the parts of its time to first result.
-func cacheBenchFile() File {
-	f := NewFile(ToolInfo{Name: "clmeter", Version: "test"}, []string{"clmeter", "cache", "bench"})
-	dev := DeviceInfo{Name: "pthread-cpu", Platform: "Portable Computing Language"}
+func cacheBenchFile() results.File {
+	f := results.NewFile(results.ToolInfo{Name: "clmeter", Version: "test"}, []string{"clmeter", "cache", "bench"})
+	dev := results.DeviceInfo{Name: "pthread-cpu", Platform: "Portable Computing Language"}
 	for pi, prog := range []string{"small", "large"} {
 		for mi, mode := range cacheModeOrder {
-			b := Benchmark{Name: prog + "/" + mode, Kind: "cache-bench", Device: dev, Params: map[string]string{}, Figures: []Figure{}}
+			b := results.Benchmark{Name: prog + "/" + mode, Kind: "cache-bench", Device: dev, Params: map[string]string{}, Figures: []results.Figure{}}
 			b.SetParam("program", prog)
 			b.SetParam("mode", mode)
 			for i, part := range TTFRParts {
-				b.Figures = append(b.Figures, Figure{Name: part, Value: float64((pi+1)*(5-mi)*(i+1)) * 10, Unit: "ms"})
+				b.Figures = append(b.Figures, results.Figure{Name: part, Value: float64((pi+1)*(5-mi)*(i+1)) * 10, Unit: "ms"})
 			}
-			b.Figures = append(b.Figures, Figure{Name: "speedup over cold", Value: 1.5, Unit: "x"})
+			b.Figures = append(b.Figures, results.Figure{Name: "speedup over cold", Value: 1.5, Unit: "x"})
 			b.Extra = map[string]any{"verdict": "verdict on pthread-cpu (pocl): both caches 1.6x faster"}
 			f.Benchmarks = append(f.Benchmarks, b)
 		}
@@ -37,7 +38,7 @@ func TestTTFRCharts(t *testing.T) {
 	f := cacheBenchFile()
 	// A mode listed out of order lands in its place.
 	f.Benchmarks[0], f.Benchmarks[3] = f.Benchmarks[3], f.Benchmarks[0]
-	r := NewReport([]Source{{Path: "cache.json", File: &f}})
+	r := NewReport([]results.Source{{Path: "cache.json", File: &f}})
 	cs := TTFRCharts(r.Figures, false)
 	if len(cs) != 2 {
 		t.Fatalf("%d charts, want one per program (2)", len(cs))
@@ -79,7 +80,7 @@ func TestTTFRCharts(t *testing.T) {
 func TestTTFRHTMLInChromium(t *testing.T) {
 	f := cacheBenchFile()
 	var buf bytes.Buffer
-	if err := NewReport([]Source{{Path: "cache.json", File: &f}}).WriteHTML(&buf); err != nil {
+	if err := NewReport([]results.Source{{Path: "cache.json", File: &f}}).WriteHTML(&buf); err != nil {
 		t.Fatal(err)
 	}
 	html := buf.String()

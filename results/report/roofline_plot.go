@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"fmt"
@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -77,7 +78,7 @@ func RooflineCharts(rows []Row, multiHost bool) []RooflineChart {
 			c.OpsUnit = rl.OpsUnit
 		}
 		if rl.IntensityFLOPPerByte > 0 && rl.GOpsPerSecond > 0 {
-			c.Points = append(c.Points, RooflinePoint{Label: benchLabel(row.Key), Verdict: rl.Verdict, Intensity: rl.IntensityFLOPPerByte, Rate: rl.GOpsPerSecond})
+			c.Points = append(c.Points, RooflinePoint{Label: BenchLabel(row.Key), Verdict: rl.Verdict, Intensity: rl.IntensityFLOPPerByte, Rate: rl.GOpsPerSecond})
 		} else {
 			c.Unplaced++
 		}
@@ -98,9 +99,36 @@ func RooflinePlot(c RooflineChart) ([]byte, error) {
 	if c.Bandwidth <= 0 && len(c.Computes) == 0 {
 		return nil, fmt.Errorf("%s: no ceiling to draw", c.Device)
 	}
-	// The axes' ranges: every point and every ridge, with a decade around.
-	xlo, xhi := math.Inf(1), math.Inf(-1)
-	ylo, yhi := math.Inf(1), math.Inf(-1)
+	xlo, xhi, ylo, yhi := rooflineRange(c)
+	p := plot.New()
+	p.Title.Text = c.Device + ": roofline"
+	p.X.Label.Text = fmt.Sprintf("arithmetic intensity (%s/byte, log)", c.OpsUnit)
+	p.Y.Label.Text = fmt.Sprintf("%s/s (log)", c.OpsUnit)
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, rateTicks{plot.LogTicks{Prec: -1}, c.OpsUnit}
+	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xlo, xhi, ylo, yhi
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.TextStyle.Font.Size = vg.Points(9)
+
+	if err := addRoofs(p, c, xlo, xhi); err != nil {
+		return nil, err
+	}
+	if len(c.Points) > 0 {
+		if err := addRooflinePoints(p, c); err != nil {
+			return nil, err
+		}
+		if err := addPointNumbers(p, c, xlo, xhi, ylo, yhi); err != nil {
+			return nil, err
+		}
+	}
+	return svgOf(p, plotWidth*1.2, plotHeight*1.2)
+}
+
+// rooflineRange returns the axes' ranges of c: every point and every ridge,
+// with a decade around.
+func rooflineRange(c RooflineChart) (xlo, xhi, ylo, yhi float64) {
+	xlo, xhi = math.Inf(1), math.Inf(-1)
+	ylo, yhi = math.Inf(1), math.Inf(-1)
 	grow := func(x, y float64) {
 		if x > 0 {
 			xlo, xhi = math.Min(xlo, x), math.Max(xhi, x)
@@ -127,17 +155,12 @@ func RooflinePlot(c RooflineChart) ([]byte, error) {
 	}
 	xlo, xhi = xlo/10, xhi*10
 	ylo, yhi = ylo/10, yhi*3
+	return xlo, xhi, ylo, yhi
+}
 
-	p := plot.New()
-	p.Title.Text = c.Device + ": roofline"
-	p.X.Label.Text = fmt.Sprintf("arithmetic intensity (%s/byte, log)", c.OpsUnit)
-	p.Y.Label.Text = fmt.Sprintf("%s/s (log)", c.OpsUnit)
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, rateTicks{plot.LogTicks{Prec: -1}, c.OpsUnit}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xlo, xhi, ylo, yhi
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Legend.TextStyle.Font.Size = vg.Points(9)
-
+// addRoofs draws the bandwidth roof up to the highest compute roof and each
+// compute roof flat from its ridge point.
+func addRoofs(p *plot.Plot, c RooflineChart, xlo, xhi float64) error {
 	top := 0.0
 	for _, k := range c.Computes {
 		top = math.Max(top, k.Rate)
@@ -149,7 +172,7 @@ func RooflinePlot(c RooflineChart) ([]byte, error) {
 		}
 		l, err := plotter.NewLine(plotter.XYs{{X: xlo, Y: c.Bandwidth * xlo}, {X: end, Y: c.Bandwidth * end}})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		l.Color, l.Width = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}, vg.Points(2)
 		p.Add(l)
@@ -166,7 +189,7 @@ func RooflinePlot(c RooflineChart) ([]byte, error) {
 		}
 		l, err := plotter.NewLine(plotter.XYs{{X: start, Y: k.Rate}, {X: xhi, Y: k.Rate}})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		l.Color, l.Width = color.RGBA{R: 0x33, G: 0x33, B: 0x33, A: 0xff}, vg.Points(2)
 		if i > 0 {
@@ -175,69 +198,76 @@ func RooflinePlot(c RooflineChart) ([]byte, error) {
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("%s compute %s", k.Precision, units.Rate(k.Rate, c.OpsUnit)), l)
 	}
-	if len(c.Points) > 0 {
-		verdicts := []string{}
-		for _, pt := range c.Points {
-			if !slices.Contains(verdicts, pt.Verdict) {
-				verdicts = append(verdicts, pt.Verdict)
-			}
+	return nil
+}
+
+// addRooflinePoints draws the benchmarks as points, one colour a verdict.
+func addRooflinePoints(p *plot.Plot, c RooflineChart) error {
+	verdicts := []string{}
+	for _, pt := range c.Points {
+		if !slices.Contains(verdicts, pt.Verdict) {
+			verdicts = append(verdicts, pt.Verdict)
 		}
-		for vi, v := range verdicts {
-			var xys plotter.XYs
-			for _, pt := range c.Points {
-				if pt.Verdict == v {
-					xys = append(xys, plotter.XY{X: pt.Intensity, Y: pt.Rate})
-				}
-			}
-			s, err := plotter.NewScatter(xys)
-			if err != nil {
-				return nil, err
-			}
-			s.GlyphStyle.Shape = draw.CircleGlyph{}
-			s.GlyphStyle.Radius = vg.Points(3.5)
-			s.GlyphStyle.Color = rooflineColours[vi%len(rooflineColours)]
-			p.Add(s)
-			p.Legend.Add(v, s)
-		}
-		// Each point is numbered (the caption's key names it); a number that
-		// would cover an earlier one moves up a line, placed in the axes'
-		// approximate drawing area.
-		const areaW, areaH = 360.0, 190.0 // points: the plot less its axes
-		lx, ly := math.Log(xhi/xlo), math.Log(yhi/ylo)
-		var boxes [][4]float64
-		var xys plotter.XYs
-		var labels []string
-		for i, pt := range c.Points {
-			px := math.Log(pt.Intensity/xlo) / lx * areaW
-			py := math.Log(pt.Rate/ylo) / ly * areaH
-			num := strconv.Itoa(i + 1)
-			w, h := 6.5*float64(len(num))+2, 12.0
-			bx, by := px+5, py+2
-			for moved := true; moved; {
-				moved = false
-				for _, b := range boxes {
-					if bx < b[0]+b[2] && b[0] < bx+w && by < b[1]+b[3] && b[1] < by+h {
-						by = b[1] + b[3]
-						moved = true
-					}
-				}
-			}
-			boxes = append(boxes, [4]float64{bx, by, w, h})
-			xys = append(xys, plotter.XY{X: xlo * math.Exp((bx-5)/areaW*lx), Y: ylo * math.Exp((by-2)/areaH*ly)})
-			labels = append(labels, num)
-		}
-		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
-		if err != nil {
-			return nil, err
-		}
-		for i := range lb.TextStyle {
-			lb.TextStyle[i].Font.Size = vg.Points(9)
-			lb.TextStyle[i].XAlign = draw.XLeft
-		}
-		lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(2)}
-		p.Add(lb)
 	}
-	return svgOf(p, plotWidth*1.2, plotHeight*1.2)
+	for vi, v := range verdicts {
+		var xys plotter.XYs
+		for _, pt := range c.Points {
+			if pt.Verdict == v {
+				xys = append(xys, plotter.XY{X: pt.Intensity, Y: pt.Rate})
+			}
+		}
+		s, err := plotter.NewScatter(xys)
+		if err != nil {
+			return err
+		}
+		s.GlyphStyle.Shape = draw.CircleGlyph{}
+		s.GlyphStyle.Radius = vg.Points(3.5)
+		s.GlyphStyle.Color = rooflineColours[vi%len(rooflineColours)]
+		p.Add(s)
+		p.Legend.Add(v, s)
+	}
+	return nil
+}
+
+// addPointNumbers numbers each point (the caption's key names it); a number
+// that would cover an earlier one moves up a line, placed in the axes'
+// approximate drawing area.
+func addPointNumbers(p *plot.Plot, c RooflineChart, xlo, xhi, ylo, yhi float64) error {
+	const areaW, areaH = 360.0, 190.0 // points: the plot less its axes
+	lx, ly := math.Log(xhi/xlo), math.Log(yhi/ylo)
+	var boxes [][4]float64
+	var xys plotter.XYs
+	var labels []string
+	for i, pt := range c.Points {
+		px := math.Log(pt.Intensity/xlo) / lx * areaW
+		py := math.Log(pt.Rate/ylo) / ly * areaH
+		num := strconv.Itoa(i + 1)
+		w, h := 6.5*float64(len(num))+2, 12.0
+		bx, by := px+5, py+2
+		for moved := true; moved; {
+			moved = false
+			for _, b := range boxes {
+				if bx < b[0]+b[2] && b[0] < bx+w && by < b[1]+b[3] && b[1] < by+h {
+					by = b[1] + b[3]
+					moved = true
+				}
+			}
+		}
+		boxes = append(boxes, [4]float64{bx, by, w, h})
+		xys = append(xys, plotter.XY{X: xlo * math.Exp((bx-5)/areaW*lx), Y: ylo * math.Exp((by-2)/areaH*ly)})
+		labels = append(labels, num)
+	}
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
+	if err != nil {
+		return err
+	}
+	for i := range lb.TextStyle {
+		lb.TextStyle[i].Font.Size = vg.Points(9)
+		lb.TextStyle[i].XAlign = draw.XLeft
+	}
+	lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(2)}
+	p.Add(lb)
+	return nil
 }
 
 // Key names each numbered point of the chart: its benchmark, verdict and rate.
@@ -265,7 +295,7 @@ func rooflineNote(c RooflineChart) string {
 
 // boundText is the report's bound column: the verdict and the percentage of
 // the roof ("" without a roofline).
-func boundText(b *Benchmark) string {
+func boundText(b *results.Benchmark) string {
 	r := b.Roofline
 	if r == nil {
 		return ""

@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"encoding/csv"
@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
@@ -114,7 +115,7 @@ func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 			}
 			var ids []int
 			for _, ws := range row.M().AllWarnings() {
-				ids = append(ids, t.Note(benchLabel(row.Key)+": "+ws))
+				ids = append(ids, t.Note(BenchLabel(row.Key)+": "+ws))
 			}
 			c[len(c)-1] = table.Refs(ids)
 			t.Row(c...)
@@ -129,7 +130,7 @@ func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 	}
 	if len(r.Failed) > 0 {
 		for _, row := range r.Failed {
-			t.Note(fmt.Sprintf("failed: %s [%s]: %s", benchLabel(row.Key), r.deviceText(row.Key.Device, row.Where), row.Bench.Error))
+			t.Note(fmt.Sprintf("failed: %s [%s]: %s", BenchLabel(row.Key), r.deviceText(row.Key.Device, row.Where), row.Bench.Error))
 		}
 	}
 	if len(r.Rows) > 0 || len(r.Failed) > 0 {
@@ -141,14 +142,15 @@ func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 			table.Column{Header: "figure", Wrap: true}, table.Column{Header: "value"}, table.Column{Header: "note", Wrap: true})
 		ft.Indent = "  "
 		for _, f := range r.Figures {
-			ft.Row(benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name, units.Quantity(f.Figure.Value, f.Figure.Unit), f.Figure.Note)
+			ft.Row(BenchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name, units.Quantity(f.Figure.Value, f.Figure.Unit), f.Figure.Note)
 		}
 		ft.Write(ew, width)
 	}
 	return ew.err
 }
 
-func benchLabel(k Key) string {
+// BenchLabel names a benchmark for people: its name and parameters.
+func BenchLabel(k results.Key) string {
 	if k.Params == "" {
 		return k.Name
 	}
@@ -182,7 +184,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	if len(r.Rows) > 0 {
 		fmt.Fprintln(ew)
-		mdRow(ew, tableColumns)
+		MarkdownRow(ew, tableColumns)
 		seps := make([]string, len(tableColumns))
 		for i := range seps {
 			seps[i] = "---"
@@ -190,31 +192,31 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				seps[i] = "--:"
 			}
 		}
-		mdRow(ew, seps)
+		MarkdownRow(ew, seps)
 		for _, row := range r.Rows {
-			mdRow(ew, r.cells(row))
+			MarkdownRow(ew, r.cells(row))
 		}
 		for _, g := range r.Geomeans {
 			c := r.geomeanCells(g)
 			c[0] = "**geomean**"
-			mdRow(ew, c)
+			MarkdownRow(ew, c)
 		}
 	}
 	if len(r.Figures) > 0 {
 		fmt.Fprintln(ew, "\n### Figures")
 		fmt.Fprintln(ew)
-		mdRow(ew, []string{"benchmark", "device", "figure", "value", "unit", "note"})
-		mdRow(ew, []string{"---", "---", "---", "--:", "---", "---"})
+		MarkdownRow(ew, []string{"benchmark", "device", "figure", "value", "unit", "note"})
+		MarkdownRow(ew, []string{"---", "---", "---", "--:", "---", "---"})
 		for _, f := range r.Figures {
 			v, u := scaledFigure(f.Figure.Value, f.Figure.Unit)
-			mdRow(ew, []string{benchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name, v, u, f.Figure.Note})
+			MarkdownRow(ew, []string{BenchLabel(f.Key), r.deviceText(f.Key.Device, f.Where), f.Figure.Name, v, u, f.Figure.Note})
 		}
 	}
 	if len(r.Failed) > 0 {
 		fmt.Fprintln(ew, "\n### Failed")
 		fmt.Fprintln(ew)
 		for _, row := range r.Failed {
-			fmt.Fprintf(ew, "- %s [%s]: %s\n", mdEscape(benchLabel(row.Key)), mdEscape(r.deviceText(row.Key.Device, row.Where)), mdEscape(row.Bench.Error))
+			fmt.Fprintf(ew, "- %s [%s]: %s\n", mdEscape(BenchLabel(row.Key)), mdEscape(r.deviceText(row.Key.Device, row.Where)), mdEscape(row.Bench.Error))
 		}
 	}
 	first := true
@@ -225,7 +227,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				fmt.Fprintln(ew)
 				first = false
 			}
-			fmt.Fprintf(ew, "- %s [%s]: %s\n", mdEscape(benchLabel(row.Key)), mdEscape(r.deviceText(row.Key.Device, row.Where)), mdEscape(ws))
+			fmt.Fprintf(ew, "- %s [%s]: %s\n", mdEscape(BenchLabel(row.Key)), mdEscape(r.deviceText(row.Key.Device, row.Where)), mdEscape(ws))
 		}
 	}
 	return ew.err
@@ -242,7 +244,9 @@ func mdEscape(s string) string {
 	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;").Replace(s)
 }
 
-func mdRow(w io.Writer, cells []string) {
+// MarkdownRow writes cells as a markdown table row, escaping "|" in every
+// cell but bold ones and alignment markers.
+func MarkdownRow(w io.Writer, cells []string) {
 	esc := make([]string, len(cells))
 	for i, c := range cells {
 		if strings.HasPrefix(c, "**") || c == "---" || c == "--:" {
@@ -325,10 +329,10 @@ type ReportJSON struct {
 
 // ReportFileJSON is one file of a ReportJSON.
 type ReportFileJSON struct {
-	Path    string   `json:"path"`
-	Created string   `json:"created"`
-	Tool    ToolInfo `json:"tool"`
-	Host    HostInfo `json:"host"`
+	Path    string           `json:"path"`
+	Created string           `json:"created"`
+	Tool    results.ToolInfo `json:"tool"`
+	Host    results.HostInfo `json:"host"`
 }
 
 // ReportRowJSON is one sampled benchmark of a ReportJSON.
@@ -346,7 +350,7 @@ type ReportRowJSON struct {
 	StopReason measure.StopReason  `json:"stop_reason"`
 	Warnings   []string            `json:"warnings"`
 	// Roofline is the benchmark's roofline placement, when it has one.
-	Roofline *Roofline `json:"roofline,omitempty"`
+	Roofline *results.Roofline `json:"roofline,omitempty"`
 }
 
 // GeomeanJSON is one Geomean of a ReportJSON.
@@ -360,11 +364,11 @@ type GeomeanJSON struct {
 
 // FigureJSON is one figure of a ReportJSON.
 type FigureJSON struct {
-	File   string `json:"file"`
-	Name   string `json:"name"`
-	Params string `json:"params"`
-	Device string `json:"device"`
-	Figure Figure `json:"figure"`
+	File   string         `json:"file"`
+	Name   string         `json:"name"`
+	Params string         `json:"params"`
+	Device string         `json:"device"`
+	Figure results.Figure `json:"figure"`
 }
 
 // FailedJSON is one failed benchmark of a ReportJSON.
@@ -386,7 +390,7 @@ func (r *Report) JSON() ReportJSON {
 	}
 	for _, row := range r.Rows {
 		b := row.Bench
-		m := normalizedResult(b.Measurement)
+		m := results.NormalizedResult(b.Measurement)
 		params := map[string]string{}
 		order := []string{}
 		for _, p := range b.OrderedParams() {

@@ -1,8 +1,9 @@
-package results
+package compare
 
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/clmeter/clmeter/results"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -60,7 +61,7 @@ func TestComparePair(t *testing.T) {
 
 // slowed returns a copy of f with every sampled benchmark's times scaled by
 // factor(name, params).
-func slowed(f File, factor func(b *Benchmark) float64) File {
+func slowed(f results.File, factor func(b *results.Benchmark) float64) results.File {
 	c := f
 	c.Benchmarks = nil
 	for _, b := range f.Benchmarks {
@@ -81,15 +82,15 @@ func slowed(f File, factor func(b *Benchmark) float64) File {
 func TestCompareFiles(t *testing.T) {
 	srcs := readFixtures(t)
 	old := srcs[0]
-	nf := slowed(*old.File, func(b *Benchmark) float64 {
+	nf := slowed(*old.File, func(b *results.Benchmark) float64 {
 		if b.Params["size"] == "16Mi" {
 			return 1.2
 		}
 		return 1
 	})
-	nf.Benchmarks = slices.DeleteFunc(nf.Benchmarks, func(b Benchmark) bool { return b.Name == "fma" }) // only in old
+	nf.Benchmarks = slices.DeleteFunc(nf.Benchmarks, func(b results.Benchmark) bool { return b.Name == "fma" }) // only in old
 	nf.Benchmarks = append(nf.Benchmarks, srcs[1].File.Benchmarks[0])
-	c := Compare([]Source{old}, []Source{{Path: "new.json", File: &nf}}, CompareOptions{})
+	c := Compare([]results.Source{old}, []results.Source{{Path: "new.json", File: &nf}}, CompareOptions{})
 	if len(c.Pairs) != 3 {
 		t.Fatalf("%d pairs, want 3", len(c.Pairs))
 	}
@@ -134,7 +135,7 @@ func TestCompareFiles(t *testing.T) {
 	}
 
 	// Two devices compared with --ignore-device.
-	c = Compare([]Source{srcs[0]}, []Source{srcs[1]}, CompareOptions{IgnoreDevice: true})
+	c = Compare([]results.Source{srcs[0]}, []results.Source{srcs[1]}, CompareOptions{IgnoreDevice: true})
 	if len(c.Pairs) != 3 || c.Pairs[0].Verdict != Faster {
 		t.Errorf("ignore device: %d pairs", len(c.Pairs))
 	}
@@ -145,15 +146,15 @@ func TestCompareFiles(t *testing.T) {
 func TestCompareIgnoreName(t *testing.T) {
 	srcs := readFixtures(t)
 	old := srcs[0]
-	nf := slowed(*old.File, func(*Benchmark) float64 { return 1 })
+	nf := slowed(*old.File, func(*results.Benchmark) float64 { return 1 })
 	for i := range nf.Benchmarks {
 		nf.Benchmarks[i].Name += "_tiled"
 	}
-	c := Compare([]Source{old}, []Source{{Path: "new.json", File: &nf}}, CompareOptions{})
+	c := Compare([]results.Source{old}, []results.Source{{Path: "new.json", File: &nf}}, CompareOptions{})
 	if len(c.Pairs) != 0 {
 		t.Fatalf("renamed benchmarks paired without IgnoreName: %d pairs", len(c.Pairs))
 	}
-	c = Compare([]Source{old}, []Source{{Path: "new.json", File: &nf}}, CompareOptions{IgnoreName: true})
+	c = Compare([]results.Source{old}, []results.Source{{Path: "new.json", File: &nf}}, CompareOptions{IgnoreName: true})
 	if len(c.Pairs) == 0 || len(c.OnlyOld) != 0 && len(c.Pairs) < len(c.OnlyOld) {
 		t.Fatalf("IgnoreName: %d pairs, only old %v", len(c.Pairs), c.OnlyOld)
 	}

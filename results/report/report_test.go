@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"bytes"
@@ -12,15 +12,16 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files and fixtures under testdata/")
 
 // fixtureBench makes a sampled benchmark whose per-launch times are base
 // within ±rel, seeded, with bytes per launch for throughput.
-func fixtureBench(name string, params [][2]string, dev DeviceInfo, base time.Duration, rel float64, n int, bytes int64, seed uint64) Benchmark {
-	b := Benchmark{Name: name, Kind: "run", Device: dev, Figures: []Figure{},
-		Program: &ProgramInfo{FromCache: true, BuildTime: time.Millisecond, Source: "stream.cl"}}
+func fixtureBench(name string, params [][2]string, dev results.DeviceInfo, base time.Duration, rel float64, n int, bytes int64, seed uint64) results.Benchmark {
+	b := results.Benchmark{Name: name, Kind: "run", Device: dev, Figures: []results.Figure{},
+		Program: &results.ProgramInfo{FromCache: true, BuildTime: time.Millisecond, Source: "stream.cl"}}
 	for _, p := range params {
 		b.SetParam(p[0], p[1])
 	}
@@ -45,20 +46,20 @@ func fixtureBench(name string, params [][2]string, dev DeviceInfo, base time.Dur
 }
 
 var (
-	poclDev = DeviceInfo{Index: "0:0", Platform: "Portable Computing Language", Name: "cpu-haswell-AMD EPYC 7B13",
+	poclDev = results.DeviceInfo{Index: "0:0", Platform: "Portable Computing Language", Name: "cpu-haswell-AMD EPYC 7B13",
 		Version: "OpenCL 3.0 PoCL HSTR: cpu-x86_64", DriverVersion: "3.1", Type: "CPU", ComputeUnits: 2}
-	gpuDev = DeviceInfo{Index: "1:0", Platform: "NVIDIA CUDA", Name: "NVIDIA H200", Version: "OpenCL 3.0 CUDA",
+	gpuDev = results.DeviceInfo{Index: "1:0", Platform: "NVIDIA CUDA", Name: "NVIDIA H200", Version: "OpenCL 3.0 CUDA",
 		DriverVersion: "550.54", Type: "GPU", ComputeUnits: 132}
 )
 
 // fixtures returns the result files the golden tests render: a PoCL machine
 // with a size sweep, a compute kernel, a suite with peaks and a failure; a GPU
 // machine with the same sweep.
-func fixtures() map[string]File {
-	hdr := func(host string) File {
-		f := File{Schema: SchemaName, Version: SchemaVersion, Tool: ToolInfo{Name: "clmeter", Version: "0.1.0"},
+func fixtures() map[string]results.File {
+	hdr := func(host string) results.File {
+		f := results.File{Schema: results.SchemaName, Version: results.SchemaVersion, Tool: results.ToolInfo{Name: "clmeter", Version: "0.1.0"},
 			CommandLine: []string{"clmeter", "run"}, Created: time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC),
-			Host: HostInfo{OS: "linux", Arch: "amd64", CPU: "AMD EPYC 7B13", Cores: 2, Hostname: host}, Benchmarks: []Benchmark{}}
+			Host: results.HostInfo{OS: "linux", Arch: "amd64", CPU: "AMD EPYC 7B13", Cores: 2, Hostname: host}, Benchmarks: []results.Benchmark{}}
 		return f
 	}
 	a := hdr("ci-1")
@@ -71,16 +72,16 @@ func fixtures() map[string]File {
 			time.Duration(bytes/8), 0.02, 12, bytes, uint64(i+1)))
 	}
 	fma := fixtureBench("fma", [][2]string{{"size", "1Mi"}}, poclDev, 850*time.Microsecond, 0.3, 10, 64<<20, 7)
-	fma.Roofline = &Roofline{GOpsPerSecond: 79, IntensityFLOPPerByte: 16, OpsUnit: "FLOP", BandwidthGBPerSecond: 11.8, BandwidthPattern: "read-only",
+	fma.Roofline = &results.Roofline{GOpsPerSecond: 79, IntensityFLOPPerByte: 16, OpsUnit: "FLOP", BandwidthGBPerSecond: 11.8, BandwidthPattern: "read-only",
 		ComputeGOpsPerSecond: 90, Precision: "float", RidgeOpsPerByte: 90 / 11.8, Roof: 90, RoofUnit: "GFLOP/s", PercentOfRoof: 88,
 		Verdict: "compute-bound", Evidence: []string{"intensity 16 FLOP/byte is above the ridge point 7.63"}, Profile: "clmeter suite peaks"}
 	a.Benchmarks = append(a.Benchmarks, fma)
-	peaks := Benchmark{Name: "peaks", Kind: "suite:peaks", Device: poclDev, Figures: []Figure{
+	peaks := results.Benchmark{Name: "peaks", Kind: "suite:peaks", Device: poclDev, Figures: []results.Figure{
 		{Name: "bandwidth", Value: 11.8, Unit: "GB/s", Note: "triad, 64 MiB"},
 		{Name: "copy", Value: 9.4, Unit: "GB/s"},
 		{Name: "fp32", Value: 61.2, Unit: "GFLOP/s"},
 	}}
-	a.Benchmarks = append(a.Benchmarks, peaks, Benchmark{Name: "reduce", Kind: "run", Device: poclDev, Figures: []Figure{},
+	a.Benchmarks = append(a.Benchmarks, peaks, results.Benchmark{Name: "reduce", Kind: "run", Device: poclDev, Figures: []results.Figure{},
 		Error: "CL_BUILD_PROGRAM_FAILURE: reduce.cl:3: error: use of undeclared identifier 'x'"})
 	b := hdr("gpu-7")
 	b.Host.CPU, b.Host.Cores = "Intel Xeon Platinum 8480+", 16
@@ -92,7 +93,7 @@ func fixtures() map[string]File {
 		tb := fixtureBench("triad", [][2]string{{"size", sz.s}, {"type", "float"}}, gpuDev,
 			time.Duration(bytes/3000)+8*time.Microsecond, 0.01, 10, bytes, uint64(i+20))
 		gbps := tb.Measurement.Throughput.GBPerSecond
-		tb.Roofline = &Roofline{GBPerSecond: gbps, GOpsPerSecond: gbps / 6, IntensityFLOPPerByte: 1.0 / 6, OpsUnit: "FLOP",
+		tb.Roofline = &results.Roofline{GBPerSecond: gbps, GOpsPerSecond: gbps / 6, IntensityFLOPPerByte: 1.0 / 6, OpsUnit: "FLOP",
 			BandwidthGBPerSecond: 4200, BandwidthPattern: "copy", ComputeGOpsPerSecond: 60000, Precision: "float", RidgeOpsPerByte: 60000.0 / 4200,
 			Roof: 700, RoofUnit: "GFLOP/s", PercentOfRoof: 100 * gbps / 4200, Verdict: "memory-bound", Evidence: []string{"below the ridge point"}, Profile: "short profile"}
 		if i == 0 {
@@ -100,28 +101,32 @@ func fixtures() map[string]File {
 		}
 		b.Benchmarks = append(b.Benchmarks, tb)
 	}
-	return map[string]File{"pocl.json": a, "h200.json": b}
+	return map[string]results.File{"pocl.json": a, "h200.json": b}
 }
 
-// readFixtures reads the fixture files from testdata (rewriting them first
+// fixtureDir holds the fixture result files, shared with results' and
+// compare's tests.
+const fixtureDir = "../testdata"
+
+// readFixtures reads the fixture files from ../testdata (rewriting them first
 // with -update).
-func readFixtures(t *testing.T) []Source {
+func readFixtures(t *testing.T) []results.Source {
 	t.Helper()
 	names := []string{"pocl.json", "h200.json"}
 	if *update {
 		fx := fixtures()
 		for _, n := range names {
 			f := fx[n]
-			if err := WriteFile(filepath.Join("testdata", n), &f); err != nil {
+			if err := results.WriteFile(filepath.Join(fixtureDir, n), &f); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	var paths []string
 	for _, n := range names {
-		paths = append(paths, "testdata/"+n)
+		paths = append(paths, filepath.Join(fixtureDir, n))
 	}
-	srcs, errs := ReadFiles(paths)
+	srcs, errs := results.ReadFiles(paths)
 	if len(errs) > 0 {
 		t.Fatalf("reading fixtures: %v (run go test -update)", errs)
 	}
@@ -139,10 +144,10 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./results -update to create it)", err)
+		t.Fatalf("%v (run go test ./results/report -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (go test ./results -update rewrites it):\n--- got\n%s\n--- want\n%s", name, got, want)
+		t.Errorf("%s differs from the golden file (go test ./results/report -update rewrites it):\n--- got\n%s\n--- want\n%s", name, got, want)
 	}
 }
 
@@ -201,15 +206,15 @@ func TestReadFilesKeepsGoodOnes(t *testing.T) {
 	future := filepath.Join(dir, "future.json")
 	os.WriteFile(future, []byte(`{"schema":"clmeter-result","version":99}`), 0o644)
 	missing := filepath.Join(dir, "missing.json")
-	srcs, errs := ReadFiles([]string{"testdata/pocl.json", bad, future, missing, "testdata/h200.json"})
-	if len(srcs) != 2 || srcs[0].Path != "testdata/pocl.json" || srcs[1].Path != "testdata/h200.json" {
+	srcs, errs := results.ReadFiles([]string{"../testdata/pocl.json", bad, future, missing, "../testdata/h200.json"})
+	if len(srcs) != 2 || srcs[0].Path != "../testdata/pocl.json" || srcs[1].Path != "../testdata/h200.json" {
 		t.Errorf("kept %d files", len(srcs))
 	}
 	if len(errs) != 3 {
 		t.Fatalf("errors %v, want 3", errs)
 	}
-	var se *SyntaxError
-	var ve *VersionError
+	var se *results.SyntaxError
+	var ve *results.VersionError
 	if !errors.As(errs[0], &se) || se.Line != 2 || !strings.HasPrefix(errs[0].Error(), bad+":2:") {
 		t.Errorf("bad file: %v", errs[0])
 	}

@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/clmeter/clmeter/internal/pagecheck"
+	"github.com/clmeter/clmeter/results"
 )
 
 // TestHTMLGeometry loads reports in headless Chromium at 1400 px and fails on
@@ -30,11 +31,11 @@ func TestHTMLGeometry(t *testing.T) {
 		files     []string
 		minCharts int
 	}{
-		{"fixtures", []string{"testdata/pocl.json", "testdata/h200.json"}, 10},
-		{"pocl-runs", []string{"testdata/pocl-quick.json", "testdata/pocl-peaks.json", "testdata/h200.json"}, 40},
+		{"fixtures", []string{"../testdata/pocl.json", "../testdata/h200.json"}, 10},
+		{"pocl-runs", []string{"testdata/pocl-quick.json", "testdata/pocl-peaks.json", "../testdata/h200.json"}, 40},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srcs, errs := ReadFiles(tc.files)
+			srcs, errs := results.ReadFiles(tc.files)
 			if len(errs) > 0 {
 				t.Fatal(errs)
 			}

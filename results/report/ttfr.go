@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clmeter/clmeter/results"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -169,7 +170,7 @@ func TTFRPlot(c TTFRChart) ([]byte, error) {
 
 // CacheVerdicts are the verdict lines of the cache-bench benchmarks of srcs,
 // once each, in the order met.
-func CacheVerdicts(srcs []Source) []string {
+func CacheVerdicts(srcs []results.Source) []string {
 	var out []string
 	for _, s := range srcs {
 		for _, b := range s.File.Benchmarks {

@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"cmp"
@@ -63,107 +63,14 @@ var ceilingGrey = color.RGBA{0x44, 0x44, 0x44, 0xff}
 // peaks/compute/TYPE/WIDTH) and groups them per device: one bandwidth chart
 // and one compute chart per operation unit. label names each row's device.
 func PeakCharts(rows []Row, figs []FigureRow, label func(device, where string) string) []PeakChart {
-	type key struct{ dev, src, what, unit string }
-	charts := map[key]*PeakChart{}
-	var order []key
-	get := func(k key) *PeakChart {
-		c := charts[k]
-		if c == nil {
-			c = &PeakChart{Device: k.dev, Source: k.src, What: k.what, Unit: k.unit}
-			charts[k] = c
-			order = append(order, k)
-		}
-		return c
-	}
-	seriesOf := func(c *PeakChart, name string) int {
-		for i, s := range c.Series {
-			if s.Name == name {
-				return i
-			}
-		}
-		c.Series = append(c.Series, PeakSeries{Name: name})
-		return len(c.Series) - 1
-	}
-	type point struct {
-		series, width string
-		rate          float64
-	}
-	points := map[key][]point{}
-	for _, row := range rows {
-		t := row.M().Throughput
-		if t == nil {
-			continue
-		}
-		dev := label(row.Key.Device, row.Where)
-		p := row.Bench.Params
-		switch name := row.Key.Name; {
-		case strings.HasPrefix(name, "peaks/bandwidth/") && p["pattern"] != "" && p["width"] != "" && t.GBPerSecond > 0:
-			k := key{dev, row.Source, "bandwidth", "B"}
-			get(k)
-			points[k] = append(points[k], point{p["pattern"], p["width"], t.GBPerSecond})
-		case strings.HasPrefix(name, "peaks/local-bandwidth/") && p["width"] != "" && t.GBPerSecond > 0:
-			k := key{dev, row.Source, "bandwidth", "B"}
-			get(k)
-			points[k] = append(points[k], point{"local", p["width"], t.GBPerSecond})
-		case strings.HasPrefix(name, "peaks/compute/") && p["type"] != "" && p["width"] != "" && t.GOpsPerSecond > 0:
-			u := cmp.Or(t.OpsUnit, "op")
-			k := key{dev, row.Source, "compute", u}
-			get(k)
-			points[k] = append(points[k], point{p["type"], p["width"], t.GOpsPerSecond})
-		}
-	}
+	order, points := peakPoints(rows, label)
 	var out []PeakChart
 	for _, k := range order {
-		c := charts[k]
-		pts := points[k]
-		for _, pt := range pts {
-			if !slices.Contains(c.Widths, pt.width) {
-				c.Widths = append(c.Widths, pt.width)
-			}
-			seriesOf(c, pt.series)
-		}
-		slices.SortFunc(c.Widths, func(a, b string) int {
-			x, _ := ParseQuantity(a)
-			y, _ := ParseQuantity(b)
-			return cmp.Compare(x, y)
-		})
-		for i := range c.Series {
-			c.Series[i].Rates = make([]float64, len(c.Widths))
-		}
-		for _, pt := range pts {
-			c.Series[seriesOf(c, pt.series)].Rates[slices.Index(c.Widths, pt.width)] = pt.rate
-		}
-		for _, f := range figs {
-			if label(f.Key.Device, f.Where) != k.dev || f.Source != k.src || f.Figure.Value <= 0 {
-				continue
-			}
-			unit, ok := strings.CutSuffix(f.Figure.Unit, "/s")
-			if !ok || !strings.HasPrefix(unit, "G") || unit[1:] != k.unit {
-				continue
-			}
-			switch {
-			case k.what == "bandwidth" && f.Key.Name == "peaks/bandwidth-best":
-				c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak global " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: -1})
-			case k.what == "bandwidth" && f.Key.Name == "peaks/local-bandwidth-best":
-				c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak local " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: slices.IndexFunc(c.Series, func(s PeakSeries) bool { return s.Name == "local" })})
-			case k.what == "compute" && strings.HasPrefix(f.Key.Name, "peaks/compute-best/"):
-				typ := strings.TrimPrefix(f.Key.Name, "peaks/compute-best/")
-				si := slices.IndexFunc(c.Series, func(s PeakSeries) bool { return s.Name == typ })
-				if si >= 0 {
-					c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak " + typ + " " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: si})
-				}
-			}
-		}
+		c := &PeakChart{Device: k.dev, Source: k.src, What: k.what, Unit: k.unit}
+		c.fill(points[k])
+		c.addCeilings(k, figs, label)
 		// One bar is no chart: the figure is in the table.
-		n := 0
-		for _, s := range c.Series {
-			for _, r := range s.Rates {
-				if r > 0 {
-					n++
-				}
-			}
-		}
-		if n >= 2 {
+		if c.bars() >= 2 {
 			out = append(out, *c)
 		}
 	}
@@ -181,6 +88,116 @@ func PeakCharts(rows []Row, figs []FigureRow, label func(device, where string) s
 		}
 	}
 	return out
+}
+
+// A peakKey is one chart: a device in a file, bandwidth or compute, a unit.
+type peakKey struct{ dev, src, what, unit string }
+
+// A peakPoint is one bar: a series (pattern or type) at a width.
+type peakPoint struct {
+	series, width string
+	rate          float64
+}
+
+// peakPoints returns the bars of the peaks suite's rows per chart, and the
+// charts in the order first seen.
+func peakPoints(rows []Row, label func(device, where string) string) ([]peakKey, map[peakKey][]peakPoint) {
+	var order []peakKey
+	points := map[peakKey][]peakPoint{}
+	add := func(k peakKey, pt peakPoint) {
+		if _, ok := points[k]; !ok {
+			order = append(order, k)
+		}
+		points[k] = append(points[k], pt)
+	}
+	for _, row := range rows {
+		t := row.M().Throughput
+		if t == nil {
+			continue
+		}
+		dev := label(row.Key.Device, row.Where)
+		p := row.Bench.Params
+		switch name := row.Key.Name; {
+		case strings.HasPrefix(name, "peaks/bandwidth/") && p["pattern"] != "" && p["width"] != "" && t.GBPerSecond > 0:
+			add(peakKey{dev, row.Source, "bandwidth", "B"}, peakPoint{p["pattern"], p["width"], t.GBPerSecond})
+		case strings.HasPrefix(name, "peaks/local-bandwidth/") && p["width"] != "" && t.GBPerSecond > 0:
+			add(peakKey{dev, row.Source, "bandwidth", "B"}, peakPoint{"local", p["width"], t.GBPerSecond})
+		case strings.HasPrefix(name, "peaks/compute/") && p["type"] != "" && p["width"] != "" && t.GOpsPerSecond > 0:
+			add(peakKey{dev, row.Source, "compute", cmp.Or(t.OpsUnit, "op")}, peakPoint{p["type"], p["width"], t.GOpsPerSecond})
+		}
+	}
+	return order, points
+}
+
+// seriesIndex returns the index of the series named name, adding it.
+func (c *PeakChart) seriesIndex(name string) int {
+	for i, s := range c.Series {
+		if s.Name == name {
+			return i
+		}
+	}
+	c.Series = append(c.Series, PeakSeries{Name: name})
+	return len(c.Series) - 1
+}
+
+// fill sets the chart's widths (by value), series and rates from its bars.
+func (c *PeakChart) fill(pts []peakPoint) {
+	for _, pt := range pts {
+		if !slices.Contains(c.Widths, pt.width) {
+			c.Widths = append(c.Widths, pt.width)
+		}
+		c.seriesIndex(pt.series)
+	}
+	slices.SortFunc(c.Widths, func(a, b string) int {
+		x, _ := ParseQuantity(a)
+		y, _ := ParseQuantity(b)
+		return cmp.Compare(x, y)
+	})
+	for i := range c.Series {
+		c.Series[i].Rates = make([]float64, len(c.Widths))
+	}
+	for _, pt := range pts {
+		c.Series[c.seriesIndex(pt.series)].Rates[slices.Index(c.Widths, pt.width)] = pt.rate
+	}
+}
+
+// addCeilings adds the suite's peak figures of the chart's device and file
+// as its dashed lines.
+func (c *PeakChart) addCeilings(k peakKey, figs []FigureRow, label func(device, where string) string) {
+	for _, f := range figs {
+		if label(f.Key.Device, f.Where) != k.dev || f.Source != k.src || f.Figure.Value <= 0 {
+			continue
+		}
+		unit, ok := strings.CutSuffix(f.Figure.Unit, "/s")
+		if !ok || !strings.HasPrefix(unit, "G") || unit[1:] != k.unit {
+			continue
+		}
+		switch {
+		case k.what == "bandwidth" && f.Key.Name == "peaks/bandwidth-best":
+			c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak global " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: -1})
+		case k.what == "bandwidth" && f.Key.Name == "peaks/local-bandwidth-best":
+			c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak local " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: slices.IndexFunc(c.Series, func(s PeakSeries) bool { return s.Name == "local" })})
+		case k.what == "compute" && strings.HasPrefix(f.Key.Name, "peaks/compute-best/"):
+			typ := strings.TrimPrefix(f.Key.Name, "peaks/compute-best/")
+			si := slices.IndexFunc(c.Series, func(s PeakSeries) bool { return s.Name == typ })
+			if si >= 0 {
+				c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak " + typ + " " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: si})
+			}
+		}
+	}
+}
+
+// bars counts the chart's bars with a rate.
+func (c *PeakChart) bars() int {
+	n := 0
+	for _, s := range c.Series {
+		for _, r := range s.Rates {
+			if r > 0 {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // Title names the chart, and the file when its device has runs in several

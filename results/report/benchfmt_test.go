@@ -1,4 +1,4 @@
-package results
+package report
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/results"
 	"golang.org/x/perf/benchfmt"
 )
 
@@ -88,11 +89,11 @@ func TestBenchstatCompares(t *testing.T) {
 	if out, err := exec.Command(goTool, "build", "-o", bin, "golang.org/x/perf/cmd/benchstat").CombinedOutput(); err != nil {
 		t.Fatalf("building benchstat: %v\n%s", err, out)
 	}
-	old, err := Read(filepath.Join("testdata", "pocl.json"))
+	old, err := results.Read(filepath.Join("..", "testdata", "pocl.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	newer, err := Read(filepath.Join("testdata", "pocl.json"))
+	newer, err := results.Read(filepath.Join("..", "testdata", "pocl.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,9 +105,9 @@ func TestBenchstatCompares(t *testing.T) {
 			}
 		}
 	}
-	write := func(name string, f *File) string {
+	write := func(name string, f *results.File) string {
 		var buf bytes.Buffer
-		if err := NewReport([]Source{{Path: name + ".json", File: f}}).WriteBenchfmt(&buf); err != nil {
+		if err := NewReport([]results.Source{{Path: name + ".json", File: f}}).WriteBenchfmt(&buf); err != nil {
 			t.Fatal(err)
 		}
 		p := filepath.Join(dir, name+".txt")

@@ -1,0 +1,67 @@
+package results
+
+import "strings"
+
+// A Source is one result file read for a report or a comparison.
+type Source struct {
+	// Path is the file's path as given (it names the file in messages).
+	Path string
+	File *File
+}
+
+// ReadFiles reads every path in order. A file that cannot be opened or is not
+// a valid result file, or holds samples that cannot be trusted (CheckSamples), is left out, and its error, which names the file
+// and the reason, is returned in errs; the other files are still returned.
+func ReadFiles(paths []string) (srcs []Source, errs []error) {
+	srcs = []Source{}
+	for _, p := range paths {
+		f, err := Read(p)
+		if err == nil {
+			err = CheckSamples(f, p)
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		srcs = append(srcs, Source{Path: p, File: f})
+	}
+	return srcs, errs
+}
+
+// A Key identifies a benchmark across files: its name, its parameters in
+// order ("size=16Mi type=float") and the name of its device.
+type Key struct {
+	Name   string `json:"name"`
+	Params string `json:"params"`
+	Device string `json:"device"`
+}
+
+func (k Key) String() string {
+	s := k.Name
+	if k.Params != "" {
+		s += " " + k.Params
+	}
+	return s + " [" + k.Device + "]"
+}
+
+// KeyOf returns b's Key.
+func KeyOf(b *Benchmark) Key {
+	return Key{Name: b.Name, Params: ParamString(b), Device: DeviceLabel(b.Device)}
+}
+
+// ParamString joins b's parameters in order as "name=value name=value".
+func ParamString(b *Benchmark) string {
+	var parts []string
+	for _, p := range b.OrderedParams() {
+		parts = append(parts, p.Name+"="+p.Value)
+	}
+	return strings.Join(parts, " ")
+}
+
+// DeviceLabel names a device for people: its name, or "unknown device".
+func DeviceLabel(d DeviceInfo) string {
+	if n := strings.TrimSpace(d.Name); n != "" {
+		return n
+	}
+	return "unknown device"
+}
