@@ -26,42 +26,16 @@ func penalized(x []float64, s Settings) Analysis {
 	if n < 3 {
 		return a
 	}
-	sigma1 := diffSigma(x, 1)
-	exact := sigma1 == 0
-	if exact {
-		scale := 0.0
-		for _, v := range x {
-			scale = max(scale, math.Abs(v))
-		}
-		if scale == 0 || isConstant(x) {
-			return a
-		}
-		// Differences all equal: a straight line (or a quantised series);
-		// any departure from it is real.
-		sigma1 = scale * 1e-12
+	sigma1, exact, ok := lag1Sigma(x)
+	if !ok {
+		return a
 	}
 	y := x
 	if w := s.MinSize - 1; w >= 1 && n >= 2*w+1 && !exact {
 		y, a.Outliers = clean(x, sigma1, w)
 	}
-	sigma := sigma1
 	sg := segmenter{y: y, s: s}
-	segs := sg.run(sigma)
-	if k := min(maxLongRunLag, n/10); k > 1 {
-		for range 2 {
-			lr := longRunSigma(y, segs, k)
-			if lr <= sigma || lr < longRunRatio*sigma1 {
-				break
-			}
-			sigma = lr
-			next := sg.run(sigma)
-			if slices.Equal(next.cps, segs.cps) {
-				segs = next
-				break
-			}
-			segs = next
-		}
-	}
+	segs, sigma := sg.runLongRun(sigma1)
 	a.Noise = sigma
 	b := segs.bounds(n)
 	fits := make([]line, len(b)-1)
@@ -88,23 +62,72 @@ func penalized(x []float64, s Settings) Analysis {
 		a.Changes = append(a.Changes, c)
 	}
 	for i := range fits {
-		if !fits[i].drift {
-			continue
+		if fits[i].drift {
+			if d, ok := drift(y, b[i], b[i+1], stats[i].Slope, s.MaxPValue); ok {
+				a.Drifts = append(a.Drifts, d)
+			}
 		}
-		lo, hi := b[i], b[i+1]
-		p := mannKendallP(y[lo:hi])
-		if p > s.MaxPValue {
-			continue
-		}
-		slope := stats[i].Slope
-		level := theilSenLevel(y[lo:hi], slope)
-		d := Drift{Start: lo, N: hi - lo, Slope: slope, Level: level, PValue: p, Confidence: 1 - p}
-		if level != 0 {
-			d.Size = slope * float64(hi-lo-1) / math.Abs(level)
-		}
-		a.Drifts = append(a.Drifts, d)
 	}
 	return a
+}
+
+// lag1Sigma is the noise σ of x from its neighbours' differences. When they
+// are all equal (exact: a straight line or a quantised series, where any
+// departure is real) it is a tiny share of x's scale; ok is false for a
+// constant series, which has nothing to find.
+func lag1Sigma(x []float64) (sigma float64, exact, ok bool) {
+	sigma = diffSigma(x, 1)
+	if sigma != 0 {
+		return sigma, false, true
+	}
+	scale := 0.0
+	for _, v := range x {
+		scale = max(scale, math.Abs(v))
+	}
+	if scale == 0 || isConstant(x) {
+		return 0, true, false
+	}
+	return scale * 1e-12, true, true
+}
+
+// runLongRun segments y at the lag-1 σ, then again (at most twice) at the
+// long-run σ while that is clearly larger (correlated neighbours), and
+// returns the segmentation and the σ it used.
+func (sg segmenter) runLongRun(sigma1 float64) (segmentation, float64) {
+	n := len(sg.y)
+	sigma := sigma1
+	segs := sg.run(sigma)
+	if k := min(maxLongRunLag, n/10); k > 1 {
+		for range 2 {
+			lr := longRunSigma(sg.y, segs, k)
+			if lr <= sigma || lr < longRunRatio*sigma1 {
+				break
+			}
+			sigma = lr
+			next := sg.run(sigma)
+			if slices.Equal(next.cps, segs.cps) {
+				segs = next
+				break
+			}
+			segs = next
+		}
+	}
+	return segs, sigma
+}
+
+// drift is the drift of the drifting segment y[lo:hi] of Theil-Sen slope
+// slope, when its Mann-Kendall p-value is at most maxP.
+func drift(y []float64, lo, hi int, slope, maxP float64) (Drift, bool) {
+	p := mannKendallP(y[lo:hi])
+	if p > maxP {
+		return Drift{}, false
+	}
+	level := theilSenLevel(y[lo:hi], slope)
+	d := Drift{Start: lo, N: hi - lo, Slope: slope, Level: level, PValue: p, Confidence: 1 - p}
+	if level != 0 {
+		d.Size = slope * float64(hi-lo-1) / math.Abs(level)
+	}
+	return d, true
 }
 
 func isConstant(x []float64) bool {
@@ -160,10 +183,18 @@ func robustSigma(v []float64) float64 {
 // the ends: the median step per point over those points, times the
 // distance.
 func clean(x []float64, sigma float64, w int) ([]float64, []Outlier) {
-	n := len(x)
 	y := slices.Clone(x)
-	flag := make([]bool, n)
-	limit := OutlierSigmas * sigma
+	flag := make([]bool, len(x))
+	cleanInside(x, y, flag, OutlierSigmas*sigma, w)
+	// The tail, and the head by the same rule on the reversed series.
+	cleanEnd(x, y, flag, sigma, w, false)
+	cleanEnd(x, y, flag, sigma, w, true)
+	return y, outlierRuns(x, y, flag, w)
+}
+
+// cleanInside flags (and levels in y) the excursions inside x that came back.
+func cleanInside(x, y []float64, flag []bool, limit float64, w int) {
+	n := len(x)
 	for i := w; i < n-w-1; i++ {
 		for e := w; e >= 1; e-- {
 			if i+e+w > n {
@@ -182,49 +213,59 @@ func clean(x []float64, sigma float64, w int) ([]float64, []Outlier) {
 			break
 		}
 	}
-	// The tail, and the head by the same rule on the reversed series.
-	for _, rev := range []bool{false, true} {
-		at := func(i int) int { // index from the end
-			if rev {
-				return i
-			}
-			return n - 1 - i
+}
+
+// cleanEnd flags (and levels in y) the newest points of x that left its
+// level, or with rev the oldest.
+func cleanEnd(x, y []float64, flag []bool, sigma float64, w int, rev bool) {
+	n := len(x)
+	at := func(i int) int { // index from the end
+		if rev {
+			return i
 		}
-		for e := w; e >= 1; e-- {
-			if e+2*w+2 > n {
-				continue
-			}
-			ref := make([]float64, 2*w+1)
-			for k := range ref {
-				ref[k] = x[at(e+k)]
-			}
-			m := median(ref)
-			// The local drift per point: the median step over these points
-			// (one jump into an excursion does not move it).
-			steps := make([]float64, e+2*w)
-			for k := range steps {
-				steps[k] = x[at(k)] - x[at(k+1)]
-			}
-			g := math.Abs(median(steps))
-			sign := 0.0
-			ok := true
-			for k := range e {
-				dev := x[at(k)] - m
-				if math.Abs(dev) <= OutlierSigmas*sigma+g*float64(w+e-k) || sign != 0 && math.Signbit(dev) != math.Signbit(sign) {
-					ok = false
-					break
-				}
-				sign = dev
-			}
-			if !ok || math.Abs(x[at(e)]-m) > OutlierSigmas*sigma+g*float64(w) {
-				continue
-			}
-			for k := range e {
-				flag[at(k)], y[at(k)] = true, m
-			}
-			break
-		}
+		return n - 1 - i
 	}
+	for e := w; e >= 1; e-- {
+		if e+2*w+2 > n {
+			continue
+		}
+		ref := make([]float64, 2*w+1)
+		for k := range ref {
+			ref[k] = x[at(e+k)]
+		}
+		m := median(ref)
+		// The local drift per point: the median step over these points
+		// (one jump into an excursion does not move it).
+		steps := make([]float64, e+2*w)
+		for k := range steps {
+			steps[k] = x[at(k)] - x[at(k+1)]
+		}
+		g := math.Abs(median(steps))
+		sign := 0.0
+		ok := true
+		for k := range e {
+			dev := x[at(k)] - m
+			if math.Abs(dev) <= OutlierSigmas*sigma+g*float64(w+e-k) || sign != 0 && math.Signbit(dev) != math.Signbit(sign) {
+				ok = false
+				break
+			}
+			sign = dev
+		}
+		if !ok || math.Abs(x[at(e)]-m) > OutlierSigmas*sigma+g*float64(w) {
+			continue
+		}
+		for k := range e {
+			flag[at(k)], y[at(k)] = true, m
+		}
+		return
+	}
+}
+
+// outlierRuns returns the runs of flagged points of at most w points as
+// outliers; a longer run is a level, not an outlier, and gets x's values
+// back in y.
+func outlierRuns(x, y []float64, flag []bool, w int) []Outlier {
+	n := len(x)
 	out := []Outlier{}
 	for i := 0; i < n; {
 		if !flag[i] {
@@ -247,7 +288,7 @@ func clean(x []float64, sigma float64, w int) ([]float64, []Outlier) {
 		}
 		i = j
 	}
-	return y, out
+	return out
 }
 
 // beyond says whether every point of v lies further than limit from m, all

@@ -25,12 +25,33 @@ type chartMark struct {
 	Class string
 }
 
+// The trend chart's size and margins.
+const trendW, trendH, trendLeft, trendRight, trendTop, trendBottom = 760.0, 230.0, 78.0, 16.0, 14.0, 34.0
+
+// A trendFrame maps runs and values onto the trend chart.
+type trendFrame struct {
+	n      int
+	lo, hi float64
+}
+
+// x is the position of run i (fractional between runs).
+func (f trendFrame) x(i float64) float64 {
+	if f.n == 1 {
+		return trendLeft + (trendW-trendLeft-trendRight)/2
+	}
+	return trendLeft + i*(trendW-trendLeft-trendRight)/float64(f.n-1)
+}
+
+// y is the position of value v.
+func (f trendFrame) y(v float64) float64 {
+	return trendTop + (f.hi-v)/(f.hi-f.lo)*(trendH-trendTop-trendBottom)
+}
+
 // trendChart draws points in run order with the CI band, the median line,
 // a dot per run linking to it (orange for an outlier), and change points as
 // dashed lines. X labels come from xLabel, a label equal to the one before it
 // is left out; a zero on the y axis reads "0".
 func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) string, yFormat func(float64) string) template.HTML {
-	const w, h, left, right, top, bottom = 760.0, 230.0, 78.0, 16.0, 14.0, 34.0
 	if len(points) == 0 {
 		return ""
 	}
@@ -47,74 +68,26 @@ func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) strin
 			ticks = ticks[1:]
 		}
 	}
-	n := len(points)
-	x := func(i float64) float64 {
-		if n == 1 {
-			return left + (w-left-right)/2
-		}
-		return left + i*(w-left-right)/float64(n-1)
-	}
-	y := func(v float64) float64 { return top + (hi-v)/(hi-lo)*(h-top-bottom) }
+	f := trendFrame{n: len(points), lo: lo, hi: hi}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart trend" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img">`, w, h, w, h)
+	fmt.Fprintf(&b, `<svg class="chart trend" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img">`, trendW, trendH, trendW, trendH)
 	for _, t := range ticks {
-		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, left, w-right, y(t), y(t))
+		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, trendLeft, trendW-trendRight, f.y(t), f.y(t))
 		label := "0"
 		if math.Abs(t) > (hi-lo)*1e-9 {
 			label = yFormat(t)
 		}
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, left-6, y(t)+4, html.EscapeString(label))
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, trendLeft-6, f.y(t)+4, html.EscapeString(label))
 	}
-	// X labels: about six, at run positions, each different from the last;
-	// the ones at the ends are aligned to stay inside the chart.
-	step := max(1, (n+5)/6)
-	prev := ""
-	for i := 0; i < n; i += step {
-		l := xLabel(i)
-		if l == prev {
-			continue
-		}
-		prev = l
-		anchor, xx := "middle", x(float64(i))
-		switch {
-		case n > 1 && i == 0:
-			anchor = "start"
-			xx -= 4
-		case n > 1 && xx > w-right-40:
-			anchor = "end"
-			xx += 4
-		}
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="%s">%s</text>`, xx, h-bottom+18, anchor, html.EscapeString(l))
-	}
-	// The CI band: along the highs, back along the lows.
-	var band strings.Builder
-	for i, p := range points {
-		cmd := "L"
-		if i == 0 {
-			cmd = "M"
-		}
-		fmt.Fprintf(&band, "%s%.1f %.1f ", cmd, x(float64(i)), y(p.Hi))
-	}
-	for i := n - 1; i >= 0; i-- {
-		fmt.Fprintf(&band, "L%.1f %.1f ", x(float64(i)), y(points[i].Lo))
-	}
-	fmt.Fprintf(&b, `<path class="band" d="%sZ"/>`, band.String())
-	var line strings.Builder
-	for i, p := range points {
-		cmd := "L"
-		if i == 0 {
-			cmd = "M"
-		}
-		fmt.Fprintf(&line, "%s%.1f %.1f ", cmd, x(float64(i)), y(p.Y))
-	}
-	fmt.Fprintf(&b, `<path class="median" d="%s"/>`, strings.TrimSpace(line.String()))
+	f.writeXLabels(&b, xLabel)
+	f.writeLines(&b, points)
 	for _, m := range marks {
-		mx := x(float64(m.At) - 0.5)
-		fmt.Fprintf(&b, `<line class="cp %s" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, m.Class, mx, mx, top, h-bottom)
-		fmt.Fprintf(&b, `<text class="cp-label %s" x="%.1f" y="%.1f">%s</text>`, m.Class, mx+3, top+10, html.EscapeString(m.Label))
+		mx := f.x(float64(m.At) - 0.5)
+		fmt.Fprintf(&b, `<line class="cp %s" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, m.Class, mx, mx, trendTop, trendH-trendBottom)
+		fmt.Fprintf(&b, `<text class="cp-label %s" x="%.1f" y="%.1f">%s</text>`, m.Class, mx+3, trendTop+10, html.EscapeString(m.Label))
 	}
 	r := 3.0
-	if n > 150 {
+	if f.n > 150 {
 		r = 1.6
 	}
 	for i, p := range points {
@@ -123,11 +96,62 @@ func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) strin
 			cls = "pt outlier"
 		}
 		fmt.Fprintf(&b, `<a href="%s"><circle class="%s" cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle></a>`,
-			html.EscapeString(p.Href), cls, x(float64(i)), y(p.Y), r, html.EscapeString(p.Title))
+			html.EscapeString(p.Href), cls, f.x(float64(i)), f.y(p.Y), r, html.EscapeString(p.Title))
 	}
-	fmt.Fprintf(&b, `<line class="axis" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, left, w-right, h-bottom, h-bottom)
+	fmt.Fprintf(&b, `<line class="axis" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, trendLeft, trendW-trendRight, trendH-trendBottom, trendH-trendBottom)
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
+}
+
+// writeXLabels writes about six x labels, at run positions, each different
+// from the last; the ones at the ends are aligned to stay inside the chart.
+func (f trendFrame) writeXLabels(b *strings.Builder, xLabel func(i int) string) {
+	n := f.n
+	step := max(1, (n+5)/6)
+	prev := ""
+	for i := 0; i < n; i += step {
+		l := xLabel(i)
+		if l == prev {
+			continue
+		}
+		prev = l
+		anchor, xx := "middle", f.x(float64(i))
+		switch {
+		case n > 1 && i == 0:
+			anchor = "start"
+			xx -= 4
+		case n > 1 && xx > trendW-trendRight-40:
+			anchor = "end"
+			xx += 4
+		}
+		fmt.Fprintf(b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="%s">%s</text>`, xx, trendH-trendBottom+18, anchor, html.EscapeString(l))
+	}
+}
+
+// writeLines writes the CI band (along the highs, back along the lows) and
+// the median line.
+func (f trendFrame) writeLines(b *strings.Builder, points []chartPoint) {
+	var band strings.Builder
+	for i, p := range points {
+		cmd := "L"
+		if i == 0 {
+			cmd = "M"
+		}
+		fmt.Fprintf(&band, "%s%.1f %.1f ", cmd, f.x(float64(i)), f.y(p.Hi))
+	}
+	for i := f.n - 1; i >= 0; i-- {
+		fmt.Fprintf(&band, "L%.1f %.1f ", f.x(float64(i)), f.y(points[i].Lo))
+	}
+	fmt.Fprintf(b, `<path class="band" d="%sZ"/>`, band.String())
+	var line strings.Builder
+	for i, p := range points {
+		cmd := "L"
+		if i == 0 {
+			cmd = "M"
+		}
+		fmt.Fprintf(&line, "%s%.1f %.1f ", cmd, f.x(float64(i)), f.y(p.Y))
+	}
+	fmt.Fprintf(b, `<path class="median" d="%s"/>`, strings.TrimSpace(line.String()))
 }
 
 // A bar is one row of a ratio chart.

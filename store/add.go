@@ -146,72 +146,94 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 		return a, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	defer tx.Rollback()
-	cmdLine, _ := json.Marshal(nonNil(f.CommandLine))
-	labelJSON, _ := json.Marshal(labels)
-	created := f.Created.UnixNano()
-	err = tx.QueryRowContext(ctx, s.q(`INSERT INTO uploads (hash, source, created_ns, added_ns, tool, tool_version,
-		command_line, host_os, host_arch, host_cpu, host_cores, hostname, labels, benchmarks)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING RETURNING id`),
-		hash, source, created, time.Now().UnixNano(), f.Tool.Name, f.Tool.Version, string(cmdLine),
-		f.Host.OS, f.Host.Arch, f.Host.CPU, f.Host.Cores, f.Host.Hostname, string(labelJSON), len(f.Benchmarks)).Scan(&a.UploadID)
-	if errors.Is(err, sql.ErrNoRows) {
+	if err := s.insertUpload(ctx, tx, f, &a); err != nil {
+		return a, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	if a.Duplicate {
 		tx.Rollback()
-		a.Duplicate = true
 		if err := s.db.QueryRowContext(ctx, s.q("SELECT id FROM uploads WHERE hash = ?"), hash).Scan(&a.UploadID); err != nil {
 			return a, fmt.Errorf("store %s: %w", s.where, err)
 		}
 		return a, nil
 	}
-	if err != nil {
-		return a, fmt.Errorf("store %s: %w", s.where, err)
-	}
-	keys := make([]string, 0, len(labels))
-	for k := range labels {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO labels (upload_id, key, value) VALUES (?, ?, ?)"), a.UploadID, k, labels[k]); err != nil {
-			return a, fmt.Errorf("store %s: %w", s.where, err)
-		}
-	}
-	devices := map[string]int64{}
-	insResult, err := tx.PrepareContext(ctx, s.q(`INSERT INTO results (upload_id, seq, name, kind, params, device_id, device_index,
-		created_ns, timer, n, median_ns, ci_low_ns, ci_high_ns, min_ns, mean_ns, cv, gb_per_s, gops_per_s, ops_unit, valid, error, ok)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`))
-	if err != nil {
-		return a, fmt.Errorf("store %s: %w", s.where, err)
-	}
-	defer insResult.Close()
-	insBody, err := tx.PrepareContext(ctx, s.q("INSERT INTO bodies (result_id, body) VALUES (?, ?)"))
-	if err != nil {
-		return a, fmt.Errorf("store %s: %w", s.where, err)
-	}
-	defer insBody.Close()
-	sw := &sampleWriter{s: s, tx: tx}
-	defer sw.close()
-	for i := range f.Benchmarks {
-		b := &f.Benchmarks[i]
-		devID, err := s.deviceID(ctx, tx, b.Device, devices)
-		if err != nil {
-			return a, err
-		}
-		if err := s.addResult(ctx, sw, insResult, insBody, a.UploadID, i, created, devID, b); err != nil {
-			return a, fmt.Errorf("%s: benchmark %d (%s): %w", source, i+1, b.Name, err)
-		}
-		if afterResult != nil {
-			if err := afterResult(i); err != nil {
-				return a, err
-			}
-		}
-	}
-	if err := sw.flush(ctx); err != nil {
-		return a, fmt.Errorf("store %s: %w", s.where, err)
+	if err := s.insertResults(ctx, tx, f, a.UploadID, source); err != nil {
+		return a, err
 	}
 	if err := tx.Commit(); err != nil {
 		return a, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	return a, nil
+}
+
+// insertUpload inserts a's upload row of f and its labels and sets
+// a.UploadID; an upload of the same hash stored before sets a.Duplicate
+// instead (and inserts nothing).
+func (s *Store) insertUpload(ctx context.Context, tx *sql.Tx, f *results.File, a *Added) error {
+	cmdLine, _ := json.Marshal(nonNil(f.CommandLine))
+	labelJSON, _ := json.Marshal(a.Labels)
+	err := tx.QueryRowContext(ctx, s.q(`INSERT INTO uploads (hash, source, created_ns, added_ns, tool, tool_version,
+		command_line, host_os, host_arch, host_cpu, host_cores, hostname, labels, benchmarks)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING RETURNING id`),
+		a.Hash, a.Source, f.Created.UnixNano(), time.Now().UnixNano(), f.Tool.Name, f.Tool.Version, string(cmdLine),
+		f.Host.OS, f.Host.Arch, f.Host.CPU, f.Host.Cores, f.Host.Hostname, string(labelJSON), len(f.Benchmarks)).Scan(&a.UploadID)
+	if errors.Is(err, sql.ErrNoRows) {
+		a.Duplicate = true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	keys := make([]string, 0, len(a.Labels))
+	for k := range a.Labels {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, err := tx.ExecContext(ctx, s.q("INSERT INTO labels (upload_id, key, value) VALUES (?, ?, ?)"), a.UploadID, k, a.Labels[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// insertResults inserts every benchmark of f (its device, result row, body
+// and samples) into upload.
+func (s *Store) insertResults(ctx context.Context, tx *sql.Tx, f *results.File, upload int64, source string) error {
+	devices := map[string]int64{}
+	insResult, err := tx.PrepareContext(ctx, s.q(`INSERT INTO results (upload_id, seq, name, kind, params, device_id, device_index,
+		created_ns, timer, n, median_ns, ci_low_ns, ci_high_ns, min_ns, mean_ns, cv, gb_per_s, gops_per_s, ops_unit, valid, error, ok)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`))
+	if err != nil {
+		return fmt.Errorf("store %s: %w", s.where, err)
+	}
+	defer insResult.Close()
+	insBody, err := tx.PrepareContext(ctx, s.q("INSERT INTO bodies (result_id, body) VALUES (?, ?)"))
+	if err != nil {
+		return fmt.Errorf("store %s: %w", s.where, err)
+	}
+	defer insBody.Close()
+	sw := &sampleWriter{s: s, tx: tx}
+	defer sw.close()
+	created := f.Created.UnixNano()
+	for i := range f.Benchmarks {
+		b := &f.Benchmarks[i]
+		devID, err := s.deviceID(ctx, tx, b.Device, devices)
+		if err != nil {
+			return err
+		}
+		if err := s.addResult(ctx, sw, insResult, insBody, upload, i, created, devID, b); err != nil {
+			return fmt.Errorf("%s: benchmark %d (%s): %w", source, i+1, b.Name, err)
+		}
+		if afterResult != nil {
+			if err := afterResult(i); err != nil {
+				return err
+			}
+		}
+	}
+	if err := sw.flush(ctx); err != nil {
+		return fmt.Errorf("store %s: %w", s.where, err)
+	}
+	return nil
 }
 
 // A sampleWriter writes samples in multi-row INSERTs of sampleBatch rows

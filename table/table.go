@@ -147,125 +147,167 @@ func Refs(ids []int) string {
 // wrapped, numbered as Note gave them. Columns left out to fit are named in a
 // closing line; a column empty in every row is left out silently.
 func (t *Table) Write(w io.Writer, width int) error {
-	n := len(t.Columns)
-	keep := make([]bool, n)
-	short := make([]bool, n)
-	for i := range keep {
-		// A column with no text in any row is left out, unannounced.
-		for _, r := range t.rows {
-			keep[i] = keep[i] || r[i] != ""
-		}
-	}
-	natural := func(i int) int {
-		h := t.Columns[i].Header
-		if short[i] && t.Columns[i].Short != "" {
-			h = t.Columns[i].Short
-		}
-		m := Len(h)
-		for _, r := range t.rows {
-			m = max(m, Len(r[i]))
-		}
-		return m
-	}
-	longestWord := func(i int) int {
-		h := t.Columns[i].Header
-		if short[i] && t.Columns[i].Short != "" {
-			h = t.Columns[i].Short
-		}
-		m := Len(h)
-		for _, r := range t.rows {
-			for _, f := range strings.Fields(r[i]) {
-				m = max(m, Len(f))
-			}
-		}
-		return m
-	}
-	widths := make([]int, n)
-	total := func() int {
-		s, k := Len(t.Indent), 0
-		for i := range widths {
-			if keep[i] {
-				widths[i] = min(widths[i], natural(i))
-				s += widths[i]
-				k++
-			}
-		}
-		return s + 2*max(k-1, 0)
-	}
-	reset := func() {
-		for i := range widths {
-			widths[i] = natural(i)
-		}
-	}
-	reset()
-	// Wrapping columns narrow to no less than this (or their longest word)
-	// before any column is dropped; below it, columns go first.
-	const comfortable = 16
-	wrapFloor := func(i int) int { return min(widths[i], max(longestWord(i), comfortable)) }
-	fitsWrapped := func() bool {
-		saved := slices.Clone(widths)
-		for i, c := range t.Columns {
-			if keep[i] && c.Wrap {
-				widths[i] = wrapFloor(i)
-			}
-		}
-		ok := total() <= width
-		copy(widths, saved)
-		return ok
-	}
+	f := newFitting(t, width)
 	// 1. Short headers, one at a time, the largest saving first, while even
 	// wrapping could not fit; 2. drop columns; 3. wrap.
-	for !fitsWrapped() {
-		best, saving := -1, 0
-		for i, c := range t.Columns {
-			if keep[i] && !short[i] && c.Short != "" && Len(c.Header)-Len(c.Short) > saving {
-				best, saving = i, Len(c.Header)-Len(c.Short)
-			}
-		}
-		if best < 0 {
-			break
-		}
-		short[best] = true
-		reset()
-	}
-	var dropped []string
-	for total() > width && !fitsWrapped() {
-		best := -1
-		for i, c := range t.Columns {
-			if keep[i] && c.Drop > 0 && (best < 0 || c.Drop > t.Columns[best].Drop) {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		keep[best] = false
-		dropped = append(dropped, t.Columns[best].Header)
-	}
-	for total() > width {
-		// Narrow the widest wrapping column that can still narrow, a column
-		// at a time, so that the wrapping columns share the narrowing.
-		best := -1
-		for i, c := range t.Columns {
-			if keep[i] && c.Wrap && widths[i] > longestWord(i) && (best < 0 || widths[i] > widths[best]) {
-				best = i
-			}
-		}
-		if best < 0 {
-			break
-		}
-		widths[best]--
-	}
-	if total() > width {
+	f.shortenHeaders()
+	dropped := f.dropColumns()
+	f.narrowWrapping()
+	if f.total() > width {
 		t.writeRecords(w, width)
 	} else {
-		t.writeRows(w, keep, short, widths)
+		t.writeRows(w, f.keep, f.short, f.widths)
 	}
 	if len(dropped) > 0 {
 		WriteWrapped(w, fmt.Sprintf("(left out to fit %d columns: %s)", width, strings.Join(dropped, ", ")), width, t.Indent, t.Indent)
 	}
 	t.writeNotes(w, width)
 	return nil
+}
+
+// A fitting is a table's columns being fitted to a width: which are kept,
+// which show their short header, and each one's width.
+type fitting struct {
+	t      *Table
+	width  int
+	keep   []bool
+	short  []bool
+	widths []int
+}
+
+// comfortable is the width wrapping columns narrow to (or their longest
+// word) before any column is dropped; below it, columns go first.
+const comfortable = 16
+
+func newFitting(t *Table, width int) *fitting {
+	n := len(t.Columns)
+	f := &fitting{t: t, width: width, keep: make([]bool, n), short: make([]bool, n), widths: make([]int, n)}
+	for i := range f.keep {
+		// A column with no text in any row is left out, unannounced.
+		for _, r := range t.rows {
+			f.keep[i] = f.keep[i] || r[i] != ""
+		}
+	}
+	f.reset()
+	return f
+}
+
+// header is column i's header as shown.
+func (f *fitting) header(i int) string {
+	if f.short[i] && f.t.Columns[i].Short != "" {
+		return f.t.Columns[i].Short
+	}
+	return f.t.Columns[i].Header
+}
+
+// natural is column i's width unwrapped.
+func (f *fitting) natural(i int) int {
+	m := Len(f.header(i))
+	for _, r := range f.t.rows {
+		m = max(m, Len(r[i]))
+	}
+	return m
+}
+
+// longestWord is the narrowest column i can wrap to.
+func (f *fitting) longestWord(i int) int {
+	m := Len(f.header(i))
+	for _, r := range f.t.rows {
+		for _, w := range strings.Fields(r[i]) {
+			m = max(m, Len(w))
+		}
+	}
+	return m
+}
+
+// total is the width of the kept columns (each no wider than its text) with
+// the indent and the gaps.
+func (f *fitting) total() int {
+	s, k := Len(f.t.Indent), 0
+	for i := range f.widths {
+		if f.keep[i] {
+			f.widths[i] = min(f.widths[i], f.natural(i))
+			s += f.widths[i]
+			k++
+		}
+	}
+	return s + 2*max(k-1, 0)
+}
+
+func (f *fitting) reset() {
+	for i := range f.widths {
+		f.widths[i] = f.natural(i)
+	}
+}
+
+// fitsWrapped tells whether the table would fit with every wrapping column
+// narrowed to its floor.
+func (f *fitting) fitsWrapped() bool {
+	saved := slices.Clone(f.widths)
+	for i, c := range f.t.Columns {
+		if f.keep[i] && c.Wrap {
+			f.widths[i] = min(f.widths[i], max(f.longestWord(i), comfortable))
+		}
+	}
+	ok := f.total() <= f.width
+	copy(f.widths, saved)
+	return ok
+}
+
+// shortenHeaders switches to short headers, the largest saving first, while
+// even wrapping could not fit.
+func (f *fitting) shortenHeaders() {
+	for !f.fitsWrapped() {
+		best, saving := -1, 0
+		for i, c := range f.t.Columns {
+			if f.keep[i] && !f.short[i] && c.Short != "" && Len(c.Header)-Len(c.Short) > saving {
+				best, saving = i, Len(c.Header)-Len(c.Short)
+			}
+		}
+		if best < 0 {
+			return
+		}
+		f.short[best] = true
+		f.reset()
+	}
+}
+
+// dropColumns leaves out droppable columns, the highest Drop first, while
+// even wrapping could not fit, and returns their headers.
+func (f *fitting) dropColumns() []string {
+	var dropped []string
+	for f.total() > f.width && !f.fitsWrapped() {
+		best := -1
+		for i, c := range f.t.Columns {
+			if f.keep[i] && c.Drop > 0 && (best < 0 || c.Drop > f.t.Columns[best].Drop) {
+				best = i
+			}
+		}
+		if best < 0 {
+			break
+		}
+		f.keep[best] = false
+		dropped = append(dropped, f.t.Columns[best].Header)
+	}
+	return dropped
+}
+
+// narrowWrapping narrows the widest wrapping column that can still narrow,
+// a column at a time, so that the wrapping columns share the narrowing,
+// until the table fits.
+func (f *fitting) narrowWrapping() {
+	for f.total() > f.width {
+		best := -1
+		for i, c := range f.t.Columns {
+			if f.keep[i] && c.Wrap && f.widths[i] > f.longestWord(i) && (best < 0 || f.widths[i] > f.widths[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return
+		}
+		f.widths[best]--
+	}
 }
 
 func (t *Table) writeRows(w io.Writer, keep, short []bool, widths []int) {
