@@ -105,7 +105,7 @@ fuzz: deps
 # geometry (no overlapping or clipped text, no chart under 2 marks, no page
 # wider than its window).
 check-html: test-deps
-	$(GO) test -count=1 -run 'HTML|Geometry|PageCheck' -v ./results ./dashboard ./cmd/clmeter
+	$(GO) test -count=1 -run 'HTML|Geometry|PageCheck' -v ./results/... ./dashboard ./cmd/clmeter
 
 clean:
 	rm -rf bin out

@@ -47,41 +47,9 @@ func init() {
 			&cli.IntFlag{Name: "recent", Value: history.DefaultRecent, Usage: "with --ci: how many of the newest runs of a series count as new"},
 		},
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return usageErr("'clmeter history' takes one benchmark pattern, got %d arguments (quote globs: 'peaks/*')", c.NArg())
-			}
-			if err := store.CheckPattern(c.Args().First()); err != nil {
-				return err
-			}
-			format, err := checkFormat(c, resultFormats...)
+			opts, err := historyOptions(c)
 			if err != nil {
 				return err
-			}
-			since, err := history.ParseSince(c.String("since"), time.Now())
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			labels, err := store.ParseLabels(c.StringSlice("label"))
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			threshold, err := parsePercent(c.String("threshold"))
-			if err != nil || threshold < 0 {
-				return usageErr("--threshold %q: want a percentage such as 5%% (0 for every change) or a fraction such as 0.05", c.String("threshold"))
-			}
-			if c.Int("min-runs") < 2 {
-				return usageErr("--min-runs %d: want at least 2 runs on each side of a change", c.Int("min-runs"))
-			}
-			if p := c.Float64("significance"); !(p > 0 && p < 1) {
-				return usageErr("--significance %g: want a p-value between 0 and 1, such as 0.001", p)
-			}
-			if c.Int("recent") < 1 {
-				return usageErr("--recent must be at least 1")
-			}
-			opts := history.Options{
-				Filter: store.Filter{Pattern: c.Args().First(), Device: c.String("device"), Since: since, Labels: labels},
-				Format: format, Regressions: c.Bool("regressions"), Threshold: threshold, CI: c.Bool("ci"), Recent: c.Int("recent"),
-				Changes: changepoint.Settings{MinSize: c.Int("min-runs"), MaxPValue: c.Float64("significance")},
 			}
 			st, err := store.Open(c.Context, c.String("store"), store.Options{ReadOnly: true})
 			if err != nil {
@@ -95,4 +63,45 @@ func init() {
 			return err
 		},
 	})
+}
+
+// historyOptions checks history's arguments and flags and turns them into
+// history.Options.
+func historyOptions(c *cli.Context) (history.Options, error) {
+	if c.NArg() > 1 {
+		return history.Options{}, usageErr("'clmeter history' takes one benchmark pattern, got %d arguments (quote globs: 'peaks/*')", c.NArg())
+	}
+	if err := store.CheckPattern(c.Args().First()); err != nil {
+		return history.Options{}, err
+	}
+	format, err := checkFormat(c, resultFormats...)
+	if err != nil {
+		return history.Options{}, err
+	}
+	since, err := history.ParseSince(c.String("since"), time.Now())
+	if err != nil {
+		return history.Options{}, usageErr("%v", err)
+	}
+	labels, err := store.ParseLabels(c.StringSlice("label"))
+	if err != nil {
+		return history.Options{}, usageErr("%v", err)
+	}
+	threshold, err := parsePercent(c.String("threshold"))
+	if err != nil || threshold < 0 {
+		return history.Options{}, usageErr("--threshold %q: want a percentage such as 5%% (0 for every change) or a fraction such as 0.05", c.String("threshold"))
+	}
+	if c.Int("min-runs") < 2 {
+		return history.Options{}, usageErr("--min-runs %d: want at least 2 runs on each side of a change", c.Int("min-runs"))
+	}
+	if p := c.Float64("significance"); !(p > 0 && p < 1) {
+		return history.Options{}, usageErr("--significance %g: want a p-value between 0 and 1, such as 0.001", p)
+	}
+	if c.Int("recent") < 1 {
+		return history.Options{}, usageErr("--recent must be at least 1")
+	}
+	return history.Options{
+		Filter: store.Filter{Pattern: c.Args().First(), Device: c.String("device"), Since: since, Labels: labels},
+		Format: format, Regressions: c.Bool("regressions"), Threshold: threshold, CI: c.Bool("ci"), Recent: c.Int("recent"),
+		Changes: changepoint.Settings{MinSize: c.Int("min-runs"), MaxPValue: c.Float64("significance")},
+	}, nil
 }

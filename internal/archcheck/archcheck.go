@@ -1,6 +1,7 @@
 // Package archcheck checks the layering rules of docs/ARCHITECTURE.md that the
 // Go compiler does not: only runtime/cl imports "C", nothing imports a command,
-// and cmd/clmeter does not reach the OpenCL binding itself. Its test runs the
+// cmd/clmeter does not reach the OpenCL binding itself, and results and store
+// keep data without rendering it. Its test runs the
 // check over the module as part of 'make test'.
 package archcheck
 
@@ -21,6 +22,22 @@ const Module = "github.com/clmeter/clmeter"
 // noOpenCL are the packages beneath everything that never reach OpenCL
 // (docs/ARCHITECTURE.md): they import nothing of runtime.
 var noOpenCL = map[string]bool{"measure": true, "results": true, "units": true, "fail": true, "sizing": true, "table": true}
+
+// dataOnly are the packages that keep data and render nothing: the result
+// file's schema (its renderers are results/report, results/compare and
+// results/trace) and the results database (its history tables and CI
+// verdict are package history). Rendering imports stay out of them.
+var dataOnly = map[string]bool{"results": true, "store": true}
+
+// rendering reports whether import path p is a renderer's.
+func rendering(p string) bool {
+	switch {
+	case strings.HasPrefix(p, "gonum.org/v1/plot"), p == "html/template", p == "text/tabwriter",
+		p == Module+"/table", p == Module+"/changepoint", strings.HasPrefix(p, Module+"/results/"):
+		return true
+	}
+	return false
+}
 
 // Check walks the non-test Go files under root and returns each import that
 // breaks a rule, as "file: reason".
@@ -55,6 +72,8 @@ func Check(root string) ([]string, error) {
 				out = append(out, fmt.Sprintf("%s: imports %s: nothing may import a command", path, p))
 			case p == Module+"/runtime/cl" && strings.HasPrefix(rel, "cmd/"):
 				out = append(out, fmt.Sprintf("%s: imports runtime/cl: a command reaches OpenCL through runtime", path))
+			case dataOnly[rel] && rendering(p):
+				out = append(out, fmt.Sprintf("%s: imports %s: %s keeps data and renders nothing (renderers: results/report, results/compare, results/trace, history)", path, p, rel))
 			case noOpenCL[strings.SplitN(rel, "/", 2)[0]] && (p == Module+"/runtime" || strings.HasPrefix(p, Module+"/runtime/")):
 				out = append(out, fmt.Sprintf("%s: imports %s: %s is tested without a device and never reaches OpenCL", path, p, rel))
 			}

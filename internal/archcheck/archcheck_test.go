@@ -26,12 +26,14 @@ func TestCheckFinds(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "lib"), 0o755)
 	os.WriteFile(filepath.Join(dir, "cmd", "x", "m.go"), []byte("package main\n\nimport _ \""+Module+"/runtime/cl\"\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "lib", "l.go"), []byte("package lib\n\nimport \"C\"\nimport _ \""+Module+"/cmd/x\"\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "store"), 0o755)
+	os.WriteFile(filepath.Join(dir, "store", "s.go"), []byte("package store\n\nimport _ \""+Module+"/table\"\n"), 0o644)
 	ps, err := Check(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	all := strings.Join(ps, "\n")
-	for _, want := range []string{"only runtime/cl may", "nothing may import a command", "reaches OpenCL through runtime"} {
+	for _, want := range []string{"only runtime/cl may", "nothing may import a command", "reaches OpenCL through runtime", "store keeps data and renders nothing"} {
 		if !strings.Contains(all, want) {
 			t.Errorf("missing %q in:\n%s", want, all)
 		}
