@@ -55,7 +55,7 @@ func Compare(ctx context.Context, opts CompareOptions, stdout, stderr io.Writer)
 	if err != nil {
 		return fmt.Errorf("new: %w", err)
 	}
-	cmp := compare.Compare(old, nw, compare.CompareOptions{Alpha: opts.Alpha, IgnoreDevice: opts.IgnoreDevice, IgnoreName: opts.IgnoreName})
+	cmp := compare.Files(old, nw, compare.Options{Alpha: opts.Alpha, IgnoreDevice: opts.IgnoreDevice, IgnoreName: opts.IgnoreName})
 	if err := writeComparison(stdout, cmp, opts.Format); err != nil {
 		return err
 	}
@@ -153,11 +153,11 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 			}
 		}
 		measured = append(measured, *ra, *rb)
-		p := compare.ComparePair(floats(ra.Measurement), floats(rb.Measurement), opts.Alpha)
+		p := compare.Samples(floats(ra.Measurement), floats(rb.Measurement), opts.Alpha)
 		p.Key = results.Key{Name: itemLabel(ia) + " -> " + itemLabel(ib), Device: ra.Device.Name}
 		pairs = append(pairs, p)
 	}
-	cmp := compare.NewComparison(pairs, opts.Alpha)
+	cmp := compare.New(pairs, opts.Alpha)
 	if err := writeComparison(stdout, cmp, opts.Format); err != nil {
 		return err
 	}

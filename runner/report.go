@@ -15,7 +15,7 @@ import (
 type ReportOptions struct {
 	// Files are the result files to read; unreadable ones are skipped with a line on stderr.
 	Files []string
-	// Format is one of report.ReportFormats or "html".
+	// Format is one of report.Formats or "html".
 	Format string
 	// Output, when set, receives the report (written atomically) instead of stdout.
 	Output string
@@ -52,11 +52,11 @@ func Report(ctx context.Context, opts ReportOptions, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	r := report.NewReport(srcs)
+	r := report.New(srcs)
 	if opts.Output == "" {
-		err = report.WriteReport(stdout, r, opts.Format)
+		err = report.Write(stdout, r, opts.Format)
 	} else {
-		err = atomicfile.Write(opts.Output, func(w io.Writer) error { return report.WriteReport(w, r, opts.Format) })
+		err = atomicfile.Write(opts.Output, func(w io.Writer) error { return report.Write(w, r, opts.Format) })
 		if err == nil {
 			fmt.Fprintf(stderr, "clmeter: wrote %s (%d benchmarks from %d files)\n", opts.Output, len(r.Rows), len(srcs))
 		}

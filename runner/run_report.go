@@ -29,7 +29,7 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 		return err
 	case "csv", "markdown", "md":
 		file.Benchmarks = done
-		return report.WriteReport(w, report.NewReport([]results.Source{{Path: "-", File: &file}}), format)
+		return report.Write(w, report.New([]results.Source{{Path: "-", File: &file}}), format)
 	}
 	if len(done) == 0 {
 		return nil

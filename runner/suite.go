@@ -173,7 +173,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		}
 	case "csv", "markdown", "md":
 		pl.close()
-		if err := report.WriteReport(stdout, report.NewReport([]results.Source{{Path: "-", File: &file}}), o.Format); err != nil {
+		if err := report.Write(stdout, report.New([]results.Source{{Path: "-", File: &file}}), o.Format); err != nil {
 			return err
 		}
 	default:

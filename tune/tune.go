@@ -396,7 +396,7 @@ func Search(ctx context.Context, k *spec.Kernel, dev *runtime.Device, o Options,
 		}
 	}
 	if res.Baseline != nil && res.Baseline != res.Best {
-		p := compare.ComparePair(nanos(res.Baseline), nanos(res.Best), o.Alpha)
+		p := compare.Samples(nanos(res.Baseline), nanos(res.Best), o.Alpha)
 		res.Compare = &p
 	}
 	if err := emit(summaryBench(res, dev)); err != nil {

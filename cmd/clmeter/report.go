@@ -7,7 +7,7 @@ import (
 	"github.com/clmeter/clmeter/runner"
 )
 
-var reportFormats = append(append([]string{}, report.ReportFormats...), "md", "html")
+var reportFormats = append(append([]string{}, report.Formats...), "md", "html")
 
 func init() {
 	register(&cli.Command{

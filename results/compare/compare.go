@@ -22,11 +22,11 @@ import (
 	"github.com/clmeter/clmeter/units"
 )
 
-// DefaultAlpha is the significance level of Compare's verdicts.
+// DefaultAlpha is the significance level of Files' verdicts.
 const DefaultAlpha = 0.05
 
-// CompareOptions control Compare. The zero value means the defaults.
-type CompareOptions struct {
+// Options control Files. The zero value means the defaults.
+type Options struct {
 	// Alpha is the significance level (default DefaultAlpha): a pair whose
 	// Mann-Whitney p-value is below it is faster or slower, otherwise it shows no
 	// difference.
@@ -39,7 +39,7 @@ type CompareOptions struct {
 	IgnoreName bool
 }
 
-// Verdict is Compare's conclusion about one pair.
+// Verdict is the conclusion about one pair.
 type Verdict string
 
 // Verdicts.
@@ -77,7 +77,7 @@ type Pair struct {
 // Delta is Ratio - 1 (-0.1 is 10% faster).
 func (p Pair) Delta() float64 { return p.Ratio - 1 }
 
-// A Comparison is the outcome of Compare.
+// A Comparison is the outcome of Files (or New).
 type Comparison struct {
 	Alpha float64
 	Pairs []Pair
@@ -88,10 +88,10 @@ type Comparison struct {
 	OnlyOld, OnlyNew, NotSampled []results.Key
 }
 
-// Compare matches the sampled benchmarks of old and new by name, parameters and
-// device (see CompareOptions.IgnoreDevice), pooling the samples of the same
+// Files matches the sampled benchmarks of old and new by name, parameters and
+// device (see Options.IgnoreDevice), pooling the samples of the same
 // benchmark within a side, and compares each pair.
-func Compare(old, new []results.Source, opts CompareOptions) *Comparison {
+func Files(old, new []results.Source, opts Options) *Comparison {
 	if opts.Alpha <= 0 || opts.Alpha >= 1 {
 		opts.Alpha = DefaultAlpha
 	}
@@ -138,7 +138,7 @@ func Compare(old, new []results.Source, opts CompareOptions) *Comparison {
 			c.OnlyOld = append(c.OnlyOld, k)
 			continue
 		}
-		p := ComparePair(om[k], ns, opts.Alpha)
+		p := Samples(om[k], ns, opts.Alpha)
 		p.Key = k
 		c.Pairs = append(c.Pairs, p)
 		logSum += math.Log(p.Ratio)
@@ -172,9 +172,9 @@ func compareParamStrings(a, b string) int {
 	return report.CompareParams(split(a), split(b))
 }
 
-// ComparePair compares two samples of per-launch times (nanoseconds, any
+// Samples compares two samples of per-launch times (nanoseconds, any
 // order, all positive) at significance alpha; see Pair for the method.
-func ComparePair(old, new []float64, alpha float64) Pair {
+func Samples(old, new []float64, alpha float64) Pair {
 	o, n := slices.Clone(old), slices.Clone(new)
 	slices.Sort(o)
 	slices.Sort(n)
@@ -396,9 +396,9 @@ func finite(f float64) float64 {
 	return f
 }
 
-// NewComparison makes a Comparison of pairs compared elsewhere (ComparePair),
+// New makes a Comparison of pairs compared elsewhere (Samples),
 // such as two kernels measured interleaved; it has no unmatched benchmarks.
-func NewComparison(pairs []Pair, alpha float64) *Comparison {
+func New(pairs []Pair, alpha float64) *Comparison {
 	c := &Comparison{Alpha: alpha, Pairs: append([]Pair{}, pairs...), OnlyOld: []results.Key{}, OnlyNew: []results.Key{}, NotSampled: []results.Key{}}
 	s := 0.0
 	for _, p := range pairs {

@@ -36,7 +36,7 @@ func TestComparePair(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := ComparePair(tt.old, tt.new, 0.05)
+			p := Samples(tt.old, tt.new, 0.05)
 			if p.Verdict != tt.verdict {
 				t.Errorf("verdict %q (p=%.4f), want %q", p.Verdict, p.P, tt.verdict)
 			}
@@ -90,7 +90,7 @@ func TestCompareFiles(t *testing.T) {
 	})
 	nf.Benchmarks = slices.DeleteFunc(nf.Benchmarks, func(b results.Benchmark) bool { return b.Name == "fma" }) // only in old
 	nf.Benchmarks = append(nf.Benchmarks, srcs[1].File.Benchmarks[0])
-	c := Compare([]results.Source{old}, []results.Source{{Path: "new.json", File: &nf}}, CompareOptions{})
+	c := Files([]results.Source{old}, []results.Source{{Path: "new.json", File: &nf}}, Options{})
 	if len(c.Pairs) != 3 {
 		t.Fatalf("%d pairs, want 3", len(c.Pairs))
 	}
@@ -135,7 +135,7 @@ func TestCompareFiles(t *testing.T) {
 	}
 
 	// Two devices compared with --ignore-device.
-	c = Compare([]results.Source{srcs[0]}, []results.Source{srcs[1]}, CompareOptions{IgnoreDevice: true})
+	c = Files([]results.Source{srcs[0]}, []results.Source{srcs[1]}, Options{IgnoreDevice: true})
 	if len(c.Pairs) != 3 || c.Pairs[0].Verdict != Faster {
 		t.Errorf("ignore device: %d pairs", len(c.Pairs))
 	}
@@ -150,11 +150,11 @@ func TestCompareIgnoreName(t *testing.T) {
 	for i := range nf.Benchmarks {
 		nf.Benchmarks[i].Name += "_tiled"
 	}
-	c := Compare([]results.Source{old}, []results.Source{{Path: "new.json", File: &nf}}, CompareOptions{})
+	c := Files([]results.Source{old}, []results.Source{{Path: "new.json", File: &nf}}, Options{})
 	if len(c.Pairs) != 0 {
 		t.Fatalf("renamed benchmarks paired without IgnoreName: %d pairs", len(c.Pairs))
 	}
-	c = Compare([]results.Source{old}, []results.Source{{Path: "new.json", File: &nf}}, CompareOptions{IgnoreName: true})
+	c = Files([]results.Source{old}, []results.Source{{Path: "new.json", File: &nf}}, Options{IgnoreName: true})
 	if len(c.Pairs) == 0 || len(c.OnlyOld) != 0 && len(c.Pairs) < len(c.OnlyOld) {
 		t.Fatalf("IgnoreName: %d pairs, only old %v", len(c.Pairs), c.OnlyOld)
 	}

@@ -18,7 +18,7 @@ import (
 // TestBenchfmtParses reads the benchfmt rendering back with golang.org/x/perf's
 // reader: every sample is one result with the right name, config and units.
 func TestBenchfmtParses(t *testing.T) {
-	r := NewReport(readFixtures(t))
+	r := New(readFixtures(t))
 	var buf bytes.Buffer
 	if err := r.WriteBenchfmt(&buf); err != nil {
 		t.Fatal(err)
@@ -107,7 +107,7 @@ func TestBenchstatCompares(t *testing.T) {
 	}
 	write := func(name string, f *results.File) string {
 		var buf bytes.Buffer
-		if err := NewReport([]results.Source{{Path: name + ".json", File: f}}).WriteBenchfmt(&buf); err != nil {
+		if err := New([]results.Source{{Path: name + ".json", File: f}}).WriteBenchfmt(&buf); err != nil {
 			t.Fatal(err)
 		}
 		p := filepath.Join(dir, name+".txt")

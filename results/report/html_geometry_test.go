@@ -40,7 +40,7 @@ func TestHTMLGeometry(t *testing.T) {
 				t.Fatal(errs)
 			}
 			var buf bytes.Buffer
-			if err := NewReport(srcs).WriteHTML(&buf); err != nil {
+			if err := New(srcs).WriteHTML(&buf); err != nil {
 				t.Fatal(err)
 			}
 			if dir := os.Getenv("CLMETER_REPORT_HTML"); dir != "" {

@@ -15,7 +15,7 @@ import (
 
 func writeFixtureHTML(t *testing.T) (string, []byte) {
 	t.Helper()
-	r := NewReport(readFixtures(t))
+	r := New(readFixtures(t))
 	var buf bytes.Buffer
 	if err := r.WriteHTML(&buf); err != nil {
 		t.Fatal(err)

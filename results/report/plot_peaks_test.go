@@ -15,7 +15,7 @@ func TestPeakCharts(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	r := NewReport(srcs)
+	r := New(srcs)
 	charts := PeakCharts(r.Rows, r.Figures, func(d, w string) string { return ShortDeviceName(d) })
 	got := map[string]PeakChart{}
 	for _, c := range charts {

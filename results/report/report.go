@@ -71,8 +71,8 @@ type FigureRow struct {
 	Figure              results.Figure
 }
 
-// NewReport builds the Report of srcs.
-func NewReport(srcs []results.Source) *Report {
+// New builds the Report of srcs.
+func New(srcs []results.Source) *Report {
 	r := &Report{Sources: srcs, Rows: []Row{}, Geomeans: []Geomean{}, Figures: []FigureRow{}, Failed: []Row{}}
 	hosts := map[string]bool{}
 	for _, s := range srcs {
@@ -283,5 +283,5 @@ func (r *Report) deviceText(device, where string) string {
 	return device
 }
 
-// ReportFormats are the text formats WriteReport renders.
-var ReportFormats = []string{"table", "markdown", "csv", "json", "benchfmt"}
+// Formats are the text formats Write renders.
+var Formats = []string{"table", "markdown", "csv", "json", "benchfmt"}

@@ -154,11 +154,11 @@ func golden(t *testing.T, name string, got []byte) {
 func TestReportGolden(t *testing.T) {
 	t.Setenv("COLUMNS", "100") // the table fits 100 columns
 	srcs := readFixtures(t)
-	r := NewReport(srcs)
-	for _, format := range ReportFormats {
+	r := New(srcs)
+	for _, format := range Formats {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
-			if err := WriteReport(&buf, r, format); err != nil {
+			if err := Write(&buf, r, format); err != nil {
 				t.Fatal(err)
 			}
 			ext := map[string]string{"table": "txt", "markdown": "md", "csv": "csv", "json": "json", "benchfmt": "bench"}[format]
@@ -167,14 +167,14 @@ func TestReportGolden(t *testing.T) {
 	}
 	// One file alone has no host column.
 	var buf bytes.Buffer
-	if err := NewReport(srcs[:1]).WriteTable(&buf); err != nil {
+	if err := New(srcs[:1]).WriteTable(&buf); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "report-one.txt", buf.Bytes())
 }
 
 func TestReportGrouping(t *testing.T) {
-	r := NewReport(readFixtures(t))
+	r := New(readFixtures(t))
 	var got []string
 	for _, row := range r.Rows {
 		got = append(got, row.Key.Name+" "+row.Key.Params+" "+row.Key.Device)

@@ -14,9 +14,9 @@ import (
 	"github.com/clmeter/clmeter/units"
 )
 
-// WriteReport renders r in format (one of ReportFormats; "html" goes through
+// Write renders r in format (one of Formats; "html" goes through
 // WriteHTML).
-func WriteReport(w io.Writer, r *Report, format string) error {
+func Write(w io.Writer, r *Report, format string) error {
 	switch format {
 	case "table":
 		return r.WriteTable(w)
@@ -31,7 +31,7 @@ func WriteReport(w io.Writer, r *Report, format string) error {
 	case "html":
 		return r.WriteHTML(w)
 	}
-	return fmt.Errorf("unknown report format %q (want %s or html)", format, strings.Join(ReportFormats, ", "))
+	return fmt.Errorf("unknown report format %q (want %s or html)", format, strings.Join(Formats, ", "))
 }
 
 // tableColumns are the columns of the table, markdown and CSV renderings.

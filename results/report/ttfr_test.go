@@ -38,7 +38,7 @@ func TestTTFRCharts(t *testing.T) {
 	f := cacheBenchFile()
 	// A mode listed out of order lands in its place.
 	f.Benchmarks[0], f.Benchmarks[3] = f.Benchmarks[3], f.Benchmarks[0]
-	r := NewReport([]results.Source{{Path: "cache.json", File: &f}})
+	r := New([]results.Source{{Path: "cache.json", File: &f}})
 	cs := TTFRCharts(r.Figures, false)
 	if len(cs) != 2 {
 		t.Fatalf("%d charts, want one per program (2)", len(cs))
@@ -80,7 +80,7 @@ func TestTTFRCharts(t *testing.T) {
 func TestTTFRHTMLInChromium(t *testing.T) {
 	f := cacheBenchFile()
 	var buf bytes.Buffer
-	if err := NewReport([]results.Source{{Path: "cache.json", File: &f}}).WriteHTML(&buf); err != nil {
+	if err := New([]results.Source{{Path: "cache.json", File: &f}}).WriteHTML(&buf); err != nil {
 		t.Fatal(err)
 	}
 	html := buf.String()
