@@ -52,4 +52,8 @@
 // Writing is atomic: Writer writes the whole file to a temporary file in the
 // same directory, syncs it and renames it over the old one, after every
 // benchmark, so an interrupted run leaves a complete file holding what finished.
+//
+// This package renders nothing: results/report writes reports (tables,
+// markdown, CSV, JSON, benchfmt, HTML with charts), results/compare compares
+// files, results/trace writes Chrome traces.
 package results
