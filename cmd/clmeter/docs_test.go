@@ -187,7 +187,7 @@ func docCommands(file, src string) []docCommand {
 		c := docCommand{file: file, line: i + 1, block: block, text: strings.TrimPrefix(l, "$ ")}
 		for strings.HasSuffix(c.text, `\`) && i+1 < len(lines) {
 			i++
-			c.text = strings.TrimSuffix(c.text, `\`) + " " + strings.TrimSpace(lines[i])
+			c.text = strings.TrimSpace(strings.TrimSuffix(c.text, `\`)) + " " + strings.TrimSpace(lines[i])
 		}
 		c.text = cutComment(c.text)
 		cmds = append(cmds, c)
@@ -476,4 +476,45 @@ func docLinkProblem(root, page, target string) string {
 		return "names no file of the repository"
 	}
 	return ""
+}
+
+// TestExampleDocsParsing checks the extraction of commands and the link rules on a
+// page made for it, so that the two tests above can fail.
+func TestExampleDocsParsing(t *testing.T) {
+	page := "Intro `clmeter run x` in prose.\n\n" +
+		"    $ clmeter run saxpy \\\n        --size 1Mi   # a comment\n    saxpy  1.0 ms\n    clmeter: stored\n\n" +
+		"```\nmake run     # set up\n$ cd examples/blur\n```\n" +
+		"Text\n    $ clmeter glued\n\n" +
+		"[ok](COMMANDS.md) [up](../README.md) [out](../../x.md) [web](https://example.org)\n" +
+		"[abs](/etc/passwd) [none](NOSUCH.md) see https://example.org and ../shared/x\n"
+	got := docCommands("docs/T.md", page)
+	want := []string{"clmeter run saxpy --size 1Mi", "make run", "cd examples/blur"}
+	if len(got) != len(want) {
+		t.Fatalf("commands %v, want %v", got, want)
+	}
+	for i, c := range got {
+		if c.text != want[i] {
+			t.Errorf("command %d: %q, want %q", i, c.text, want[i])
+		}
+	}
+	if got[0].line != 3 || got[1].block == got[0].block || got[2].block != got[1].block {
+		t.Errorf("lines and blocks: %+v", got)
+	}
+	root, _ := filepath.Abs("../..")
+	bad := strings.Join(docLinkProblems(root, "docs/T.md", page), "\n")
+	for _, w := range []string{"glued to a paragraph", `"../../x.md" leaves the repository`, `"https://example.org" leaves`,
+		`"/etc/passwd" is an absolute path`, `"NOSUCH.md" names no file`, `"https://" in prose`, `"../shared" points outside`} {
+		if !strings.Contains(bad, w) {
+			t.Errorf("problems lack %q:\n%s", w, bad)
+		}
+	}
+	for _, ok := range []string{`"COMMANDS.md"`, `"../README.md"`} {
+		if strings.Contains(bad, ok) {
+			t.Errorf("a good link was refused: %s\n%s", ok, bad)
+		}
+	}
+	args := docFastArgs([]string{"run", "triad", "--samples", "15", "--warmup=2x"})
+	if j := strings.Join(args, " "); strings.Count(j, "--samples") != 1 || strings.Contains(j, "15") || strings.Contains(j, "2x") || !strings.Contains(j, "triad") {
+		t.Errorf("fast args: %s", j)
+	}
 }
