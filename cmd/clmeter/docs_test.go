@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clmeter/clmeter/runtime"
 )
 
 // The examples test of the documentation: every shell command in README.md and
@@ -345,6 +347,12 @@ func (w *docWorld) run(t *testing.T, c docCommand) {
 	}
 	if w.gpu[key] {
 		mode = "help" // measured on a GPU: CI has none, so each command of its block runs with --help
+	}
+	if strings.HasPrefix(c.text, "clmeter check") && os.Getenv("CI") == "" {
+		if _, err := runtime.FindOclgrindICD(); err != nil {
+			t.Logf("%s: not run: no Oclgrind here (make test-deps installs it): %v", c, err)
+			return
+		}
 	}
 	w.exec(t, c, mode)
 }
