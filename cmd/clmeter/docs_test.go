@@ -234,6 +234,11 @@ func TestExampleDocsCommands(t *testing.T) {
 	}
 	w := newDocWorld(t, root)
 	for _, c := range all {
+		if regexp.MustCompile(`(--device|-d) gpu`).MatchString(c.text) {
+			w.gpu[fmt.Sprintf("%s:%d", c.file, c.block)] = true
+		}
+	}
+	for _, c := range all {
 		w.run(t, c)
 	}
 }
@@ -335,17 +340,13 @@ func (w *docWorld) run(t *testing.T, c docCommand) {
 		return
 	}
 	mode := "fast"
-	key := fmt.Sprintf("%s:%d", c.file, c.block)
-	if regexp.MustCompile(`(--device|-d) gpu`).MatchString(c.text) {
-		w.gpu[key] = true
-	}
 	for prefix, why := range docNotRun {
 		if strings.HasPrefix(c.text, prefix) {
 			t.Logf("%s: run with --help: %s", c, why)
 			mode = "help"
 		}
 	}
-	if w.gpu[key] {
+	if w.gpu[fmt.Sprintf("%s:%d", c.file, c.block)] {
 		mode = "help" // measured on a GPU: CI has none, so each command of its block runs with --help
 	}
 	if strings.HasPrefix(c.text, "clmeter check") && os.Getenv("CI") == "" {
