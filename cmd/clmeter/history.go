@@ -33,39 +33,45 @@ func init() {
 			"   Examples:\n" +
 			"     clmeter history triad --device h100 --since 30d\n" +
 			"     clmeter history 'peaks/*' --label branch=main --regressions --threshold 3% --ci",
-		Flags: []cli.Flag{
-			storeFlag,
-			&cli.StringFlag{Name: "device", Aliases: []string{"d"}, Usage: "keep these stored devices, as --device everywhere: platform:device (1:0), name, vendor or driver text (h200, pocl), gpu, cpu, accelerator, all; several joined with commas"},
-			&cli.StringFlag{Name: "since", Usage: "keep runs since a date (2025-03-01) or within an age (30d, 12h)"},
-			&cli.StringSliceFlag{Name: "label", Usage: "keep runs labelled key=value (repeat: all must match)"},
-			formatFlag(resultFormats...),
-			&cli.BoolFlag{Name: "regressions", Usage: "print the steps, drifts and outliers of each series instead of its runs"},
-			&cli.StringFlag{Name: "threshold", Value: "5%", Usage: "a step or drift larger than this is a regression (slower) or an improvement (faster); with --ci, smaller findings are not reported (0 reports all)"},
-			&cli.IntFlag{Name: "min-runs", Value: changepoint.DefaultMinSize, Usage: "the fewest runs on each side of a step; shorter excursions that come back are outliers"},
-			&cli.Float64Flag{Name: "significance", Value: changepoint.DefaultMaxPValue, Usage: "the p-value each step and drift must pass (smaller finds fewer)"},
-			&cli.BoolFlag{Name: "ci", Usage: "exit with status 5 when a regression beyond --threshold starts within the newest --recent runs"},
-			&cli.IntFlag{Name: "recent", Value: history.DefaultRecent, Usage: "with --ci: how many of the newest runs of a series count as new"},
-		},
-		Action: func(c *cli.Context) error {
-			opts, err := historyOptions(c)
-			if err != nil {
-				return err
-			}
-			st, err := store.Open(c.Context, c.String("store"), store.Options{ReadOnly: true})
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			err = history.Write(c.Context, st, opts, c.App.Writer)
-			if errors.Is(err, history.ErrRegression) {
-				return fail.With(fail.Regression, err)
-			}
-			return err
-		},
+		Flags:  historyFlags,
+		Action: runHistory,
 	})
 }
 
-// historyOptions checks history's arguments and flags and turns them into
+// historyFlags are the flags of 'clmeter history'.
+var historyFlags = []cli.Flag{
+	storeFlag,
+	&cli.StringFlag{Name: "device", Aliases: []string{"d"}, Usage: "keep these stored devices, as --device everywhere: platform:device (1:0), name, vendor or driver text (h200, pocl), gpu, cpu, accelerator, all; several joined with commas"},
+	&cli.StringFlag{Name: "since", Usage: "keep runs since a date (2025-03-01) or within an age (30d, 12h)"},
+	&cli.StringSliceFlag{Name: "label", Usage: "keep runs labelled key=value (repeat: all must match)"},
+	formatFlag(resultFormats...),
+	&cli.BoolFlag{Name: "regressions", Usage: "print the steps, drifts and outliers of each series instead of its runs"},
+	&cli.StringFlag{Name: "threshold", Value: "5%", Usage: "a step or drift larger than this is a regression (slower) or an improvement (faster); with --ci, smaller findings are not reported (0 reports all)"},
+	&cli.IntFlag{Name: "min-runs", Value: changepoint.DefaultMinSize, Usage: "the fewest runs on each side of a step; shorter excursions that come back are outliers"},
+	&cli.Float64Flag{Name: "significance", Value: changepoint.DefaultMaxPValue, Usage: "the p-value each step and drift must pass (smaller finds fewer)"},
+	&cli.BoolFlag{Name: "ci", Usage: "exit with status 5 when a regression beyond --threshold starts within the newest --recent runs"},
+	&cli.IntFlag{Name: "recent", Value: history.DefaultRecent, Usage: "with --ci: how many of the newest runs of a series count as new"},
+}
+
+// runHistory is 'clmeter history': it reads the flags and prints the series.
+func runHistory(c *cli.Context) error {
+	opts, err := historyOptions(c)
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(c.Context, c.String("store"), store.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	err = history.Write(c.Context, st, opts, c.App.Writer)
+	if errors.Is(err, history.ErrRegression) {
+		return fail.With(fail.Regression, err)
+	}
+	return err
+}
+
+// historyOptions checks history's argument and flags and reads them into
 // history.Options.
 func historyOptions(c *cli.Context) (history.Options, error) {
 	if c.NArg() > 1 {
