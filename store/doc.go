@@ -1,6 +1,8 @@
 // Package store is clmeter's results database: it keeps every result file it
 // is given (each benchmark with every sample, the device, host and run
 // metadata, and key=value labels) and answers history queries over them.
+// What the history shows (its tables, change points and the CI verdict) is
+// package history's.
 //
 // Two databases take the same schema, kept up to date by versioned
 // migrations (see migrations.go): an embedded SQLite file, the default, in
