@@ -26,6 +26,7 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 )
 
 // benchItems is the work-item count of a launch; benchItemBytes the bytes per
@@ -79,7 +80,7 @@ var driverCacheOn = []string{"POCL_KERNEL_CACHE=1", "NEO_CACHE_PERSISTENT=1", "A
 
 // benchEnvVars are the variables the experiment sets for its children; the
 // user's values of them are not passed on.
-var benchEnvVars = []string{runtime.NoCacheEnv, runtime.CacheForceEnv, runtime.CacheDirEnv, runtime.CacheDebugEnv, runtime.CacheMaxSizeEnv,
+var benchEnvVars = []string{cache.OffEnv, cache.ForceEnv, cache.DirEnv, cache.DebugEnv, cache.MaxSizeEnv,
 	runtime.DeviceEnv, "CUDA_CACHE_DISABLE", "CUDA_CACHE_PATH", "POCL_KERNEL_CACHE", "POCL_CACHE_DIR",
 	"NEO_CACHE_PERSISTENT", "NEO_CACHE_DIR", "MESA_SHADER_CACHE_DISABLE", "MESA_SHADER_CACHE_DIR", "AMD_COMGR_CACHE", "AMD_COMGR_CACHE_DIR"}
 
@@ -157,7 +158,7 @@ func childEnv(dir, trialDir string, mode benchMode) []string {
 		driver = trialDir
 	}
 	env = append(env,
-		runtime.CacheDirEnv+"="+filepath.Join(ours, "clmeter"),
+		cache.DirEnv+"="+filepath.Join(ours, "clmeter"),
 		"POCL_CACHE_DIR="+filepath.Join(driver, "pocl"),
 		"CUDA_CACHE_PATH="+filepath.Join(driver, "cuda"),
 		"NEO_CACHE_DIR="+filepath.Join(driver, "neo"),
@@ -166,9 +167,9 @@ func childEnv(dir, trialDir string, mode benchMode) []string {
 	)
 	if mode.Ours {
 		// Measure clmeter's cache also where its policy leaves it off.
-		env = append(env, runtime.CacheForceEnv+"=1")
+		env = append(env, cache.ForceEnv+"=1")
 	} else {
-		env = append(env, runtime.NoCacheEnv+"=1")
+		env = append(env, cache.OffEnv+"=1")
 	}
 	if mode.Driver {
 		env = append(env, driverCacheOn...)
@@ -270,7 +271,7 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 	}
 	d := devs[0]
 	m.Close()
-	family := runtime.DriverFamily(d.Platform.Name, d.Platform.Vendor)
+	family := cache.DriverFamily(d.Platform.Name, d.Platform.Vendor)
 	exe := opts.Exe
 	if exe == "" {
 		if exe, err = os.Executable(); err != nil {
@@ -331,7 +332,7 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 		writeBenchTable(stdout, s)
 		file.Benchmarks = append(file.Benchmarks, s.benchmarks(d)...)
 	}
-	policy := runtime.CachePolicyFor(family, os.Environ())
+	policy := cache.PolicyFor(family, os.Environ())
 	verdict := deviceVerdict(d.Info.Name, family, policy, sums)
 	fmt.Fprintln(stdout)
 	fmt.Fprintln(stdout, verdict)
@@ -357,17 +358,17 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 func recordSavings(dir string, d *runtime.Device, family, verdict string, sums []programSummary) error {
 	if dir == "" {
 		var err error
-		if dir, err = runtime.DefaultCacheDir(); err != nil {
+		if dir, err = cache.DefaultDir(); err != nil {
 			return err
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	rec := runtime.CacheSavings{Platform: d.Platform.Name, Device: d.Info.Name, DriverVersion: d.Info.DriverVersion,
+	rec := cache.Savings{Platform: d.Platform.Name, Device: d.Info.Name, DriverVersion: d.Info.DriverVersion,
 		Family: family, Measured: time.Now().UTC().Truncate(time.Second), Verdict: verdict}
 	for _, s := range sums {
 		rec.Programs = append(rec.Programs, s.savings())
 	}
-	return runtime.NewCache(dir, 0).RecordSavings(rec)
+	return cache.New(dir, 0).RecordSavings(rec)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
@@ -154,7 +155,7 @@ func runChildTrial(program, device, nonce, launch string, stderr io.Writer) (chi
 	}
 	m := runtime.NewManager()
 	defer m.Close()
-	cache, warning, err := runtime.CacheFromEnv("", "", false)
+	cache, warning, err := cache.Open("", "", false)
 	if err != nil {
 		return r, err
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 )
 
 // runner runs the child processes of one Run.
@@ -43,8 +44,8 @@ type outcome struct {
 
 // childEnvDrop are variables the child must not inherit: they would pick
 // another device or driver, or change Oclgrind's checks.
-var childEnvDrop = []string{"OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", runtime.DeviceEnv, runtime.NoCacheEnv,
-	runtime.CacheDirEnv, runtime.CacheDebugEnv, "GOTRACEBACK"}
+var childEnvDrop = []string{"OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", runtime.DeviceEnv, cache.OffEnv,
+	cache.DirEnv, cache.DebugEnv, "GOTRACEBACK"}
 
 // env is the child's environment: the user's, less childEnvDrop and every
 // OCLGRIND_ variable, plus the private vendor folder, no binary cache (a
@@ -63,7 +64,7 @@ func (r *runner) env(logFile string, uninit bool) []string {
 	}
 	env = append(env,
 		"OCL_ICD_VENDORS="+r.vendors,
-		runtime.NoCacheEnv+"=1",
+		cache.OffEnv+"=1",
 		"GOTRACEBACK=single",
 		"OCLGRIND_CHECK_API=1",
 		"OCLGRIND_DATA_RACES=1",

@@ -15,6 +15,7 @@ import (
 	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
@@ -25,7 +26,7 @@ var ColdStartChildCommand = []string{"suite-child", SuiteColdStart}
 
 // coldStartEnv turns the known drivers' program caches (and clmeter's) off in
 // the fresh process, so its build is a real JIT compilation every time.
-var coldStartEnv = []string{runtime.NoCacheEnv + "=1", "POCL_KERNEL_CACHE=0", "CUDA_CACHE_DISABLE=1",
+var coldStartEnv = []string{cache.OffEnv + "=1", "POCL_KERNEL_CACHE=0", "CUDA_CACHE_DISABLE=1",
 	"NEO_CACHE_PERSISTENT=0", "MESA_SHADER_CACHE_DISABLE=true", "AMD_COMGR_CACHE=0"}
 
 // ColdStartRun is one size of a fresh process, timed holistically: Total runs

@@ -20,6 +20,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/spec"
 	"github.com/clmeter/clmeter/table"
 )
@@ -99,7 +100,7 @@ func Run(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error {
 // environment ask for, or none. An unwritable folder prints one warning on
 // stderr and leaves the builds uncached; only a bad size is an error.
 func NewManager(opts CacheOptions, stderr io.Writer) (*runtime.Manager, error) {
-	cache, warning, err := runtime.CacheFromEnv(opts.Dir, opts.MaxSize, opts.Off)
+	cache, warning, err := cache.Open(opts.Dir, opts.MaxSize, opts.Off)
 	if err != nil {
 		return nil, fail.With(fail.Usage, err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/spec"
 )
 
@@ -156,7 +157,7 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	if o.Budget <= 0 {
 		o.Budget = DefaultBudget
 	}
-	cache, warning, err := runtime.CacheFromEnv(o.CacheDir, o.CacheMaxSize, o.NoCache)
+	cache, warning, err := cache.Open(o.CacheDir, o.CacheMaxSize, o.NoCache)
 	if err != nil {
 		return fail.With(fail.Usage, err)
 	}

@@ -12,20 +12,21 @@ import (
 
 	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/units"
 )
 
 // cacheFlags are the binary-cache flags of every command that builds programs
 // (run, suite, ...); setupCache reads them.
 var cacheFlags = []cli.Flag{
-	&cli.BoolFlag{Name: "no-cache", Usage: "build every program from source, bypassing clmeter's binary cache", EnvVars: []string{runtime.NoCacheEnv}},
+	&cli.BoolFlag{Name: "no-cache", Usage: "build every program from source, bypassing clmeter's binary cache", EnvVars: []string{cache.OffEnv}},
 	cacheDirFlag,
 	cacheMaxSizeFlag,
 }
 
-var cacheDirFlag = &cli.StringFlag{Name: "cache-dir", Usage: "binary cache folder (default: the user cache folder/clmeter)", EnvVars: []string{runtime.CacheDirEnv}}
+var cacheDirFlag = &cli.StringFlag{Name: "cache-dir", Usage: "binary cache folder (default: the user cache folder/clmeter)", EnvVars: []string{cache.DirEnv}}
 
-var cacheMaxSizeFlag = &cli.StringFlag{Name: "cache-max-size", Usage: "bound on the binary cache; least-recently-used entries are trimmed (512MiB, 1GiB, 100M)", Value: "512MiB", EnvVars: []string{runtime.CacheMaxSizeEnv}}
+var cacheMaxSizeFlag = &cli.StringFlag{Name: "cache-max-size", Usage: "bound on the binary cache; least-recently-used entries are trimmed (512MiB, 1GiB, 100M)", Value: "512MiB", EnvVars: []string{cache.MaxSizeEnv}}
 
 // storeCommand runs the store child of a miss ('clmeter cache store-jobs'),
 // detached; main sets it. Nil (clmeter run in-process, as tests do) stores in
@@ -48,10 +49,10 @@ func cacheOptions(c *cli.Context) runner.CacheOptions {
 }
 
 // openCache opens the cache folder for the cache commands (no write probe).
-func openCache(c *cli.Context) (*runtime.Cache, error) {
+func openCache(c *cli.Context) (*cache.Cache, error) {
 	dir := c.String("cache-dir")
 	if dir == "" {
-		d, err := runtime.DefaultCacheDir()
+		d, err := cache.DefaultDir()
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +62,7 @@ func openCache(c *cli.Context) (*runtime.Cache, error) {
 	if err != nil {
 		return nil, usageErr("--cache-max-size: %v", err)
 	}
-	return runtime.NewCache(dir, size), nil
+	return cache.New(dir, size), nil
 }
 
 func init() {
@@ -82,11 +83,11 @@ func init() {
 				Description: "Hits and misses are counted by every clmeter process since the last 'cache clear'.",
 				Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
 				Action: func(c *cli.Context) error {
-					cache, format, err := cacheCmdSetup(c)
+					bc, format, err := cacheCmdSetup(c)
 					if err != nil {
 						return err
 					}
-					return runCacheStats(c.Context, cache, format, c.App.Writer)
+					return runCacheStats(c.Context, bc, format, c.App.Writer)
 				},
 			},
 			{
@@ -95,11 +96,11 @@ func init() {
 				Description: "Shows each entry's key prefix, device, source, size and time since last use.\n   --format json prints a list ([] when empty).",
 				Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
 				Action: func(c *cli.Context) error {
-					cache, format, err := cacheCmdSetup(c)
+					bc, format, err := cacheCmdSetup(c)
 					if err != nil {
 						return err
 					}
-					return runCacheList(c.Context, cache, format, c.App.Writer)
+					return runCacheList(c.Context, bc, format, c.App.Writer)
 				},
 			},
 			{
@@ -112,11 +113,11 @@ func init() {
 					"   any entry was bad, 0 otherwise.",
 				Flags: append([]cli.Flag{formatFlag("table", "json")}, folder...),
 				Action: func(c *cli.Context) error {
-					cache, format, err := cacheCmdSetup(c)
+					bc, format, err := cacheCmdSetup(c)
 					if err != nil {
 						return err
 					}
-					return runCacheVerify(c.Context, cache, format, c.App.Writer)
+					return runCacheVerify(c.Context, bc, format, c.App.Writer)
 				},
 			},
 			{
@@ -127,15 +128,15 @@ func init() {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					cache, err := openCache(c)
+					bc, err := openCache(c)
 					if err != nil {
 						return err
 					}
-					n, b, err := cache.Clear()
+					n, b, err := bc.Clear()
 					if err != nil {
 						return fmt.Errorf("cache clear: %w", err)
 					}
-					fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, units.Bytes(b), cache.Dir)
+					fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, units.Bytes(b), bc.Dir)
 					return nil
 				},
 			},
@@ -144,18 +145,18 @@ func init() {
 				Usage: "wait until the binaries of earlier runs' misses are stored",
 				Description: "A miss's binary is stored by a detached child process after the run exits (reading it\n" +
 					"   compiles every kernel on PoCL); this waits for those children, at most --timeout.",
-				Flags: append([]cli.Flag{&cli.DurationFlag{Name: "timeout", Value: runtime.StoreChildLimit, Usage: "give up after this long (exit 1)"}}, folder...),
+				Flags: append([]cli.Flag{&cli.DurationFlag{Name: "timeout", Value: cache.StoreChildLimit, Usage: "give up after this long (exit 1)"}}, folder...),
 				Action: func(c *cli.Context) error {
 					if err := noArgs(c); err != nil {
 						return err
 					}
-					cache, err := openCache(c)
+					bc, err := openCache(c)
 					if err != nil {
 						return err
 					}
 					ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
 					defer cancel()
-					if err := cache.WaitStores(ctx); err != nil {
+					if err := bc.WaitStores(ctx); err != nil {
 						if c.Context.Err() != nil {
 							return c.Context.Err()
 						}
@@ -170,11 +171,11 @@ func init() {
 				Hidden: true,
 				Flags:  folder,
 				Action: func(c *cli.Context) error {
-					cache, err := openCache(c)
+					bc, err := openCache(c)
 					if err != nil {
 						return err
 					}
-					return runtime.RunStoreJobs(c.Context, cache.Dir, c.Args().Slice())
+					return cache.RunStoreJobs(c.Context, bc.Dir, c.Args().Slice())
 				},
 			},
 			cacheBenchCommand(),
@@ -183,7 +184,7 @@ func init() {
 	})
 }
 
-func cacheCmdSetup(c *cli.Context) (*runtime.Cache, string, error) {
+func cacheCmdSetup(c *cli.Context) (*cache.Cache, string, error) {
 	if err := noArgs(c); err != nil {
 		return nil, "", err
 	}
@@ -191,12 +192,12 @@ func cacheCmdSetup(c *cli.Context) (*runtime.Cache, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	cache, err := openCache(c)
-	return cache, format, err
+	bc, err := openCache(c)
+	return bc, format, err
 }
 
-func runCacheStats(ctx context.Context, cache *runtime.Cache, format string, stdout io.Writer) error {
-	s, err := cache.Stats()
+func runCacheStats(ctx context.Context, bc *cache.Cache, format string, stdout io.Writer) error {
+	s, err := bc.Stats()
 	if err != nil {
 		return fmt.Errorf("cache stats: %w", err)
 	}
@@ -237,7 +238,7 @@ type cacheEntryJSON struct {
 	Error     string    `json:"error,omitempty"`
 }
 
-func entryJSON(e runtime.CacheEntry) cacheEntryJSON {
+func entryJSON(e cache.Entry) cacheEntryJSON {
 	j := cacheEntryJSON{Key: e.Key, SizeBytes: e.Size, LastUsed: e.Used.UTC()}
 	if e.Header != nil {
 		j.Device, j.Platform, j.Source, j.Options, j.Created = e.Header.Device, e.Header.Platform, e.Header.Source, e.Header.Options, e.Header.Created
@@ -255,7 +256,7 @@ func shortKey(k string) string {
 	return k
 }
 
-func writeEntryTable(w io.Writer, es []runtime.CacheEntry, withStatus bool) error {
+func writeEntryTable(w io.Writer, es []cache.Entry, withStatus bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "KEY\tDEVICE\tSOURCE\tSIZE\tLAST USED"
 	if withStatus {
@@ -281,8 +282,8 @@ func writeEntryTable(w io.Writer, es []runtime.CacheEntry, withStatus bool) erro
 	return tw.Flush()
 }
 
-func runCacheList(ctx context.Context, cache *runtime.Cache, format string, stdout io.Writer) error {
-	es, err := cache.Entries()
+func runCacheList(ctx context.Context, bc *cache.Cache, format string, stdout io.Writer) error {
+	es, err := bc.Entries()
 	if err != nil {
 		return fmt.Errorf("cache list: %w", err)
 	}
@@ -294,22 +295,22 @@ func runCacheList(ctx context.Context, cache *runtime.Cache, format string, stdo
 		return writeJSON(stdout, out)
 	}
 	if len(es) == 0 {
-		fmt.Fprintf(stdout, "no entries in %s\n", cache.Dir)
+		fmt.Fprintf(stdout, "no entries in %s\n", bc.Dir)
 		return nil
 	}
 	return writeEntryTable(stdout, es, false)
 }
 
-func runCacheVerify(ctx context.Context, cache *runtime.Cache, format string, stdout io.Writer) error {
+func runCacheVerify(ctx context.Context, bc *cache.Cache, format string, stdout io.Writer) error {
 	// The entries of this machine's devices are also loaded, as a build would
 	// (once proven on the device's driver); without OpenCL, the files alone.
 	var devs []*runtime.Device
-	if es, _ := cache.Entries(); len(es) > 0 {
+	if es, _ := bc.Entries(); len(es) > 0 {
 		m := runtime.NewManager()
 		defer m.Close()
 		devs, _ = m.Devices()
 	}
-	es, err := cache.VerifyOn(devs)
+	es, err := bc.VerifyOn(devs)
 	if err != nil {
 		return fmt.Errorf("cache verify: %w", err)
 	}

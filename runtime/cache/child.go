@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/clmeter/clmeter/runtime"
 )
 
 // A miss's store runs in a detached child process (when Cache.StoreCommand is
@@ -42,9 +44,9 @@ import (
 // (clmeter cache wait) waits for the locks; CLMETER_CACHE_STORE_WAIT=1 makes
 // the process wait for its child before it exits (tests).
 
-// CacheStoreWaitEnv, set to 1, makes a process wait for its store child before
+// StoreWaitEnv, set to 1, makes a process wait for its store child before
 // it exits; an interrupt during the wait ends the child.
-const CacheStoreWaitEnv = "CLMETER_CACHE_STORE_WAIT"
+const StoreWaitEnv = "CLMETER_CACHE_STORE_WAIT"
 
 // StoreChildLimit bounds a store child's work (from the exit of the process
 // that started it): past it, it exits and stores nothing more (the next run's
@@ -70,9 +72,9 @@ func (c *Cache) jobPath(key, ext string) string {
 
 // detach hands the pending stores ps to a store child and returns without
 // waiting for it (unless CLMETER_CACHE_STORE_WAIT=1).
-func (c *Cache) detach(ctx context.Context, ps []pendingStore) StoreReport {
+func (c *Cache) detach(ctx context.Context, ps []pendingStore) runtime.StoreReport {
 	start := time.Now()
-	var r StoreReport
+	var r runtime.StoreReport
 	var locks []*os.File
 	var keys []string
 	defer func() {
@@ -120,7 +122,7 @@ func (c *Cache) detach(ctx context.Context, ps []pendingStore) StoreReport {
 	}
 	defer pr.Close()
 	cmd := exec.Command(c.StoreCommand[0], append(append([]string{}, c.StoreCommand[1:]...), keys...)...)
-	cmd.Env = append(os.Environ(), CacheDirEnv+"="+c.Dir)
+	cmd.Env = append(os.Environ(), DirEnv+"="+c.Dir)
 	cmd.ExtraFiles = append(locks, pr) // fd 3+i holds keys[i]'s lock; fd 3+len(keys) the pipe
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
@@ -144,7 +146,7 @@ func (c *Cache) detach(ctx context.Context, ps []pendingStore) StoreReport {
 	keepMu.Lock()
 	keepOpen = append(keepOpen, pw) // closed by the exit, or by WaitStores
 	keepMu.Unlock()
-	if envTrue(CacheStoreWaitEnv) {
+	if envTrue(StoreWaitEnv) {
 		releaseChildren()
 		select {
 		case <-done:
@@ -249,8 +251,8 @@ func RunStoreJobs(ctx context.Context, dir string, keys []string) error {
 	defer limit.Stop()
 	ctx, cancel := context.WithTimeout(ctx, StoreChildLimit)
 	defer cancel()
-	c := NewCache(dir, 0)
-	m := NewManager()
+	c := New(dir, 0)
+	m := runtime.NewManager()
 	defer m.Close()
 	var first error
 	for i, key := range keys {
@@ -266,7 +268,7 @@ func RunStoreJobs(ctx context.Context, dir string, keys []string) error {
 
 // runJob makes key's entry from its job file, holding its lock (fd: the
 // lock handed by the parent).
-func (c *Cache) runJob(m *Manager, key string, fd int) error {
+func (c *Cache) runJob(m *runtime.Manager, key string, fd int) error {
 	if len(key) != 64 || strings.ContainsAny(key, `/\.`) {
 		return errors.New("not a cache key")
 	}
@@ -300,9 +302,9 @@ func (c *Cache) runJob(m *Manager, key string, fd int) error {
 	if err != nil {
 		return err
 	}
-	src := Source{Name: job.Name, Text: job.Text, Dir: job.Dir}
+	src := runtime.Source{Name: job.Name, Text: job.Text, Dir: job.Dir}
 	for _, d := range devs {
-		kf := CacheKey(d, src, job.Options)
+		kf := KeyFor(d, src, job.Options)
 		if kf.Key() != key {
 			continue
 		}
