@@ -16,4 +16,3 @@ func realDevice(t *testing.T) (*Manager, *Device) {
 	t.Cleanup(m.Close)
 	return m, devs[0]
 }
-

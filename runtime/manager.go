@@ -13,7 +13,8 @@ import (
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
-// DeviceEnv names the environment variable that holds the default device spec.
+// DeviceEnv names the environment variable that holds the default device
+// selector; cmd/clmeter binds it to --device.
 const DeviceEnv = "CLMETER_DEVICE"
 
 // A Manager owns the OpenCL platforms and devices of one process. The zero value
@@ -124,14 +125,15 @@ func (m *Manager) EnumerationTime() time.Duration {
 // then 1 for ever.
 func (m *Manager) Enumerations() int { return int(m.enumerations.Load()) }
 
-// Select returns the devices a spec names (see ParseSpec); "" takes CLMETER_DEVICE,
-// then the default: the first GPU, else the first device.
+// Select returns the devices a selector names (see ParseSelector); "" is the
+// default: the first GPU, else the first device. (The command passes
+// CLMETER_DEVICE as the --device it binds.)
 func (m *Manager) Select(spec string) ([]*Device, error) {
 	devs, err := m.Devices()
 	if err != nil {
 		return nil, err
 	}
-	s, err := ParseSpec(resolveSpec(spec))
+	s, err := ParseSelector(spec)
 	if err != nil {
 		return nil, err
 	}

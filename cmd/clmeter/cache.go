@@ -45,7 +45,8 @@ func selfStoreCommand() []string {
 
 // cacheOptions reads cacheFlags.
 func cacheOptions(c *cli.Context) runner.CacheOptions {
-	return runner.CacheOptions{Dir: c.String("cache-dir"), MaxSize: c.String("cache-max-size"), Off: c.Bool("no-cache"), StoreCommand: storeCommand}
+	return runner.CacheOptions{Dir: c.String("cache-dir"), MaxSize: c.String("cache-max-size"), Off: c.Bool("no-cache"), StoreCommand: storeCommand,
+		Force: env.cacheForce(), Debug: env.cacheDebug(), WaitStore: env.cacheStoreWait()}
 }
 
 // openCache opens the cache folder for the cache commands (no write probe).

@@ -65,7 +65,7 @@ func cacheBenchChildCommand() *cli.Command {
 			if c.Bool("probe") {
 				return cachebench.Probe(c.String("program"), c.String("device"), c.App.Writer, c.App.ErrWriter)
 			}
-			return cachebench.Child(c.String("program"), c.String("device"), c.String("nonce"), c.String("launch"), c.App.Writer, c.App.ErrWriter)
+			return cachebench.Child(c.String("program"), c.String("device"), c.String("nonce"), c.String("launch"), env.cacheConfig(), c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }

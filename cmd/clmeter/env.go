@@ -4,6 +4,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/icd"
 )
@@ -27,6 +28,17 @@ func (environment) cacheDir() string {
 	}
 	d, _ := cache.DefaultDir()
 	return d
+}
+
+// profileDir is CLMETER_PROFILE_DIR: the device profiles' folder ("": the
+// user cache folder's).
+func (environment) profileDir() string { return os.Getenv(profile.DirEnv) }
+
+// cacheConfig is the binary cache the CLMETER_CACHE* variables ask for, for
+// the hidden child commands that take no cache flags.
+func (e environment) cacheConfig() cache.Config {
+	return cache.Config{Dir: os.Getenv(cache.DirEnv), MaxSize: os.Getenv(cache.MaxSizeEnv), Off: envTrue(cache.OffEnv),
+		Force: e.cacheForce(), Debug: e.cacheDebug(), WaitStore: e.cacheStoreWait()}
 }
 
 // cacheForce is CLMETER_CACHE=1: the binary cache on for every driver.

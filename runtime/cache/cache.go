@@ -84,6 +84,9 @@ type Cache struct {
 	// runs it, detached, with the keys to store appended, and does not wait (see
 	// cache_child.go); the command must call RunStoreJobs. Nil stores in this process.
 	StoreCommand []string
+	// WaitStore makes StorePending wait for the store child it started
+	// (CLMETER_CACHE_STORE_WAIT=1; an interrupt ends the child).
+	WaitStore bool
 
 	now      func() time.Time
 	warnOnce sync.Once
@@ -122,26 +125,45 @@ func DefaultDir() (string, error) {
 	return filepath.Join(d, "clmeter"), nil
 }
 
-// Open makes the cache the commands use. dir "" takes CLMETER_CACHE_DIR,
-// then os.UserCacheDir()/clmeter; maxSize "" takes CLMETER_CACHE_MAX_SIZE, then
-// 512MiB. disabled (--no-cache) or CLMETER_NO_CACHE=1 returns a nil cache.
-// CLMETER_CACHE_DEBUG=1 sends debug lines to stderr; CLMETER_CACHE=1 turns it on
-// for every driver (see PolicyFor). Its stores are deferred (Cache.Defer). A folder that cannot be
-// created or written returns a nil cache and a warning to show once; err is only
-// for a bad size.
-func Open(dir, maxSize string, disabled bool) (c *Cache, warning string, err error) {
-	if maxSize == "" {
-		maxSize = os.Getenv(MaxSizeEnv)
-	}
+// Config is the cache a command asks for, from its flags and environment
+// (cmd/clmeter binds the CLMETER_* variables; this package reads none).
+type Config struct {
+	// Dir is the cache folder (--cache-dir, CLMETER_CACHE_DIR; "": DefaultDir).
+	Dir string
+	// MaxSize bounds the cache, in the units grammar ("512MiB"; "":
+	// DefaultMaxSize).
+	MaxSize string
+	// Off builds every program from source (--no-cache, CLMETER_NO_CACHE=1).
+	Off bool
+	// Force turns the cache on for every driver (CLMETER_CACHE=1; see PolicyFor).
+	Force bool
+	// Debug prints one line per cache event on Stderr (CLMETER_CACHE_DEBUG=1).
+	Debug bool
+	// StoreCommand runs a detached store child for a miss's entry (see
+	// Cache.StoreCommand); nil stores in this process after the work.
+	StoreCommand []string
+	// WaitStore waits for the store child before returning (see
+	// Cache.WaitStore; CLMETER_CACHE_STORE_WAIT=1).
+	WaitStore bool
+	// Stderr receives the warnings and debug lines (nil: os.Stderr).
+	Stderr io.Writer
+}
+
+// Open makes the cache the commands use, as cfg says. Its stores are deferred
+// (Cache.Defer). cfg.Off returns a nil cache. A folder that cannot be created
+// or written returns a nil cache and a warning to show once; err is only for a
+// bad size.
+func Open(cfg Config) (c *Cache, warning string, err error) {
 	size := DefaultMaxSize
-	if maxSize != "" {
-		if size, err = units.ParseByteSize(maxSize); err != nil {
+	if cfg.MaxSize != "" {
+		if size, err = units.ParseByteSize(cfg.MaxSize); err != nil {
 			return nil, "", fmt.Errorf("cache max size: %w", err)
 		}
 	}
-	if disabled || envTrue(OffEnv) {
+	if cfg.Off {
 		return nil, "", nil
 	}
+	dir := cfg.Dir
 	if dir == "" {
 		if dir, err = DefaultDir(); err != nil {
 			return nil, fmt.Sprintf("clmeter cache: %v; building without the cache", err), nil
@@ -151,20 +173,15 @@ func Open(dir, maxSize string, disabled bool) (c *Cache, warning string, err err
 		return nil, fmt.Sprintf("clmeter cache: folder %s is not writable (%v); building without the cache", dir, err), nil
 	}
 	c = New(dir, size)
-	c.Defer = true
-	c.Force = envTrue(ForceEnv)
-	if envTrue(DebugEnv) {
-		c.Debug = os.Stderr
+	c.Defer, c.Force, c.StoreCommand, c.WaitStore = true, cfg.Force, cfg.StoreCommand, cfg.WaitStore
+	c.Warn = cfg.Stderr
+	if cfg.Debug {
+		c.Debug = cfg.Stderr
+		if c.Debug == nil {
+			c.Debug = os.Stderr
+		}
 	}
 	return c, "", nil
-}
-
-func envTrue(name string) bool {
-	switch strings.ToLower(os.Getenv(name)) {
-	case "1", "true", "yes", "on":
-		return true
-	}
-	return false
 }
 
 // probeWritable creates dir and a file in it, and removes the file.

@@ -381,9 +381,7 @@ func TestCacheUnwritableFolder(t *testing.T) {
 	file := filepath.Join(tmp, "file-not-dir")
 	os.WriteFile(file, []byte("x"), 0o644)
 	bad := filepath.Join(file, "sub")
-	t.Setenv(DirEnv, bad)
-	t.Setenv(OffEnv, "")
-	c, warn, err := Open("", "", false)
+	c, warn, err := Open(Config{Dir: bad})
 	if err != nil || c != nil || !strings.Contains(warn, "not writable") {
 		t.Fatalf("Open on an unwritable folder = %v, %q, %v; want nil, a warning, nil", c, warn, err)
 	}
@@ -405,31 +403,22 @@ func TestCacheUnwritableFolder(t *testing.T) {
 
 func TestCacheOffSwitchesAndSizes(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv(DirEnv, dir)
-	t.Setenv(OffEnv, "")
-	t.Setenv(MaxSizeEnv, "")
-	t.Setenv(DebugEnv, "")
-	c, warn, err := Open("", "", false)
-	if err != nil || c == nil || warn != "" || c.Dir != dir || c.MaxSize != DefaultMaxSize || c.Debug != nil {
+	c, warn, err := Open(Config{Dir: dir})
+	if err != nil || c == nil || warn != "" || c.Dir != dir || c.MaxSize != DefaultMaxSize || c.Debug != nil || c.Force || !c.Defer {
 		t.Fatalf("default cache = %+v, %q, %v", c, warn, err)
 	}
-	if c, _, _ := Open("", "", true); c != nil {
+	if c, _, _ := Open(Config{Dir: dir, Off: true}); c != nil {
 		t.Error("--no-cache left the cache on")
 	}
-	t.Setenv(OffEnv, "1")
-	if c, _, _ := Open("", "", false); c != nil {
-		t.Error("CLMETER_NO_CACHE=1 left the cache on")
+	var w bytes.Buffer
+	if c, _, _ := Open(Config{Dir: dir, MaxSize: "1GiB", Debug: true, Force: true, Stderr: &w}); c == nil || c.MaxSize != 1<<30 || c.Debug != &w || c.Warn != &w || !c.Force {
+		t.Errorf("MaxSize, Debug, Force not taken: %+v", c)
 	}
-	t.Setenv(OffEnv, "")
-	t.Setenv(MaxSizeEnv, "1GiB")
-	t.Setenv(DebugEnv, "1")
-	if c, _, _ := Open("", "", false); c == nil || c.MaxSize != 1<<30 || c.Debug == nil {
-		t.Errorf("CLMETER_CACHE_MAX_SIZE / DEBUG not read: %+v", c)
+	if c, _, _ := Open(Config{Dir: dir, MaxSize: "100Mi"}); c == nil || c.MaxSize != 100<<20 {
+		t.Errorf("100Mi: %+v", c)
 	}
-	if c, _, _ := Open("", "100Mi", false); c == nil || c.MaxSize != 100<<20 {
-		t.Errorf("--cache-max-size does not override the environment: %+v", c)
+	if _, _, err := Open(Config{Dir: dir, MaxSize: "lots"}); err == nil {
+		t.Error("a bad size was accepted")
 	}
-	if _, _, err := Open("", "lots", false); err == nil {
-		t.Error("a bad size is not an error")
-	}
+
 }
