@@ -71,7 +71,7 @@ func init() {
 				Strategy: strings.ToLower(c.String("strategy")), Seed: c.Uint64("seed"), Tolerance: c.Float64("tolerance"),
 				Settings: s, Output: c.String("output"), Format: format,
 				Cache: cache,
-				Tool: toolInfo(), Command: os.Args, Child: rerunCommand(c),
+				Tool:  toolInfo(), Command: os.Args, Child: rerunCommand(c),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	})
