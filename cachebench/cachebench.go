@@ -292,40 +292,11 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "unknown driver: cold trials make the source unique instead of turning its cache off")
 	}
 	var sums []programSummary
+	tr := trials{exe: exe, tmp: tmp, ref: d.Ref(), family: family, n: opts.Trials}
 	for pi, name := range opts.Programs {
-		program, launch := name, ""
-		if _, builtin := builtinBenchPrograms[name]; !builtin {
-			program, _ = filepath.Abs(name)
-			if launch, err = probeLaunch(ctx, exe, filepath.Join(tmp, fmt.Sprintf("p%d-probe", pi)), program, d.Ref()); err != nil {
-				return fmt.Errorf("cache bench %s: %w", name, err)
-			}
-		}
-		rows := make([]benchRow, len(benchModes))
-		for mi, mode := range benchModes {
-			rows[mi] = benchRow{Program: name, Mode: mode}
-			if !mode.warm() {
-				continue
-			}
-			dir := filepath.Join(tmp, fmt.Sprintf("p%d-m%d", pi, mi))
-			if _, err := runChild(ctx, exe, childEnv(dir, filepath.Join(dir, "warm-up"), mode), program, d.Ref(), "", launch); err != nil {
-				return fmt.Errorf("cache bench %s, %s (warm-up): %w", name, mode.Name, err)
-			}
-		}
-		for t := range opts.Trials {
-			for k := range benchModes {
-				mi := (k + t) % len(benchModes)
-				mode := benchModes[mi]
-				dir := filepath.Join(tmp, fmt.Sprintf("p%d-m%d", pi, mi))
-				nonce := ""
-				if !mode.Driver && family == "" {
-					nonce = newNonce()
-				}
-				r, err := runChild(ctx, exe, childEnv(dir, filepath.Join(dir, fmt.Sprintf("t%d", t)), mode), program, d.Ref(), nonce, launch)
-				if err != nil {
-					return fmt.Errorf("cache bench %s, %s: %w", name, mode.Name, err)
-				}
-				rows[mi].Trials = append(rows[mi].Trials, r)
-			}
+		rows, err := tr.program(ctx, pi, name)
+		if err != nil {
+			return err
 		}
 		s := summarizeProgram(name, rows)
 		sums = append(sums, s)
@@ -352,6 +323,54 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// trials runs the fresh processes of one device's experiment.
+type trials struct {
+	exe, tmp, ref, family string
+	n                     int
+}
+
+// program runs one program's trials: an untimed warm-up child for each warm
+// mode, then n rounds of one fresh process per mode, the modes' order turning
+// each round. It returns one row per mode.
+func (tr trials) program(ctx context.Context, pi int, name string) ([]benchRow, error) {
+	program, launch := name, ""
+	if _, builtin := builtinBenchPrograms[name]; !builtin {
+		program, _ = filepath.Abs(name)
+		var err error
+		if launch, err = probeLaunch(ctx, tr.exe, filepath.Join(tr.tmp, fmt.Sprintf("p%d-probe", pi)), program, tr.ref); err != nil {
+			return nil, fmt.Errorf("cache bench %s: %w", name, err)
+		}
+	}
+	rows := make([]benchRow, len(benchModes))
+	for mi, mode := range benchModes {
+		rows[mi] = benchRow{Program: name, Mode: mode}
+		if !mode.warm() {
+			continue
+		}
+		dir := filepath.Join(tr.tmp, fmt.Sprintf("p%d-m%d", pi, mi))
+		if _, err := runChild(ctx, tr.exe, childEnv(dir, filepath.Join(dir, "warm-up"), mode), program, tr.ref, "", launch); err != nil {
+			return nil, fmt.Errorf("cache bench %s, %s (warm-up): %w", name, mode.Name, err)
+		}
+	}
+	for t := range tr.n {
+		for k := range benchModes {
+			mi := (k + t) % len(benchModes)
+			mode := benchModes[mi]
+			dir := filepath.Join(tr.tmp, fmt.Sprintf("p%d-m%d", pi, mi))
+			nonce := ""
+			if !mode.Driver && tr.family == "" {
+				nonce = newNonce()
+			}
+			r, err := runChild(ctx, tr.exe, childEnv(dir, filepath.Join(dir, fmt.Sprintf("t%d", t)), mode), program, tr.ref, nonce, launch)
+			if err != nil {
+				return nil, fmt.Errorf("cache bench %s, %s: %w", name, mode.Name, err)
+			}
+			rows[mi].Trials = append(rows[mi].Trials, r)
+		}
+	}
+	return rows, nil
 }
 
 // recordSavings keeps the measured savings in the clmeter cache folder.

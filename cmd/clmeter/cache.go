@@ -67,7 +67,6 @@ func openCache(c *cli.Context) (*cache.Cache, error) {
 }
 
 func init() {
-	folder := []cli.Flag{cacheDirFlag, cacheMaxSizeFlag}
 	register(&cli.Command{
 		Name:  "cache",
 		Usage: "inspect, verify, clear and benchmark the program binary cache",
@@ -78,111 +77,115 @@ func init() {
 			"   (CLMETER_CACHE_DIR), bounded by --cache-max-size (512MiB); --no-cache or CLMETER_NO_CACHE=1\n" +
 			"   turn it off; CLMETER_CACHE_DEBUG=1 prints each hit, miss, store, evict and reject to stderr.",
 		Subcommands: []*cli.Command{
-			{
-				Name:        "stats",
-				Usage:       "show the cache's folder, entries, size, bound and recorded hits and misses",
-				Description: "Hits and misses are counted by every clmeter process since the last 'cache clear'.",
-				Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
-				Action: func(c *cli.Context) error {
-					bc, format, err := cacheCmdSetup(c)
-					if err != nil {
-						return err
-					}
-					return runCacheStats(c.Context, bc, format, c.App.Writer)
-				},
-			},
-			{
-				Name:        "list",
-				Usage:       "list the entries, most recently used first",
-				Description: "Shows each entry's key prefix, device, source, size and time since last use.\n   --format json prints a list ([] when empty).",
-				Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
-				Action: func(c *cli.Context) error {
-					bc, format, err := cacheCmdSetup(c)
-					if err != nil {
-						return err
-					}
-					return runCacheList(c.Context, bc, format, c.App.Writer)
-				},
-			},
-			{
-				Name:  "verify",
-				Usage: "check every entry as a build would (whole, proven, loadable with its kernels) and remove the bad ones",
-				Description: "Reads every entry and checks it: magic, header, length, checksum and proof (the binary was\n" +
-					"   loaded back with its source's kernels when stored); an entry of a device of this machine must also\n" +
-					"   be proven on the device's driver library and load with the kernels and arguments of its source.\n" +
-					"   Bad entries are reported and removed (a build would reject and rebuild them). Exit status 1 when\n" +
-					"   any entry was bad, 0 otherwise.",
-				Flags: append([]cli.Flag{formatFlag("table", "json")}, folder...),
-				Action: func(c *cli.Context) error {
-					bc, format, err := cacheCmdSetup(c)
-					if err != nil {
-						return err
-					}
-					return runCacheVerify(c.Context, bc, format, c.App.Writer)
-				},
-			},
-			{
-				Name:  "clear",
-				Usage: "remove every entry and the recorded counters",
-				Flags: folder,
-				Action: func(c *cli.Context) error {
-					if err := noArgs(c); err != nil {
-						return err
-					}
-					bc, err := openCache(c)
-					if err != nil {
-						return err
-					}
-					n, b, err := bc.Clear()
-					if err != nil {
-						return fmt.Errorf("cache clear: %w", err)
-					}
-					fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, units.Bytes(b), bc.Dir)
-					return nil
-				},
-			},
-			{
-				Name:  "wait",
-				Usage: "wait until the binaries of earlier runs' misses are stored",
-				Description: "A miss's binary is stored by a detached child process after the run exits (reading it\n" +
-					"   compiles every kernel on PoCL); this waits for those children, at most --timeout.",
-				Flags: append([]cli.Flag{&cli.DurationFlag{Name: "timeout", Value: cache.StoreChildLimit, Usage: "give up after this long (exit 1)"}}, folder...),
-				Action: func(c *cli.Context) error {
-					if err := noArgs(c); err != nil {
-						return err
-					}
-					bc, err := openCache(c)
-					if err != nil {
-						return err
-					}
-					ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
-					defer cancel()
-					if err := bc.WaitStores(ctx); err != nil {
-						if c.Context.Err() != nil {
-							return c.Context.Err()
-						}
-						return fmt.Errorf("cache wait: stores still running after %s", c.Duration("timeout"))
-					}
-					return nil
-				},
-			},
-			{
-				Name:   "store-jobs",
-				Usage:  "store the entries of the given keys from their job files (the store child of a run)",
-				Hidden: true,
-				Flags:  folder,
-				Action: func(c *cli.Context) error {
-					bc, err := openCache(c)
-					if err != nil {
-						return err
-					}
-					return cache.RunStoreJobs(c.Context, bc.Dir, c.Args().Slice())
-				},
-			},
+			cacheReportCommand("stats", "show the cache's folder, entries, size, bound and recorded hits and misses",
+				"Hits and misses are counted by every clmeter process since the last 'cache clear'.", runCacheStats),
+			cacheReportCommand("list", "list the entries, most recently used first",
+				"Shows each entry's key prefix, device, source, size and time since last use.\n   --format json prints a list ([] when empty).", runCacheList),
+			cacheReportCommand("verify", "check every entry as a build would (whole, proven, loadable with its kernels) and remove the bad ones",
+				"Reads every entry and checks it: magic, header, length, checksum and proof (the binary was\n"+
+					"   loaded back with its source's kernels when stored); an entry of a device of this machine must also\n"+
+					"   be proven on the device's driver library and load with the kernels and arguments of its source.\n"+
+					"   Bad entries are reported and removed (a build would reject and rebuild them). Exit status 1 when\n"+
+					"   any entry was bad, 0 otherwise.", runCacheVerify),
+			cacheClearCommand(),
+			cacheWaitCommand(),
+			cacheStoreJobsCommand(),
 			cacheBenchCommand(),
 			cacheBenchChildCommand(),
 		},
 	})
+}
+
+// cacheFolderFlags name the cache folder and its bound for the cache commands.
+var cacheFolderFlags = []cli.Flag{cacheDirFlag, cacheMaxSizeFlag}
+
+// cacheReportCommand is a cache subcommand that prints a report of the
+// folder as a table or JSON (stats, list, verify).
+func cacheReportCommand(name, usage, desc string, run func(context.Context, *cache.Cache, string, io.Writer) error) *cli.Command {
+	return &cli.Command{
+		Name:        name,
+		Usage:       usage,
+		Description: desc,
+		Flags:       append([]cli.Flag{formatFlag("table", "json")}, cacheFolderFlags...),
+		Action: func(c *cli.Context) error {
+			bc, format, err := cacheCmdSetup(c)
+			if err != nil {
+				return err
+			}
+			return run(c.Context, bc, format, c.App.Writer)
+		},
+	}
+}
+
+// cacheClearCommand is 'clmeter cache clear'.
+func cacheClearCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "clear",
+		Usage: "remove every entry and the recorded counters",
+		Flags: cacheFolderFlags,
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			bc, err := openCache(c)
+			if err != nil {
+				return err
+			}
+			n, b, err := bc.Clear()
+			if err != nil {
+				return fmt.Errorf("cache clear: %w", err)
+			}
+			fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, units.Bytes(b), bc.Dir)
+			return nil
+		},
+	}
+}
+
+// cacheWaitCommand is 'clmeter cache wait'.
+func cacheWaitCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "wait",
+		Usage: "wait until the binaries of earlier runs' misses are stored",
+		Description: "A miss's binary is stored by a detached child process after the run exits (reading it\n" +
+			"   compiles every kernel on PoCL); this waits for those children, at most --timeout.",
+		Flags: append([]cli.Flag{&cli.DurationFlag{Name: "timeout", Value: cache.StoreChildLimit, Usage: "give up after this long (exit 1)"}}, cacheFolderFlags...),
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			bc, err := openCache(c)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
+			defer cancel()
+			if err := bc.WaitStores(ctx); err != nil {
+				if c.Context.Err() != nil {
+					return c.Context.Err()
+				}
+				return fmt.Errorf("cache wait: stores still running after %s", c.Duration("timeout"))
+			}
+			return nil
+		},
+	}
+}
+
+// cacheStoreJobsCommand is the hidden 'clmeter cache store-jobs', the store
+// child of a run's misses.
+func cacheStoreJobsCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "store-jobs",
+		Usage:  "store the entries of the given keys from their job files (the store child of a run)",
+		Hidden: true,
+		Flags:  cacheFolderFlags,
+		Action: func(c *cli.Context) error {
+			bc, err := openCache(c)
+			if err != nil {
+				return err
+			}
+			return cache.RunStoreJobs(c.Context, bc.Dir, c.Args().Slice())
+		},
+	}
 }
 
 func cacheCmdSetup(c *cli.Context) (*cache.Cache, string, error) {
