@@ -8,22 +8,19 @@
 package cachebench
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cache"
@@ -183,61 +180,41 @@ func childEnv(dir, trialDir string, mode benchMode) []string {
 // process's life from start to exit.
 func runChild(ctx context.Context, exe string, env []string, program, device, nonce, launch string) (childResult, error) {
 	var r childResult
-	args := []string{"cache", "bench-child", "--program", program, "--device", device}
+	args := []string{exe, "cache", "bench-child", "--program", program, "--device", device}
 	if nonce != "" {
 		args = append(args, "--nonce", nonce)
 	}
 	if launch != "" {
 		args = append(args, "--launch", launch)
 	}
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = env
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
+	rep, err := isolate.Call(ctx, isolate.Child{Command: args, Env: env})
 	if err != nil {
-		if ctx.Err() != nil {
-			return r, ctx.Err()
-		}
-		return r, fmt.Errorf("trial process failed (%v): %s", err, strings.TrimSpace(errb.String()))
+		return r, err
 	}
-	if err := json.Unmarshal(lastJSONLine(out.Bytes()), &r); err != nil {
-		return r, fmt.Errorf("trial process printed no result: %q %s", out.String(), errb.String())
+	if err := rep.Failure(); err != nil {
+		return r, fmt.Errorf("trial process failed: %w", err)
 	}
-	r.Wall = wall
+	if err := rep.Decode(&r); err != nil {
+		return r, fmt.Errorf("trial process: %w", err)
+	}
+	r.Wall = rep.Wall
 	return r, nil
-}
-
-// lastJSONLine is the last line of out that opens a JSON object.
-func lastJSONLine(out []byte) []byte {
-	var last string
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "{") {
-			last = l
-		}
-	}
-	return []byte(last)
 }
 
 // probeLaunch runs 'cache bench-child --probe' with every cache off in a
 // private folder: the kernel a file's trials launch, and its arguments.
 func probeLaunch(ctx context.Context, exe, dir, program, device string) (string, error) {
-	cmd := exec.CommandContext(ctx, exe, "cache", "bench-child", "--probe", "--program", program, "--device", device)
-	cmd.Env = childEnv(dir, dir, benchModes[modeCold])
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return "", fmt.Errorf("probe process failed (%v): %s", err, strings.TrimSpace(errb.String()))
+	rep, err := isolate.Call(ctx, isolate.Child{Command: []string{exe, "cache", "bench-child", "--probe", "--program", program, "--device", device},
+		Env: childEnv(dir, dir, benchModes[modeCold])})
+	if err != nil {
+		return "", err
+	}
+	if err := rep.Failure(); err != nil {
+		return "", fmt.Errorf("probe process failed: %w", err)
 	}
 	var p probeResult
-	if err := json.Unmarshal(lastJSONLine(out.Bytes()), &p); err != nil || p.Launch == "" {
-		return "", fmt.Errorf("probe process printed no result: %q %s", out.String(), errb.String())
+	if err := rep.Decode(&p); err != nil || p.Launch == "" {
+		return "", fmt.Errorf("probe process printed no launch: %q %s", rep.Stdout, strings.TrimSpace(rep.Stderr))
 	}
 	return p.Launch, nil
 }

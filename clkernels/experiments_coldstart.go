@@ -1,14 +1,10 @@
 package clkernels
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -204,32 +200,21 @@ func releaseBuffers(bufs []*cl.Buffer) {
 
 // freshColdStart runs the child process and reads its JSON line.
 func (r *runner) freshColdStart() (*ColdStartChild, error) {
-	args := append(append([]string{}, ColdStartChildCommand...), "--device", r.dev.Ref())
+	args := append(append([]string{r.o.Executable}, ColdStartChildCommand...), "--device", r.dev.Ref())
 	if r.o.Small {
 		args = append(args, "--small")
 	}
-	cmd := exec.CommandContext(r.ctx, r.o.Executable, args...)
-	cmd.Env = append(os.Environ(), coldStartEnv...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if r.ctx.Err() != nil {
-			return nil, r.ctx.Err()
-		}
-		// One line, never the child's stack dump: a driver may crash it.
-		return nil, fmt.Errorf("fresh process %s failed: %s", strings.Join(args, " "), isolate.Describe(err, stderr.String()))
+	rep, err := isolate.Call(r.ctx, isolate.Child{Command: args, Env: append(os.Environ(), coldStartEnv...)})
+	if err != nil {
+		return nil, err
 	}
-	var last string
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 1<<16), 1<<22)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "{") {
-			last = l
-		}
+	if err := rep.Failure(); err != nil {
+		// One line, never the child's stack dump: a driver may crash it.
+		return nil, fmt.Errorf("fresh process %s failed: %w", strings.Join(args[1:], " "), err)
 	}
 	var child ColdStartChild
-	if err := json.Unmarshal([]byte(last), &child); err != nil || len(child.Runs) == 0 {
-		return nil, fmt.Errorf("fresh process printed no result: %q %s", stdout.String(), strings.TrimSpace(stderr.String()))
+	if err := rep.Decode(&child); err != nil || len(child.Runs) == 0 {
+		return nil, fmt.Errorf("fresh process printed no result: %q %s", rep.Stdout, strings.TrimSpace(rep.Stderr))
 	}
 	return &child, nil
 }
