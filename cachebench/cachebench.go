@@ -93,7 +93,8 @@ type Options struct {
 	Output string
 	// SavingsDir is the clmeter cache folder where the device's measured
 	// savings are recorded for 'clmeter doctor' and 'clmeter cache stats'
-	// ("" : the default folder; "-": not recorded).
+	// (CLMETER_CACHE_DIR, which the command reads; "": cache.DefaultDir; "-":
+	// not recorded).
 	SavingsDir string
 	// Tool and Args describe the run in the result file.
 	Tool results.ToolInfo

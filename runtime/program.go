@@ -3,7 +3,6 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -20,11 +19,6 @@ type Source struct {
 	// Dir is the folder #include "..." lines are searched in besides -I options
 	// (the source file's folder; "" for built-ins).
 	Dir string
-}
-
-// SourceFile returns the Source for a file already read.
-func SourceFile(path string, text []byte) Source {
-	return Source{Name: path, Text: string(text), Dir: filepath.Dir(path)}
 }
 
 // BuildInfo says how a program was made and what it cost.
