@@ -26,7 +26,7 @@ var noOpenCL = map[string]bool{"measure": true, "results": true, "units": true, 
 
 // aboveDevices are the packages that sit on the device layer (runtime): the
 // device layer never imports them (docs/ARCHITECTURE.md).
-var aboveDevices = map[string]bool{Module + "/runtime/cache": true, Module + "/runtime/icd": true, Module + "/doctor": true}
+var aboveDevices = map[string]bool{Module + "/runtime/cache": true, Module + "/runtime/icd": true, Module + "/runtime/timeline": true, Module + "/doctor": true}
 
 // Check walks the non-test Go files under root and returns each import that
 // breaks a rule, as "file: reason".
