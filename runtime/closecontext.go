@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// A StoreReport says what one StorePending did.
+// A StoreReport says what the binary cache's deferred stores did at CloseContext
+// (runtime/cache's Cache.StorePending).
 type StoreReport struct {
 	// Stored entries and their total bytes.
 	Stored int   `json:"stored"`

@@ -1,6 +1,10 @@
-// Package runtime is clmeter's OpenCL context manager. A Manager enumerates
-// platforms and devices lazily, once, and selects devices from a user's spec; each
-// Device gives a context and an in-order profiling queue, made once and reused.
+// Package runtime is clmeter's device layer. A Manager enumerates platforms and
+// devices lazily, once, and selects devices from a user's Selector; each Device
+// gives a context and an in-order profiling queue, made once and reused, builds
+// programs (through a ProgramCache, runtime/cache's) and runs a
+// KernelBenchmark's launches. The binary cache (runtime/cache), the library
+// finder (runtime/icd), the trace timeline (runtime/timeline) and the doctor
+// (doctor) sit on top of it.
 package runtime
 
 import (

@@ -39,7 +39,7 @@ type BuildInfo struct {
 	DriverOutput string `json:"driver_output,omitempty"`
 }
 
-// ProgramCache builds programs through a binary cache. runtime's Cache implements
+// ProgramCache builds programs through a binary cache. Package runtime/cache's Cache implements
 // it; the Manager's Cache field holds one.
 type ProgramCache interface {
 	BuildProgram(d *Device, src Source, options string) (*cl.Program, BuildInfo, error)

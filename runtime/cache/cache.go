@@ -81,7 +81,7 @@ type Cache struct {
 	Defer bool
 	// StoreCommand, when set, is the command line of a store child: StorePending
 	// runs it, detached, with the keys to store appended, and does not wait (see
-	// cache_child.go); the command must call RunStoreJobs. Nil stores in this process.
+	// child.go); the command must call RunStoreJobs. Nil stores in this process.
 	StoreCommand []string
 	// WaitStore makes StorePending wait for the store child it started
 	// (CLMETER_CACHE_STORE_WAIT=1; an interrupt ends the child).
@@ -126,7 +126,7 @@ type EntryHeader struct {
 	PayloadBytes  int64  `json:"payload_bytes"`
 	PayloadSHA256 string `json:"payload_sha256"`
 	// Kernels are the program's kernels and arguments as the source build gave
-	// them; a loaded binary must show the same (see cache_proof.go).
+	// them; a loaded binary must show the same (see proof.go).
 	Kernels []KernelSig `json:"kernels"`
 	// Driver is the identity of the driver library that loaded the payload
 	// back (DriverIdentity); Proof the checksum that binds the key, the
@@ -304,7 +304,7 @@ func (c *Cache) BuildProgram(d *runtime.Device, src runtime.Source, options stri
 
 // loadEntry checks an entry file's bytes (b) for key on d and loads its
 // binary: the entry must decode, be proven on d's driver library (see
-// cache_proof.go) and, once loaded, show the kernels the source build showed.
+// proof.go) and, once loaded, show the kernels the source build showed.
 // The error says why the entry is rejected.
 func loadEntry(d *runtime.Device, key string, b []byte, options string) (*cl.Program, runtime.BuildInfo, error) {
 	h, payload, err := decodeEntry(b)

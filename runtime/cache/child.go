@@ -35,7 +35,7 @@ import (
 // process's exit, then builds each program from source (PoCL's own kernel cache, shared by the processes of a
 // user, already holds what the run compiled, its launches' work-group
 // functions included), reads and proves the binary (it must load back with the
-// source's kernels: see cache_proof.go) and renames the entry into place;
+// source's kernels: see proof.go) and renames the entry into place;
 // it releases each lock when done, and gives up StoreChildLimit after it
 // began. So:
 // never a partial entry (atomic rename), never two children on one entry (the

@@ -71,7 +71,7 @@ func (c *Cache) Pending() int {
 // StorePending reads and stores the binaries of the programs that missed since
 // the last call (see Defer), after the work, while the programs are still
 // alive; with StoreCommand set it hands them to a detached store child
-// instead and returns at once (see cache_child.go). It returns when every entry is written, or as soon as ctx is done (an
+// instead and returns at once (see child.go). It returns when every entry is written, or as soon as ctx is done (an
 // interrupt at exit): the store then under way is abandoned. It is either
 // finished later, or cut off by the process's exit; an entry is written to a
 // temporary file and renamed into place, so the cache only ever holds whole

@@ -143,7 +143,7 @@ func (c *Cache) Entries() ([]Entry, error) {
 }
 
 // Verify reads every entry whole and checks its magic, header, format, length,
-// checksum, proof (see cache_proof.go) and that its key matches its file name;
+// checksum, proof (see proof.go) and that its key matches its file name;
 // it removes the bad ones and returns every entry with Err set on the bad. It
 // loads no binary: VerifyOn also does what a build would.
 func (c *Cache) Verify() ([]Entry, error) { return c.VerifyOn(nil) }
