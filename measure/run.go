@@ -69,6 +69,9 @@ type engine struct {
 	disagreements int
 	// abandoned is true once a call was abandoned (see call).
 	abandoned bool
+	// jobs feeds the worker that makes every call into the benchmark (see
+	// onWorker); nil until the first call.
+	jobs chan func()
 }
 
 // Run measures b: Setup; a cold run (the first launch, reported as Result.Cold
@@ -94,6 +97,7 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	r := &Result{Samples: []Sample{}, Warnings: []string{}, Settings: s}
 	r.Settings.Clock, r.Settings.Progress = nil, nil
 	e.r = r
+	defer e.stopWorker()
 	defer func() {
 		if e.abandoned {
 			return // Teardown would wait for the device too
@@ -123,11 +127,17 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	e.pickTimer(cold)
 	e.start = s.Clock.Now()
 
+	// The garbage collector stays out of the timed loop (it allocates little:
+	// a sample, a sorted copy for the noise), up to a cap.
+	resumeGC := pauseGC()
 	k, calibrated, err := e.warmup(ctx)
 	if err != nil {
-		return e.fail(ctx, fmt.Errorf("warm-up: %w", err))
+		err = fmt.Errorf("warm-up: %w", err)
+	} else {
+		err = e.sample(ctx, k, calibrated)
 	}
-	if err := e.sample(ctx, k, calibrated); err != nil {
+	resumeGC()
+	if err != nil {
 		return e.fail(ctx, err)
 	}
 	r.Elapsed = e.elapsed()
