@@ -195,7 +195,7 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 		if a.Kind != ArgBuffer && a.Kind != ArgImage2D || a.Kind == ArgBuffer && len(a.Fill) > 0 {
 			continue
 		}
-		data := make([]byte, a.Bytes)
+		data := hostBuffer(a.Bytes)
 		if a.Init != nil {
 			a.Init(data)
 		}
