@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	goruntime "runtime"
 	"time"
 )
 
@@ -105,6 +106,10 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 		if terr := b.Teardown(); terr != nil {
 			err = errors.Join(err, fmt.Errorf("teardown: %w", terr))
 		}
+		// What Teardown let go of (host copies of the buffers, read-backs)
+		// is collected now, so that the next benchmark's host data reuses
+		// its pages instead of adding to the peak (docs/OWNCOST.md).
+		goruntime.GC()
 	}()
 	if s.Cold {
 		f, ok := b.(Flusher)

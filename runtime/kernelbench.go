@@ -444,7 +444,7 @@ func (b *KernelBenchmark) Teardown() error {
 	b.flush.Release()
 	b.kernel.Release()
 	b.Program.Release()
-	b.bufs, b.inputs, b.flush, b.kernel, b.Program = nil, nil, nil, nil, nil
+	b.bufs, b.inputs, b.outHost, b.flush, b.kernel, b.Program = nil, nil, nil, nil, nil, nil
 	b.guards, b.guardsChecked = nil, false
 	return nil
 }
