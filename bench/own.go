@@ -33,21 +33,22 @@ func maxRSS(ps *os.ProcessState) int64 {
 	return 0
 }
 
-// copyBandwidth is the machine's host memory copy bandwidth in bytes/s: the
-// median of 5 copies of n bytes between two buffers already touched.
-func copyBandwidth(n int) float64 {
-	src, dst := make([]byte, n), make([]byte, n)
-	for i := range src {
-		src[i] = byte(i)
+// copyBandwidth is the machine's host memory copy bandwidth in bytes/s, as
+// the C peer measures it (the median of 5 memcpy of n bytes between buffers
+// already touched). It runs in that process: buffers of this one would count
+// in every later child's ru_maxrss (a child starts as a copy of it).
+func copyBandwidth(dev *deviceJSON, n int64) (float64, error) {
+	out, err := exec.Command(*saxpyrun, "copy", fmt.Sprint(n)).Output()
+	if err != nil {
+		return 0, fmt.Errorf("saxpyrun copy: %w", err)
 	}
-	copy(dst, src)
-	var t []float64
-	for range 5 {
-		start := time.Now()
-		copy(dst, src)
-		t = append(t, time.Since(start).Seconds())
+	var c struct {
+		BytesPerS float64 `json:"copy_bytes_per_s"`
 	}
-	return float64(n) / median(t)
+	if err := json.Unmarshal(out, &c); err != nil || c.BytesPerS <= 0 {
+		return 0, fmt.Errorf("saxpyrun copy: %q", out)
+	}
+	return c.BytesPerS, nil
 }
 
 // saxpyC is what bench/c/saxpyrun.c prints.
@@ -85,7 +86,10 @@ func hostDataRows(dev *deviceJSON) ([]row, error) {
 		return nil, err
 	}
 	inputBytes := float64(2 * 4 * n) // x and y, float
-	bw := copyBandwidth(int(4 * n))
+	bw, err := copyBandwidth(dev, 4*n)
+	if err != nil {
+		return nil, err
+	}
 	var rate, rateRatio, ttfrC, ttfrClm, ttfrRatio, wallC, wallClm, wallRatio, rss []float64
 	for r := 0; r < *hostRounds; r++ {
 		start := time.Now()
@@ -184,7 +188,7 @@ func memoryRows(dev *deviceJSON, dir string) ([]row, error) {
 		args []string
 	}{
 		{"quick", nil},
-		{"peaks", []string{"--filter", "bandwidth|compute/float"}},
+		{"peaks", []string{"--filter", "peaks/(bandwidth/[a-z]+/float4$|cache-bandwidth/[a-z]+/float4$|local-bandwidth/float4$|image-bandwidth|compute/float/4$)"}},
 		{"streams", nil},
 		{"launch", nil},
 		{"transfers", []string{"--max-size", "64MiB"}},

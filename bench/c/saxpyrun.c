@@ -13,6 +13,9 @@
  *
  * usage: saxpyrun DEVICE_INDEX N   (flat device index, as 'clmeter devices'
  * numbers them; N elements of float)
+ *        saxpyrun copy BYTES        the host's copy bandwidth: the median of 5
+ *                                   memcpy of BYTES between buffers already
+ *                                   touched, printed as {"copy_bytes_per_s": ...}
  * It prints JSON: build_ns (create + build the program), host_data_ns
  * (allocate + fill), upload_ns (the two writes), first_launch_ns (launch +
  * finish), first_result_ns (process start to the end of the first launch),
@@ -73,8 +76,35 @@ static const char *src =
     "__kernel void saxpy(const float a, __global const float *restrict x, __global float *restrict y) {\n"
     "\tconst size_t i = get_global_id(0);\n\ty[i] = a * x[i] + y[i];\n}\n";
 
+static int cmpd(const void *a, const void *b) {
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static int copy_bandwidth(size_t n) {
+	char *src = malloc(n), *dst = malloc(n);
+	if (!src || !dst) {
+		fprintf(stderr, "saxpyrun: out of memory\n");
+		return 1;
+	}
+	memset(src, 1, n);
+	memcpy(dst, src, n);
+	double t[5];
+	for (int r = 0; r < 5; r++) {
+		double s = now_ns();
+		memcpy(dst, src, n);
+		t[r] = now_ns() - s;
+	}
+	qsort(t, 5, sizeof t[0], cmpd);
+	printf("{\"copy_bytes_per_s\": %.0f, \"check\": %d}\n", n / (t[2] / 1e9), dst[n / 2]);
+	free(src);
+	free(dst);
+	return 0;
+}
+
 int main(int argc, char **argv) {
 	double t0 = now_ns();
+	if (argc == 3 && !strcmp(argv[1], "copy")) return copy_bandwidth((size_t)atoll(argv[2]));
 	if (argc < 3) {
 		fprintf(stderr, "usage: saxpyrun DEVICE_INDEX N\n");
 		return 2;
