@@ -69,7 +69,7 @@ BENCH_DEVICE ?=
 # fill, change-point analysis (the store's and dashboard's need PostgreSQL and
 # the quick suite's is the table's suite row: go test -bench . ./... runs all).
 GOBENCH_PKGS ?= ./measure/ ./runtime/ ./clkernels/ ./changepoint/
-GOBENCH ?= Engine|Guard|FillTriad|Analyze400$$
+GOBENCH ?= Engine|Guard|HostBuffer|FillTriad|Analyze400$$
 bench: build bin/rawlaunch bin/progbin bin/saxpyrun
 	@command -v clpeak >/dev/null || { [ -f /etc/debian_version ] && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clpeak >/dev/null; } || echo "bench: clpeak not installed: its rows are left out"
 	$(GO) run ./bench -clmeter $(BIN) -cdir bin $(if $(BENCH_DEVICE),-device $(BENCH_DEVICE))
