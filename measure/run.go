@@ -132,17 +132,7 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	e.pickTimer(cold)
 	e.start = s.Clock.Now()
 
-	// The garbage collector stays out of the timed loop (it allocates little:
-	// a sample, a sorted copy for the noise), up to a cap.
-	resumeGC := pauseGC()
-	k, calibrated, err := e.warmup(ctx)
-	if err != nil {
-		err = fmt.Errorf("warm-up: %w", err)
-	} else {
-		err = e.sample(ctx, k, calibrated)
-	}
-	resumeGC()
-	if err != nil {
+	if err := e.timed(ctx); err != nil {
 		return e.fail(ctx, err)
 	}
 	r.Elapsed = e.elapsed()
@@ -172,6 +162,18 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 		}
 	}
 	return r, nil
+}
+
+// timed runs the warm-up and the samples with the garbage collector paused
+// (the loop allocates little: a sample, a sorted copy for the noise), up to a
+// cap (see pauseGC).
+func (e *engine) timed(ctx context.Context) error {
+	defer pauseGC()()
+	k, calibrated, err := e.warmup(ctx)
+	if err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	return e.sample(ctx, k, calibrated)
 }
 
 // setup runs the benchmark's Setup (abandoned Settings.Grace after a
