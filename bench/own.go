@@ -90,7 +90,7 @@ func hostDataRows(dev *deviceJSON) ([]row, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rate, rateRatio, ttfrC, ttfrClm, ttfrRatio, wallC, wallClm, wallRatio, rss []float64
+	var rate, rateRatio, hostC, hostClm, hostRatio, ttfrC, ttfrClm, ttfrRatio, wallC, wallClm, wallRatio, rss []float64
 	for r := 0; r < *hostRounds; r++ {
 		start := time.Now()
 		out, err := exec.Command(*saxpyrun, fmt.Sprint(dev.Index), fmt.Sprint(n)).Output()
@@ -118,6 +118,7 @@ func hostDataRows(dev *deviceJSON) ([]row, error) {
 		tc := c.Build + c.HostData + c.Upload + c.FirstLaunch
 		rate = append(rate, inputBytes/m.HostPrep) // GB/s
 		rateRatio = append(rateRatio, inputBytes/m.HostPrep/(bw/1e9))
+		hostC, hostClm, hostRatio = append(hostC, c.HostData), append(hostClm, m.HostPrep), append(hostRatio, m.HostPrep/c.HostData)
 		ttfrC, ttfrClm, ttfrRatio = append(ttfrC, tc), append(ttfrClm, tm), append(ttfrRatio, tm/tc)
 		wallC, wallClm, wallRatio = append(wallC, wc*1e9), append(wallClm, wm*1e9), append(wallRatio, wm/wc)
 		rss = append(rss, float64(peak))
@@ -127,6 +128,9 @@ func hostDataRows(dev *deviceJSON) ([]row, error) {
 	le15 := func(v float64) bool { return v <= 1.5 }
 	hostRow := ratioRow("host data: input fill rate / host copy bandwidth", rateRatio, rate, []float64{bw / 1e9}, gbs, ">= 0.25", ge,
 		how+fmt.Sprintf("; fill rate = %s of inputs / clmeter's host data time; copy bandwidth of %s buffers in this process", bytesSI(inputBytes), bytesSI(4*float64(n))))
+	hostVsC := ratioRow("host data time, run saxpy "+*hostSize+": clmeter / C", hostRatio, hostClm, hostC, ns, "-", func(float64) bool { return true },
+		"allocate + fill x and y; the C peer fills on one thread, clmeter on every core")
+	hostVsC.verdict = "-"
 	ttfr := ratioRow("time to first result, run saxpy "+*hostSize+": clmeter / C", ttfrRatio, ttfrClm, ttfrC, ns, "<= 1.5", le15,
 		how+"; build + host data + upload + first launch as each reports them")
 	wall := ratioRow("whole process, run saxpy "+*hostSize+": clmeter / C", wallRatio, wallClm, wallC, ns, "-", func(float64) bool { return true },
@@ -137,7 +141,7 @@ func hostDataRows(dev *deviceJSON) ([]row, error) {
 	peak := median(rss)
 	mem := row{"peak memory, run saxpy " + *hostSize, fmt.Sprintf("%.2fx the limit (%s vs %s; buffers %s)", peak/limit, bytesSI(peak), bytesSI(limit), bytesSI(bufs)),
 		"<= 1.25 x buffers + 200 MB", met(peak <= limit), "median ru_maxrss of the same clmeter processes"}
-	return []row{hostRow, ttfr, wall, mem}, nil
+	return []row{hostRow, hostVsC, ttfr, wall, mem}, nil
 }
 
 // bytesSI prints a byte count in SI units (MB, GB).
