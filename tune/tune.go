@@ -25,6 +25,7 @@ import (
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/results/compare"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/spec"
 )
 
@@ -65,10 +66,8 @@ type Options struct {
 	Output string
 	// Format is "table" or "json".
 	Format string
-	// CacheDir, CacheMaxSize and NoCache choose the binary cache
-	// (runtime.CacheFromEnv).
-	CacheDir, CacheMaxSize string
-	NoCache                bool
+	// Cache chooses the binary cache (see cache.Open).
+	Cache cache.Config
 	// Tool and Command describe the run in the result file.
 	Tool    results.ToolInfo
 	Command []string
@@ -157,7 +156,8 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	if o.Budget <= 0 {
 		o.Budget = DefaultBudget
 	}
-	cache, warning, err := runtime.CacheFromEnv(o.CacheDir, o.CacheMaxSize, o.NoCache)
+	o.Cache.Stderr = stderr
+	bc, warning, err := cache.Open(o.Cache)
 	if err != nil {
 		return fail.With(fail.Usage, err)
 	}
@@ -165,9 +165,8 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, warning)
 	}
 	mgr := runtime.NewManager()
-	if cache != nil {
-		cache.Warn = stderr
-		mgr.Cache = cache
+	if bc != nil {
+		mgr.Cache = bc
 	}
 	defer mgr.Close()
 	devs, err := mgr.Select(o.Device)

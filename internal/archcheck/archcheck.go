@@ -1,8 +1,10 @@
 // Package archcheck checks the layering rules of docs/ARCHITECTURE.md that the
 // Go compiler does not: only runtime/cl imports "C", nothing imports a command,
-// cmd/clmeter does not reach the OpenCL binding itself, and results and store
-// keep data without rendering it. Its test runs the
-// check over the module as part of 'make test'.
+// cmd/clmeter does not reach the OpenCL binding itself, the device layer sits
+// beneath the binary cache, the library finder and the doctor, only the
+// commands read CLMETER_* variables (CheckEnv), and results and store keep
+// data without rendering it. Its test runs the checks over the module as part
+// of 'make test'.
 package archcheck
 
 import (
@@ -39,6 +41,10 @@ func rendering(p string) bool {
 	return false
 }
 
+// aboveDevices are the packages that sit on the device layer (runtime): the
+// device layer never imports them (docs/ARCHITECTURE.md).
+var aboveDevices = map[string]bool{Module + "/runtime/cache": true, Module + "/runtime/icd": true, Module + "/runtime/timeline": true, Module + "/doctor": true}
+
 // Check walks the non-test Go files under root and returns each import that
 // breaks a rule, as "file: reason".
 func Check(root string) ([]string, error) {
@@ -72,6 +78,10 @@ func Check(root string) ([]string, error) {
 				out = append(out, fmt.Sprintf("%s: imports %s: nothing may import a command", path, p))
 			case p == Module+"/runtime/cl" && strings.HasPrefix(rel, "cmd/"):
 				out = append(out, fmt.Sprintf("%s: imports runtime/cl: a command reaches OpenCL through runtime", path))
+			case rel == "runtime" && aboveDevices[p]:
+				out = append(out, fmt.Sprintf("%s: imports %s: the device layer (runtime) sits beneath it", path, p))
+			case p == Module+"/doctor" && !strings.HasPrefix(rel, "cmd/"):
+				out = append(out, fmt.Sprintf("%s: imports doctor: only the command runs the diagnosis", path))
 			case dataOnly[rel] && rendering(p):
 				out = append(out, fmt.Sprintf("%s: imports %s: %s keeps data and renders nothing (renderers: results/report, results/compare, results/trace, history)", path, p, rel))
 			case noOpenCL[strings.SplitN(rel, "/", 2)[0]] && (p == Module+"/runtime" || strings.HasPrefix(p, Module+"/runtime/")):
