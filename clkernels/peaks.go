@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 )
 
@@ -32,11 +33,11 @@ var BandwidthPatterns = []string{PatternStride, PatternChunk, PatternCopy, Patte
 func PatternTraffic(pattern string) string {
 	switch pattern {
 	case PatternCopy:
-		return "copy"
+		return results.TrafficCopy
 	case PatternRMW:
-		return "read-modify-write"
+		return results.TrafficReadModifyWrite
 	}
-	return "read-only"
+	return results.TrafficReadOnly
 }
 
 // VectorWidths are the vector widths the peaks suite sweeps.

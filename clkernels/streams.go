@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 )
 
@@ -274,11 +275,11 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 func StreamTraffic(kernel string) string {
 	switch kernel {
 	case StreamDot:
-		return "read-only"
+		return results.TrafficReadOnly
 	case StreamSaxpy:
-		return "read-modify-write"
+		return results.TrafficReadModifyWrite
 	}
-	return "copy"
+	return results.TrafficCopy
 }
 
 // streamWidth is the number of elements a work-item of the element-wise
