@@ -306,22 +306,9 @@ func ComputeChains(dev *runtime.Device, vectorBytes int64) int {
 // a multiply-add as two (FLOP, or IOP for int). The check recomputes a spread
 // of lanes on the CPU. iters <= 0 takes ComputeIters.
 func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runtime.KernelBenchmark, error) {
-	var t elemType
-	switch typ {
-	case "float", "fp32":
-		t = tFloat
-	case "double", "fp64":
-		t = tDouble
-	case "half", "fp16":
-		t = tHalf
-	case "int", "int32", "int24":
-		t = tInt
-	case "short", "int16":
-		t = tShort
-	case "char", "int8":
-		t = tChar
-	default:
-		return nil, fmt.Errorf("compute type %q: want float, double, half, int, int24, short or char", typ)
+	t, err := computeType(typ)
+	if err != nil {
+		return nil, err
 	}
 	mad24 := typ == "int24"
 	if !ComputeSupported(dev, t.Name) {
@@ -363,8 +350,34 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 		OpsPerLaunch: lanes * int64(chains) * 16 * int64(iters) * 2,
 		OpsUnit:      unit,
 	}
-	steps := 16 * iters
-	kb.Check = func(in, out map[int][]byte) error {
+	kb.Check = computeCheck(t, typ, width, lanes, 16*iters, chains, mad24)
+	return kb, nil
+}
+
+// computeType is the element type of a compute peak's typ (its names and
+// aliases: fp32, int32, int16 ...).
+func computeType(typ string) (elemType, error) {
+	switch typ {
+	case "float", "fp32":
+		return tFloat, nil
+	case "double", "fp64":
+		return tDouble, nil
+	case "half", "fp16":
+		return tHalf, nil
+	case "int", "int32", "int24":
+		return tInt, nil
+	case "short", "int16":
+		return tShort, nil
+	case "char", "int8":
+		return tChar, nil
+	}
+	return elemType{}, fmt.Errorf("compute type %q: want float, double, half, int, int24, short or char", typ)
+}
+
+// computeCheck recomputes a spread of the lanes of a compute peak of t
+// (typ at width, steps multiply-adds a chain) on the CPU.
+func computeCheck(t elemType, typ string, width int, lanes int64, steps, chains int, mad24 bool) func(in, out map[int][]byte) error {
+	return func(in, out map[int][]byte) error {
 		for _, i := range spread(lanes, 17) {
 			want := computeRef(t, t.get(in[0], i), steps, chains, mad24)
 			got := t.get(out[0], i)
@@ -386,7 +399,6 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 		}
 		return nil
 	}
-	return kb, nil
 }
 
 // computeInit fills the compute kernel's starting values: small, distinct per

@@ -376,7 +376,7 @@ func (r *runner) streams(kernels, types []string, n int64) error {
 func streamDef(dev *runtime.Device, k, typ string, arrayBytes int64) (results.Identity, []param) {
 	t, _ := typeByName(typ)
 	ws := streamWorkingSet(k, arrayBytes)
-	id := results.Identity{Kind: results.KindBandwidth, Pattern: k, Traffic: StreamTraffic(k), Type: typ, WorkingSetBytes: ws, Region: Region(dev, ws)}
+	id := results.Identity{Kind: results.KindBandwidth, Kernel: k, Traffic: StreamTraffic(k), Type: typ, WorkingSetBytes: ws, Region: Region(dev, ws)}
 	ps := []param{{"type", typ}, {"elements", fmt.Sprint(arrayBytes / t.Size)}, {"array", sizeLabel(arrayBytes)}, {"region", id.Region}}
 	if id.Region == sizing.RegionMemory {
 		plateau := OnPlateau(dev, ws)

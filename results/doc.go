@@ -24,7 +24,7 @@
 //	  "kind": "run",                     // "run", "suite:peaks", "cache-bench" ...
 //	  "params": {"size": "16Mi", "type": "float"},
 //	  "param_order": ["size", "type"],   // the order to show params in
-//	  "identity": {"suite": "streams", "kind": "bandwidth", "pattern": "triad",
+//	  "identity": {"suite": "streams", "kind": "bandwidth", "kernel": "triad",
 //	               "traffic": "copy", "type": "float", "region": "memory"},
 //	                                     // version 3, built-in suites only: an Identity
 //	  "device": {"index": "0:0", "platform": "Portable Computing Language", ...},

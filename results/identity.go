@@ -14,10 +14,11 @@ type Identity struct {
 	// Best marks the figure row that gives the best of a race of Kind
 	// ("peaks/bandwidth-best"), not a measurement of its own.
 	Best bool `json:"best,omitempty"`
-	// Pattern is the access pattern of a bandwidth (stride, chunk, copy,
-	// rmw), the stream kernel (copy, scale, add, triad, dot), or the walk of
-	// an image bandwidth.
+	// Pattern is the access pattern of a peaks bandwidth (stride, chunk,
+	// copy, rmw) or the walk of an image bandwidth; Kernel the kernel of a
+	// stream (copy, scale, add, triad, dot).
 	Pattern string `json:"pattern,omitempty"`
+	Kernel  string `json:"kernel,omitempty"`
 	// Traffic is the memory traffic a global bandwidth makes: one of the
 	// Traffic constants.
 	Traffic string `json:"traffic,omitempty"`

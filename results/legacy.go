@@ -29,7 +29,7 @@ func legacyIdentity(b Benchmark) *Identity {
 		id.Kind, id.Pattern, id.Traffic, id.Type = KindBandwidth, parts[2], legacyPatternTraffic(parts[2]), "float"
 		legacyRegion(id, p, true)
 	case len(parts) == 3 && parts[0] == "streams":
-		id.Kind, id.Pattern, id.Traffic, id.Type = KindBandwidth, parts[1], legacyStreamTraffic(parts[1]), parts[2]
+		id.Kind, id.Kernel, id.Traffic, id.Type = KindBandwidth, parts[1], legacyStreamTraffic(parts[1]), parts[2]
 		legacyRegion(id, p, false)
 	case len(parts) == 3 && parts[0] == "peaks" && parts[1] == "local-bandwidth":
 		id.Kind = KindLocalBandwidth
