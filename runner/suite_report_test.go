@@ -3,6 +3,9 @@ package runner
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,5 +104,41 @@ func TestConcludeInTable(t *testing.T) {
 	writeSuiteReport(&out, []results.Benchmark{b}, 200)
 	if s := out.String(); strings.Contains(s, "GB/s") || strings.Contains(s, "99") || !strings.Contains(s, "interrupted after 1 of the 5 samples") {
 		t.Errorf("interrupted row:\n%s", s)
+	}
+}
+
+// TestLegacySuitePeakPercent checks the % PEAK of result files written
+// before benchmarks had a typed identity (the reader derives it) against
+// testdata/legacy-peak.txt, what the suite table gave when it read the
+// names itself: the same everywhere but the image bandwidths measured within
+// the caches, which the one ceiling rule now marks "(cache)".
+func TestLegacySuitePeakPercent(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join("testdata", "legacy-peak.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]*results.File{}
+	checked := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(want)), "\n") {
+		f := strings.Split(line, "\t")
+		if len(f) != 3 {
+			t.Fatalf("golden line %q", line)
+		}
+		if files[f[0]] == nil {
+			r, err := results.Read(f[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[f[0]] = r
+			checked = 0
+		}
+		bs := files[f[0]].Benchmarks
+		if checked >= len(bs) || bs[checked].Name != f[1] {
+			t.Fatalf("%s: benchmark %d is not %s", f[0], checked, f[1])
+		}
+		if got := strconv.Quote(peakPercent(bs[checked], devicePeaks(bs))); got != f[2] {
+			t.Errorf("%s %s: %% PEAK %s, was %s", f[0], f[1], got, f[2])
+		}
+		checked++
 	}
 }
