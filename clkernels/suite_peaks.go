@@ -62,11 +62,12 @@ func (r *runner) cacheBandwidth(ws sizing.Plateau, widths map[string]int) error 
 			bytes /= 2
 		}
 		id, ps := regionDef(r.dev, ws.Cache.Bytes, bandwidthID(p, w), param{"pattern", p}, param{"width", fmt.Sprint(w)})
+		id.Kind = results.KindCacheBandwidth
 		rs = append(rs, racer{fmt.Sprintf("peaks/cache-bandwidth/%s/float%d", p, w), id, ps, func() (*runtime.KernelBenchmark, error) {
 			return BandwidthBenchmark(r.dev, p, w, bytes)
 		}})
 	}
-	best := results.Identity{Kind: results.KindBandwidth, Region: results.RegionCache}
+	best := results.Identity{Kind: results.KindCacheBandwidth}
 	return r.bandwidthPeak("cache-bandwidth", best, "peak in-cache global memory bandwidth", rs)
 }
 

@@ -205,7 +205,7 @@ func checkIdentity(t *testing.T, suite string, b results.Benchmark) {
 	}
 	var lacks bool
 	switch id.Kind {
-	case results.KindBandwidth:
+	case results.KindBandwidth, results.KindCacheBandwidth:
 		lacks = id.Traffic == "" || (id.Pattern == "") == (id.Kernel == "") || id.Type == "" || id.WorkingSetBytes <= 0 || (id.Region != results.RegionMemory && id.Region != results.RegionCache)
 	case results.KindImageBandwidth:
 		lacks = id.Pattern == "" || id.WorkingSetBytes <= 0 || id.Region == ""

@@ -74,6 +74,8 @@ func SlotOf(id *results.Identity, bytesPerLaunch, cacheBytes int64) (Slot, bool)
 	switch id.Kind {
 	case results.KindBandwidth:
 		return Slot{Figure: FigureBandwidth, Region: region(id.Region, bytesPerLaunch, cacheBytes), Traffic: id.Traffic}, true
+	case results.KindCacheBandwidth:
+		return Slot{Figure: FigureBandwidth, Region: RegionCache, Traffic: id.Traffic}, true
 	case results.KindImageBandwidth:
 		return Slot{Figure: FigureImageBandwidth, Region: region(id.Region, bytesPerLaunch, cacheBytes)}, true
 	case results.KindLocalBandwidth:

@@ -61,6 +61,7 @@ func TestSlotOf(t *testing.T) {
 		{"no region: 4x the cache", bw(""), 128 << 20, cache, Slot{Figure: FigureBandwidth, Region: RegionMemory, Traffic: "copy"}, true},
 		{"no region, cache size unknown", bw(""), 1 << 20, 0, Slot{Figure: FigureBandwidth, Region: RegionMemory, Traffic: "copy"}, true},
 		{"no region, bytes unknown", bw(""), 0, cache, Slot{Figure: FigureBandwidth, Region: RegionMemory, Traffic: "copy"}, true},
+		{"the in-cache race is the caches' whatever its size", &results.Identity{Kind: results.KindCacheBandwidth, Traffic: "read-only", Region: "memory"}, 1 << 30, cache, Slot{Figure: FigureBandwidth, Region: RegionCache, Traffic: "read-only"}, true},
 		{"image in the cache", &results.Identity{Kind: results.KindImageBandwidth, Region: "cache"}, 1 << 30, cache, Slot{Figure: FigureImageBandwidth, Region: RegionCache}, true},
 		{"image by size", &results.Identity{Kind: results.KindImageBandwidth}, 1 << 30, cache, Slot{Figure: FigureImageBandwidth, Region: RegionMemory}, true},
 		{"local", &results.Identity{Kind: results.KindLocalBandwidth, Width: 8}, 1 << 20, cache, Slot{Figure: FigureLocalBandwidth}, true},

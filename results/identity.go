@@ -48,6 +48,10 @@ const (
 	// KindBandwidth is a global memory bandwidth (a peaks pattern or a
 	// stream kernel).
 	KindBandwidth = "bandwidth"
+	// KindCacheBandwidth is a global memory bandwidth over a working set
+	// chosen inside the caches (the peaks suite's in-cache race): a figure
+	// of the caches, whatever its Region says.
+	KindCacheBandwidth = "cache-bandwidth"
 	// KindLocalBandwidth is a local memory bandwidth.
 	KindLocalBandwidth = "local-bandwidth"
 	// KindImageBandwidth is an image read bandwidth.

@@ -27,6 +27,9 @@ func legacyIdentity(b Benchmark) *Identity {
 	switch {
 	case len(parts) == 4 && parts[0] == "peaks" && (parts[1] == "bandwidth" || parts[1] == "cache-bandwidth"):
 		id.Kind, id.Pattern, id.Traffic, id.Type = KindBandwidth, parts[2], legacyPatternTraffic(parts[2]), "float"
+		if parts[1] == "cache-bandwidth" {
+			id.Kind = KindCacheBandwidth
+		}
 		legacyRegion(id, p, true)
 	case len(parts) == 3 && parts[0] == "streams":
 		id.Kind, id.Kernel, id.Traffic, id.Type = KindBandwidth, parts[1], legacyStreamTraffic(parts[1]), parts[2]
@@ -65,7 +68,7 @@ func legacyBest(id *Identity, kind string) *Identity {
 	case "bandwidth":
 		id.Kind = KindBandwidth
 	case "cache-bandwidth":
-		id.Kind, id.Region = KindBandwidth, RegionCache
+		id.Kind = KindCacheBandwidth
 	case "local-bandwidth":
 		id.Kind = KindLocalBandwidth
 	case "image-bandwidth":
