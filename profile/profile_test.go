@@ -392,7 +392,7 @@ func TestPlaceMissingCeiling(t *testing.T) {
 }
 
 // TestPlaceInCache checks that a kernel whose working set fits in the caches
-// (the rule of BandwidthRegion) is placed under the cache bandwidth where
+// (the one ceiling rule, SlotOf) is placed under the cache bandwidth where
 // the profile has one, and is never called faster than a ceiling that is
 // too low when it has none (PoCL's saxpy over 12 MiB read 196% of a memory
 // ceiling).
