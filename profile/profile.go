@@ -88,9 +88,11 @@ func (c *Ceiling) Beats(old *Ceiling) bool {
 	case c.OffPlateau != old.OffPlateau:
 		// A figure on the memory plateau beats one measured short of it.
 		return old.OffPlateau
-	case c.OffPlateau && c.WorkingSet != old.WorkingSet && c.WorkingSet > 0 && old.WorkingSet > 0:
-		// Short of the plateau, the larger working set is nearer memory's
-		// figure, whatever the values (a smaller one keeps more of a cache).
+	case c.OffPlateau && c.Pattern == old.Pattern && c.WorkingSet != old.WorkingSet && c.WorkingSet > 0 && old.WorkingSet > 0:
+		// Short of the plateau, of one traffic pattern, the larger working
+		// set is nearer memory's figure, whatever the values (a smaller one
+		// keeps more of a cache). Across patterns the values decide: a
+		// slower triad over larger arrays is not nearer a read's ceiling.
 		return c.WorkingSet > old.WorkingSet
 	}
 	return c.Value > old.Value

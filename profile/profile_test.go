@@ -470,6 +470,10 @@ func TestBeatsOffPlateau(t *testing.T) {
 		{"a smaller working set does not replace a larger one", offSmall, offLarge, false},
 		{"same working set: the higher value", &Ceiling{Value: 100, WorkingSet: 2 << 30, OffPlateau: true}, offLarge, true},
 		{"both on the plateau: the higher value", &Ceiling{Value: 91, WorkingSet: 1 << 30}, on, true},
+		// A triad over three larger arrays is another traffic pattern: its
+		// working set says nothing of how near a read is to memory's figure.
+		{"across patterns short of the plateau: the higher value", &Ceiling{Value: 80, Pattern: "triad", WorkingSet: 3 << 30, OffPlateau: true}, offLarge, false},
+		{"across patterns, a faster one wins", &Ceiling{Value: 120, Pattern: "triad", WorkingSet: 3 << 30, OffPlateau: true}, offLarge, true},
 	} {
 		if got := c.new.Beats(c.old); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
