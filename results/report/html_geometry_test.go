@@ -32,7 +32,7 @@ func TestHTMLGeometry(t *testing.T) {
 		minCharts int
 	}{
 		{"fixtures", []string{"../testdata/pocl.json", "../testdata/h200.json"}, 10},
-		{"pocl-runs", []string{"testdata/pocl-quick.json", "testdata/pocl-peaks.json", "../testdata/h200.json"}, 40},
+		{"pocl-runs", []string{"../testdata/pocl-quick.json", "../testdata/pocl-peaks.json", "../testdata/h200.json"}, 40},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srcs, errs := results.ReadFiles(tc.files)

@@ -7,12 +7,14 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -116,14 +118,18 @@ func peakPoints(rows []Row, label func(device, where string) string) ([]peakKey,
 			continue
 		}
 		dev := label(row.Key.Device, row.Where)
-		p := row.Bench.Params
-		switch name := row.Key.Name; {
-		case strings.HasPrefix(name, "peaks/bandwidth/") && p["pattern"] != "" && p["width"] != "" && t.GBPerSecond > 0:
-			add(peakKey{dev, row.Source, "bandwidth", "B"}, peakPoint{p["pattern"], p["width"], t.GBPerSecond})
-		case strings.HasPrefix(name, "peaks/local-bandwidth/") && p["width"] != "" && t.GBPerSecond > 0:
-			add(peakKey{dev, row.Source, "bandwidth", "B"}, peakPoint{"local", p["width"], t.GBPerSecond})
-		case strings.HasPrefix(name, "peaks/compute/") && p["type"] != "" && p["width"] != "" && t.GOpsPerSecond > 0:
-			add(peakKey{dev, row.Source, "compute", cmp.Or(t.OpsUnit, "op")}, peakPoint{p["type"], p["width"], t.GOpsPerSecond})
+		id := row.Bench.Identity
+		if id == nil || id.Best || id.Width == 0 {
+			continue
+		}
+		width := strconv.Itoa(id.Width)
+		switch {
+		case id.Kind == results.KindBandwidth && id.Pattern != "" && t.GBPerSecond > 0:
+			add(peakKey{dev, row.Source, "bandwidth", "B"}, peakPoint{id.Pattern, width, t.GBPerSecond})
+		case id.Kind == results.KindLocalBandwidth && t.GBPerSecond > 0:
+			add(peakKey{dev, row.Source, "bandwidth", "B"}, peakPoint{"local", width, t.GBPerSecond})
+		case id.Kind == results.KindCompute && id.Type != "" && t.GOpsPerSecond > 0:
+			add(peakKey{dev, row.Source, "compute", cmp.Or(t.OpsUnit, "op")}, peakPoint{id.Type, width, t.GOpsPerSecond})
 		}
 	}
 	return order, points
@@ -172,13 +178,17 @@ func (c *PeakChart) addCeilings(k peakKey, figs []FigureRow, label func(device, 
 		if !ok || !strings.HasPrefix(unit, "G") || unit[1:] != k.unit {
 			continue
 		}
+		id := f.Identity
+		if id == nil || !id.Best {
+			continue
+		}
 		switch {
-		case k.what == "bandwidth" && f.Key.Name == "peaks/bandwidth-best":
+		case k.what == "bandwidth" && id.Kind == results.KindBandwidth:
 			c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak global " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: -1})
-		case k.what == "bandwidth" && f.Key.Name == "peaks/local-bandwidth-best":
+		case k.what == "bandwidth" && id.Kind == results.KindLocalBandwidth:
 			c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak local " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: slices.IndexFunc(c.Series, func(s PeakSeries) bool { return s.Name == "local" })})
-		case k.what == "compute" && strings.HasPrefix(f.Key.Name, "peaks/compute-best/"):
-			typ := strings.TrimPrefix(f.Key.Name, "peaks/compute-best/")
+		case k.what == "compute" && id.Kind == results.KindCompute:
+			typ := id.Type
 			si := slices.IndexFunc(c.Series, func(s PeakSeries) bool { return s.Name == typ })
 			if si >= 0 {
 				c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak " + typ + " " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: si})

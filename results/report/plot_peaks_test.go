@@ -11,7 +11,7 @@ import (
 // bandwidth by pattern and width, compute split by unit, each with its peak
 // figures as lines.
 func TestPeakCharts(t *testing.T) {
-	srcs, errs := results.ReadFiles([]string{"testdata/pocl-peaks.json"})
+	srcs, errs := results.ReadFiles([]string{"../testdata/pocl-peaks.json"})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

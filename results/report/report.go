@@ -68,7 +68,9 @@ type FigureRow struct {
 	Source, Host, Where string
 	Key                 results.Key
 	Kind                string
-	Figure              results.Figure
+	// Identity is the benchmark's (nil when it has none).
+	Identity *results.Identity
+	Figure   results.Figure
 }
 
 // New builds the Report of srcs.
@@ -105,7 +107,7 @@ func New(srcs []results.Source) *Report {
 			r.Rows = append(r.Rows, row)
 		}
 		for _, f := range b.Figures {
-			r.Figures = append(r.Figures, FigureRow{Source: row.Source, Host: row.Host, Where: row.Where, Key: row.Key, Kind: b.Kind, Figure: f})
+			r.Figures = append(r.Figures, FigureRow{Source: row.Source, Host: row.Host, Where: row.Where, Key: row.Key, Kind: b.Kind, Identity: b.Identity, Figure: f})
 		}
 	}
 	r.Geomeans = geomeans(r.Rows)
