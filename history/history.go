@@ -90,7 +90,7 @@ type Drift struct {
 	Newest bool
 }
 
-// A Outlier is a run, or a few consecutive runs, off the series' level
+// An Outlier is a run, or a few consecutive runs, off the series' level
 // that came back: a blip, not a change.
 type Outlier struct {
 	changepoint.Outlier
