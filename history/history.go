@@ -18,7 +18,7 @@ import (
 	"github.com/clmeter/clmeter/table"
 )
 
-// ErrRegression is returned (wrapped) by WriteHistory in CI mode when a
+// ErrRegression is returned (wrapped) by Write and Verdict in CI mode when a
 // series slowed down beyond the threshold at its newest runs.
 var ErrRegression = errors.New("regression")
 
@@ -30,7 +30,7 @@ const DefaultThreshold = 0.05
 // looks for a regression's first slow run.
 const DefaultRecent = 5
 
-// Options say what WriteHistory shows.
+// Options say what Write shows.
 type Options struct {
 	Filter store.Filter
 	// Format is "table" (default), "json", "csv" or "markdown" ("md").
