@@ -285,25 +285,36 @@ func ComputeIters(dev *runtime.Device, width int) int {
 
 // ComputeChains is the number of independent chains per lane for vectors of
 // vectorBytes: 2 on a GPU (other warps hide the latency; registers are
-// scarce); on a CPU, which has no other threads to switch to, enough to cover
-// the multiply-add latency of two FMA pipes: 16 where a vector fits one
-// AVX-512 register (32 of them: 16 chains leave room for the coefficients),
-// else 8 (seen on a Zen 5 core under PoCL: float16 reaches 293 GFLOP/s with 8
-// chains, 459 with 16; double16, two registers a vector, is best at 8).
+// scarce). On a CPU, which has no other threads to switch to, the chains must
+// cover the multiply-add latency of two FMA pipes (4 cycles each: 8 in
+// flight) without spilling: 16 vector registers of chains where the core has
+// 32 (AVX-512, a native float vector of 64 bytes), else 8 of its 16 (AVX2,
+// SSE, NEON's 16-byte view), each chain taking as many registers as its
+// vector needs. Seen under PoCL: on a Zen 5 core float16 reaches 293 GFLOP/s
+// with 8 chains, 459 with 16, and double16 (two registers) is best at 8; on a
+// Zen 3 core (AVX2) double4 x 8 chains, double8 x 4 and double16 x 2 all reach
+// the same 50 GFLOP/s, while double8 x 8 and double16 x 8 spill and fall to
+// 25 and 6 (int16 x 8: 53 GIOP/s, x 4: 72).
 func ComputeChains(dev *runtime.Device, vectorBytes int64) int {
 	if !isCPU(dev) {
 		return 2
 	}
-	if reg := int64(dev.Info.NativeVectorWidthFloat) * 4; reg >= 64 && vectorBytes <= reg {
-		return 16
+	reg := int64(dev.Info.NativeVectorWidthFloat) * 4
+	inFlight := int64(8)
+	if reg >= 64 {
+		inFlight = 16
 	}
-	return 8
+	if reg <= 0 {
+		reg = 32
+	}
+	perVector := max((vectorBytes+reg-1)/reg, 1)
+	return int(max(inFlight/perVector, 1))
 }
 
-// ComputeBenchmark runs two dependent multiply-add chains per lane in vectors
-// of width lanes of typ (float, double, half with fp16, int). Operations count
-// a multiply-add as two (FLOP, or IOP for int). The check recomputes a spread
-// of lanes on the CPU. iters <= 0 takes ComputeIters.
+// ComputeBenchmark runs ComputeChains dependent multiply-add chains per lane
+// in vectors of width lanes of typ (float, double, half with fp16, int).
+// Operations count a multiply-add as two (FLOP, or IOP for int). The check
+// recomputes a spread of lanes on the CPU. iters <= 0 takes ComputeIters.
 func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runtime.KernelBenchmark, error) {
 	var t elemType
 	switch typ {
@@ -336,6 +347,9 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 	lanes := int64(global) * int64(width)
 	chains := ComputeChains(dev, t.Size*int64(width))
 	opts := fmt.Sprintf("%s -DW=%d -DITERS=%d -DCHAINS=%d", t.options(), width, iters, chains)
+	if isCPU(dev) && !integerType(t.Name) {
+		opts += " -DCONTRACT" // one FMA a step where the core has it (peaks.cl)
+	}
 	a, b := computeA, computeB
 	unit := "FLOP"
 	if integerType(t.Name) {
