@@ -267,71 +267,14 @@ func ComputeSupported(dev *runtime.Device, typ string) bool {
 	return true
 }
 
-// ComputeIters is the loop trips of the compute kernel on a device: each trip is
-// 16 dependent multiply-adds in each of ComputeChains chains per lane. Wider
-// vectors take fewer trips so that a launch does about the same work at every
-// width.
-func ComputeIters(dev *runtime.Device, width int) int {
-	// A launch should last far longer than the gap between two back-to-back
-	// launches (about 1-2 us on NVIDIA, tens of us on PoCL), which would
-	// otherwise count as idle time: 2048 trips make a launch last about 0.5 ms
-	// on an H100; 256 trips of 8-16 chains 0.1-1 ms on a CPU core.
-	base := 2048
-	if isCPU(dev) {
-		base = 256
-	}
-	return max(base/width, 4)
-}
-
-// ComputeChains is the number of independent chains per lane for vectors of
-// vectorBytes: 2 on a GPU (other warps hide the latency; registers are
-// scarce). On a CPU, which has no other threads to switch to, the chains must
-// cover the multiply-add latency of two FMA pipes (4 cycles each: 8 in
-// flight) without spilling: 16 vector registers of chains where the core has
-// 32 (AVX-512, a native float vector of 64 bytes), else 8 of its 16 (AVX2,
-// SSE, NEON's 16-byte view), each chain taking as many registers as its
-// vector needs. Seen under PoCL: on a Zen 5 core float16 reaches 293 GFLOP/s
-// with 8 chains, 459 with 16, and double16 (two registers) is best at 8; on a
-// Zen 3 core (AVX2) double4 x 8 chains, double8 x 4 and double16 x 2 all reach
-// the same 50 GFLOP/s, while double8 x 8 and double16 x 8 spill and fall to
-// 25 and 6 (int16 x 8: 53 GIOP/s, x 4: 72).
-func ComputeChains(dev *runtime.Device, vectorBytes int64) int {
-	if !isCPU(dev) {
-		return 2
-	}
-	reg := int64(dev.Info.NativeVectorWidthFloat) * 4
-	inFlight := int64(8)
-	if reg >= 64 {
-		inFlight = 16
-	}
-	if reg <= 0 {
-		reg = 32
-	}
-	perVector := max((vectorBytes+reg-1)/reg, 1)
-	return int(max(inFlight/perVector, 1))
-}
-
 // ComputeBenchmark runs ComputeChains dependent multiply-add chains per lane
 // in vectors of width lanes of typ (float, double, half with fp16, int).
 // Operations count a multiply-add as two (FLOP, or IOP for int). The check
 // recomputes a spread of lanes on the CPU. iters <= 0 takes ComputeIters.
 func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runtime.KernelBenchmark, error) {
-	var t elemType
-	switch typ {
-	case "float", "fp32":
-		t = tFloat
-	case "double", "fp64":
-		t = tDouble
-	case "half", "fp16":
-		t = tHalf
-	case "int", "int32", "int24":
-		t = tInt
-	case "short", "int16":
-		t = tShort
-	case "char", "int8":
-		t = tChar
-	default:
-		return nil, fmt.Errorf("compute type %q: want float, double, half, int, int24, short or char", typ)
+	t, err := computeElem(typ)
+	if err != nil {
+		return nil, err
 	}
 	mad24 := typ == "int24"
 	if !ComputeSupported(dev, t.Name) {
@@ -400,6 +343,25 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 		return nil
 	}
 	return kb, nil
+}
+
+// computeElem is the element type of a compute type's name.
+func computeElem(typ string) (elemType, error) {
+	switch typ {
+	case "float", "fp32":
+		return tFloat, nil
+	case "double", "fp64":
+		return tDouble, nil
+	case "half", "fp16":
+		return tHalf, nil
+	case "int", "int32", "int24":
+		return tInt, nil
+	case "short", "int16":
+		return tShort, nil
+	case "char", "int8":
+		return tChar, nil
+	}
+	return elemType{}, fmt.Errorf("compute type %q: want float, double, half, int, int24, short or char", typ)
 }
 
 // computeInit fills the compute kernel's starting values: small, distinct per
