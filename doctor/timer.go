@@ -1,4 +1,4 @@
-package runtime
+package doctor
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/runtime"
 )
 
 // A TimerVerdict says which timer a benchmark's figures get on a device: the
@@ -31,17 +32,17 @@ const timerKernel = `__kernel void clmeter_timer(__global float *x, int iters) {
 // measured (measure.Run: warm-up batches checked against the host clock) and
 // returns which timer the figures get. It takes well under a second on a
 // healthy device, and at most about two seconds.
-func CheckDeviceTimer(ctx context.Context, dev *Device) (TimerVerdict, error) {
+func CheckDeviceTimer(ctx context.Context, dev *runtime.Device) (TimerVerdict, error) {
 	const n = 64
-	kb := &KernelBenchmark{
-		Device: dev, Source: Source{Name: "timer-check", Text: timerKernel}, Kernel: "clmeter_timer",
-		Args: []Arg{
-			{Kind: ArgBuffer, Name: "x", Bytes: 4 * n, Init: func(b []byte) {
+	kb := &runtime.KernelBenchmark{
+		Device: dev, Source: runtime.Source{Name: "timer-check", Text: timerKernel}, Kernel: "clmeter_timer",
+		Args: []runtime.Arg{
+			{Kind: runtime.ArgBuffer, Name: "x", Bytes: 4 * n, Init: func(b []byte) {
 				for i := 0; i < n; i++ {
 					binary.LittleEndian.PutUint32(b[4*i:], 0x3f800000) // 1.0f
 				}
 			}},
-			{Kind: ArgScalar, Name: "iters", Value: int32(64)},
+			{Kind: runtime.ArgScalar, Name: "iters", Value: int32(64)},
 		},
 		Global: []int{n},
 	}
