@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +11,13 @@ import (
 	"slices"
 	"strings"
 	"time"
+)
+
+var (
+	cacheTrials   = flag.Int("cache-trials", 3, "fresh processes per mode of the cache rows (clmeter cache bench --trials)")
+	cachePrograms = flag.String("cache-programs", "small,examples/imaging/imaging.cl", "programs of the cache rows, comma-separated (built-ins small and large, or .cl files)")
+	exitPairs     = flag.Int("exit-pairs", 40, "the most pairs of fresh processes of the cache-exit row (at least 6; it stops sooner once the median's 95% CI is within 5%)")
+	exitTime      = flag.Duration("exit-time", 40*time.Second, "time of pairs after which the cache-exit row adds no more (once it has 6)")
 )
 
 // cacheBenchFile is the part of a 'clmeter cache bench' result file the cache
@@ -37,9 +45,9 @@ type cacheBenchFile struct {
 // clmeter's defaults against the driver's cache alone, a first run (a miss)
 // against --no-cache, and clmeter's cache alone against the driver's.
 func cacheTTFRRows(dev *deviceJSON, dir string) ([]row, error) {
-	const trials = 5
+	trials := *cacheTrials
 	out := filepath.Join(dir, "cache-bench.json")
-	progs := []string{"small", "large", "examples/imaging/imaging.cl"}
+	progs := strings.Split(*cachePrograms, ",")
 	args := append([]string{"cache", "bench"}, progs...)
 	args = append(args, "--trials", fmt.Sprint(trials), "--device", dev.Ref, "-o", out)
 	if _, err := clm(args...); err != nil {
@@ -108,7 +116,7 @@ func cacheTTFRRows(dev *deviceJSON, dir string) ([]row, error) {
 
 // The cache-exit row's design: pairs of whole processes, each pair's ratio one
 // sample, added until the median's 95% CI is within exitCI of it (at least
-// exitMinPairs), exitMaxPairs, or exitBudget of pairs (at least
+// exitMinPairs), -exit-pairs, or -exit-time of pairs (at least
 // exitFewestPairs, the fewest whose extremes cover 97%). A pair's processes
 // take about 1 s each on a quiet 2-core machine; a miss's store child, ended
 // as soon as the miss has exited, costs nothing (see storeChildren).
@@ -116,8 +124,6 @@ const (
 	exitKernels     = 32
 	exitMinPairs    = 10
 	exitFewestPairs = 6
-	exitMaxPairs    = 40
-	exitBudget      = 60 * time.Second
 	exitCI          = 0.05
 )
 
@@ -143,7 +149,8 @@ func cacheMissExitRows(dev *deviceJSON, dir string) ([]row, error) {
 	}
 	var ratios, miss, cold []float64
 	start := time.Now()
-	for i := 1; i <= exitMaxPairs; i++ {
+	most := max(*exitPairs, exitFewestPairs)
+	for i := 1; i <= most; i++ {
 		m, c, err := e.pair(i, children)
 		if err != nil {
 			return nil, err
@@ -152,7 +159,7 @@ func cacheMissExitRows(dev *deviceJSON, dir string) ([]row, error) {
 		fmt.Fprintf(os.Stderr, "bench: cache-exit pair %d (%s first): miss %.3g s, --no-cache %.3g s, ratio %.3f\n", i, map[bool]string{true: "miss", false: "--no-cache"}[i%2 == 1], m.Seconds(), c.Seconds(), ratios[i-1])
 		r, lo, hi := medianCI(ratios)
 		ciOK := hi-r <= exitCI*r && r-lo <= exitCI*r
-		if i >= exitMinPairs && ciOK || i >= exitFewestPairs && time.Since(start) > exitBudget {
+		if i >= exitMinPairs && ciOK || i >= exitFewestPairs && time.Since(start) > *exitTime {
 			break
 		}
 	}
@@ -160,7 +167,7 @@ func cacheMissExitRows(dev *deviceJSON, dir string) ([]row, error) {
 	return []row{{"cache, 32-kernel file: process wall time of a miss / --no-cache",
 		fmt.Sprintf("%.2fx, 95%% CI %.2f-%.2fx, %d pairs, ratios %.2f-%.2f (%.3g s vs %.3g s); %s", r, lo, hi, len(ratios), slices.Min(ratios), slices.Max(ratios), median(miss), median(cold), hitNote),
 		"<= 1.05 (the CI's upper end)", met(hi <= 1.05),
-		fmt.Sprintf("median of pairs of fresh processes on empty caches (clmeter's and PoCL's), order alternating, stopped at a CI within %.0f%% (%d pairs or more), %d pairs or %s of pairs; %s; each pair on stderr", exitCI*100, exitMinPairs, exitMaxPairs, exitBudget, children.how())}}, nil
+		fmt.Sprintf("median of pairs of fresh processes on empty caches (clmeter's and PoCL's), order alternating, stopped at a CI within %.0f%% (%d pairs or more), %d pairs or %s of pairs; %s; each pair on stderr", exitCI*100, exitMinPairs, most, *exitTime, children.how())}}, nil
 }
 
 // exitRun runs the processes of the cache-exit row.
