@@ -2,12 +2,12 @@ package clkernels
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"sort"
 	"time"
 
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -135,12 +135,6 @@ func (r *runner) emit(b results.Benchmark) error {
 	return r.ctx.Err()
 }
 
-// An extraReporter is a benchmark that settles something of its own while it
-// sets up (the launch benchmark's local size): the suite records it in Extra.
-type extraReporter interface {
-	RunExtra() map[string]any
-}
-
 // measure runs bench (made by mk) with the suite's settings (timer, when not
 // empty, overrides theirs) and emits the result. It returns only errors that
 // must stop the suite.
@@ -170,6 +164,21 @@ func (r *runner) finish(b results.Benchmark, res *measure.Result, stop error) er
 // abandonment). A benchmark that Options.Filter leaves out comes back unnamed
 // and unmeasured.
 func (r *runner) measureOnly(name string, params []param, timer measure.Timer, mk func() (measure.Benchmark, func() *results.ProgramInfo, error)) (results.Benchmark, *measure.Result, error) {
+	return r.measureBench(name, params, timer, harness.Modes{}, func() (harness.Bench, error) {
+		bench, prog, err := mk()
+		if err != nil {
+			return nil, err
+		}
+		return harness.Plain(bench, prog), nil
+	})
+}
+
+// measureBench measures what mk makes through the harness, in modes, with
+// the suite's settings (timer, when not empty, overrides theirs): a
+// benchmark that fails is kept with its error, one whose output fails
+// validation too ("validation failed: ..."); only an interruption or
+// abandoned work stops the suite.
+func (r *runner) measureBench(name string, params []param, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) (results.Benchmark, *measure.Result, error) {
 	if err := r.ctx.Err(); err != nil {
 		return results.Benchmark{}, nil, err
 	}
@@ -179,48 +188,21 @@ func (r *runner) measureOnly(name string, params []param, timer measure.Timer, m
 	if r.o.Progress != nil {
 		r.o.Progress(name)
 	}
-	b := r.newBenchmark(name, params)
-	bench, prog, err := mk()
-	if err != nil {
-		b.Error = err.Error()
-		return b, nil, nil
+	b, err := harness.Measure(r.ctx, r.item(name, params, timer, modes, mk))
+	if err != nil && harness.Stops(err) {
+		return b, b.Measurement, err
 	}
-	s := r.o.Settings
-	if timer != "" {
-		s.Timer = timer
+	return b, b.Measurement, nil
+}
+
+// item is one suite benchmark as the harness measures it.
+func (r *runner) item(name string, params []param, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) harness.Item {
+	it := harness.Item{Name: name, Kind: "suite:" + r.suite, Device: r.dev, Make: mk, Settings: r.o.Settings, Timer: timer,
+		Modes: modes, Figures: []results.Figure{}, FailInvalid: true}
+	for _, p := range params {
+		it.Params = append(it.Params, results.Param{Name: p.name, Value: p.value})
 	}
-	res, err := measure.Run(r.ctx, bench, s)
-	b.Measurement = res
-	if prog != nil {
-		b.Program = prog()
-	}
-	if er, ok := bench.(extraReporter); ok {
-		for k, v := range er.RunExtra() {
-			if b.Extra == nil {
-				b.Extra = map[string]any{}
-			}
-			b.Extra[k] = v
-		}
-	}
-	if err != nil {
-		if errors.Is(err, measure.ErrAbandoned) {
-			// The device may still be busy with the abandoned work: nothing
-			// more can run on it in this process.
-			r.dev.MarkBusy()
-		}
-		// An interrupted benchmark keeps its figures only when it reached
-		// its minimum of samples; a failed one is kept without any
-		// (results.Conclude). finish emits an interrupted one only with
-		// figures.
-		b.Conclude(err)
-		if errors.Is(err, measure.ErrAbandoned) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return b, b.Measurement, err
-		}
-		return b, b.Measurement, nil
-	} else if res.Valid != nil && !*res.Valid {
-		b.Error = "validation failed: " + res.ValidationError
-	}
-	return b, res, nil
+	return it
 }
 
 // kernel measures a KernelBenchmark made by mk, without the copy-in, compute
@@ -232,13 +214,18 @@ func (r *runner) kernel(name string, params []param, mk func() (*runtime.KernelB
 // kernelPhases measures a KernelBenchmark made by mk, with its phases when
 // phases is set (the coldstart experiment's in-process totals).
 func (r *runner) kernelPhases(name string, params []param, phases bool, mk func() (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
-	return r.measure(name, params, "", func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+	b, res, stop := r.kernelOnly(name, params, phases, mk)
+	return res, r.finish(b, res, stop)
+}
+
+// kernelOnly is kernelPhases without the emit (see measureOnly).
+func (r *runner) kernelOnly(name string, params []param, phases bool, mk func() (*runtime.KernelBenchmark, error)) (results.Benchmark, *measure.Result, error) {
+	return r.measureBench(name, params, "", harness.Modes{NoPhases: !phases}, func() (harness.Bench, error) {
 		kb, err := mk()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		kb.NoPhases = !phases
-		return kb.Measurable(), func() *results.ProgramInfo { return kb.Build.ProgramInfo(kb.Source.Name) }, nil
+		return harness.Kernel(kb), nil
 	})
 }
 

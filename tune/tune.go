@@ -60,6 +60,9 @@ type Options struct {
 	Alpha float64
 	// Settings measure each configuration.
 	Settings measure.Settings
+	// NoDataWarmup leaves buffers unwritten before timing; SyncEach finishes
+	// after every launch (as 'clmeter run' takes them).
+	NoDataWarmup, SyncEach bool
 	// Output, when set, receives the result file, benchmark by benchmark.
 	Output string
 	// Format is "table" or "json".
@@ -336,7 +339,7 @@ func Search(ctx context.Context, k *spec.Kernel, dev *runtime.Device, o Options,
 			return math.Inf(1), false
 		}
 		in := instance(k, sp, i)
-		t := runTrial(ctx, k, dev, in, nil, ref, o.Settings, stderr)
+		t := runTrial(ctx, k, dev, in, nil, ref, o, stderr)
 		res.Trials = append(res.Trials, t)
 		if err := emit(t.Bench); err != nil && stop == nil {
 			stop = err
@@ -384,7 +387,7 @@ func Search(ctx context.Context, k *spec.Kernel, dev *runtime.Device, o Options,
 		res.Baseline, res.BaselineNote = first, fmt.Sprintf("the local size (%s) is tied to a build option through %s, so the driver cannot choose it: compared with the first valid configuration", k.Local, strings.Join(tied, ", "))
 	default:
 		in := instance(k, sp, bestIndex(res, k, sp))
-		t := runTrial(ctx, k, dev, in, []int{}, ref, o.Settings, stderr)
+		t := runTrial(ctx, k, dev, in, []int{}, ref, o, stderr)
 		if err := emit(t.Bench); err != nil {
 			return res, err
 		}

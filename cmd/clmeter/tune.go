@@ -70,6 +70,7 @@ func init() {
 				Axes: c.StringSlice("axis"), Set: c.StringSlice("set"), Budget: c.Duration("budget"),
 				Strategy: strings.ToLower(c.String("strategy")), Seed: c.Uint64("seed"), Tolerance: c.Float64("tolerance"),
 				Settings: s, Output: c.String("output"), Format: format,
+				NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 				CacheDir: cache.Dir, CacheMaxSize: cache.MaxSize, NoCache: cache.Off,
 				Tool: toolInfo(), Command: os.Args, Child: rerunCommand(c),
 			}, c.App.Writer, c.App.ErrWriter)
