@@ -76,19 +76,12 @@ func TestCompareInterleavedHonoursModes(t *testing.T) {
 	checkHonoured(t, out, "compare:interleaved")
 }
 
-func TestCompareFilesHonoursModes(t *testing.T) {
-	needDevice(t)
-	d := t.TempDir()
-	for _, name := range []string{"a.json", "b.json"} {
-		args := append([]string{"run", "copy", "--size", "64Ki", "--no-profile", "-o", filepath.Join(d, name)}, append(fast, modeFlags...)...)
-		if code, _, errs := clm(t, args...); code != 0 {
-			t.Fatalf("run: %d %s", code, errs)
+func TestCompareFilesRefusesMeasuringFlags(t *testing.T) {
+	for _, flag := range [][]string{{"--sync-each"}, {"--timer", "host"}, {"--size", "1Mi"}, {"--samples", "3"}} {
+		code, _, errs := clm(t, append([]string{"compare", "old.json", "new.json"}, flag...)...)
+		if code != exitUsage || !strings.Contains(errs, flag[0]+" is for 'compare --interleave A B'") {
+			t.Errorf("compare files %v: %d %s", flag, code, errs)
 		}
-		checkHonoured(t, filepath.Join(d, name), "run")
-	}
-	code, stdout, errs := clm(t, "compare", filepath.Join(d, "a.json"), filepath.Join(d, "b.json"))
-	if code != 0 || !strings.Contains(stdout, "copy") {
-		t.Errorf("compare: %d %s\n%s", code, errs, stdout)
 	}
 }
 
