@@ -35,8 +35,8 @@ func (k kernelBench) Program() *results.ProgramInfo {
 
 func (k kernelBench) Sizes() (global, local []int) { return k.kb.Global, k.kb.Local }
 
-// launchesOnly hides all but measure.Benchmark (and Abandon): a traced run
-// measures the launches only.
+// launchesOnly hides all but measure.Benchmark (and Abandon, and Flush for
+// --cold): a traced run measures the launches only.
 type launchesOnly struct{ b measure.Benchmark }
 
 func (l launchesOnly) Setup(ctx context.Context) (measure.SetupInfo, error) { return l.b.Setup(ctx) }
@@ -44,6 +44,12 @@ func (l launchesOnly) Launch(ctx context.Context, k int) (measure.Batch, error) 
 	return l.b.Launch(ctx, k)
 }
 func (l launchesOnly) Teardown() error { return l.b.Teardown() }
+func (l launchesOnly) Flush(ctx context.Context) error {
+	if f, ok := l.b.(measure.Flusher); ok {
+		return f.Flush(ctx)
+	}
+	return nil
+}
 func (l launchesOnly) Abandon() {
 	if a, ok := l.b.(measure.Abandoner); ok {
 		a.Abandon()

@@ -99,6 +99,15 @@ func TestTraceHonoursModes(t *testing.T) {
 	}
 }
 
+func TestTraceRefusesRunOnlyFlags(t *testing.T) {
+	for _, flag := range []string{"--check", "--verbose", "--no-profile"} {
+		code, _, errs := clm(t, "trace", "saxpy", "-o", filepath.Join(t.TempDir(), "t.json"), flag)
+		if code != exitUsage || !strings.Contains(errs, flag+" is run's") {
+			t.Errorf("trace %s: %d %s", flag, code, errs)
+		}
+	}
+}
+
 func TestTuneHonoursModes(t *testing.T) {
 	needDevice(t)
 	out := filepath.Join(t.TempDir(), "tune.json")

@@ -19,3 +19,17 @@ func noMeasuringFlags(c *cli.Context) error {
 	}
 	return nil
 }
+
+// traceIgnores are run's flags that trace shares but has no use for: it
+// writes a timeline, not results (no profile, no roofline, no store).
+var traceIgnores = []string{"check", "verbose", "no-profile", "label"}
+
+// noTraceOnlyFlags refuses the flags of run that trace would ignore.
+func noTraceOnlyFlags(c *cli.Context) error {
+	for _, name := range traceIgnores {
+		if c.IsSet(name) {
+			return usageErr("--%s is run's: 'clmeter trace' writes a timeline, not results (drop --%s, or use 'clmeter run')", name, name)
+		}
+	}
+	return nil
+}
