@@ -27,6 +27,21 @@ func (t *launchCounter) Launch(ctx context.Context, k int) (measure.Batch, error
 	return t.Benchmark.Launch(ctx, k)
 }
 
+// Flush and Abandon pass on to the counted benchmark (--cold, a kernel
+// timeout).
+func (t *launchCounter) Flush(ctx context.Context) error {
+	if f, ok := t.Benchmark.(measure.Flusher); ok {
+		return f.Flush(ctx)
+	}
+	return nil
+}
+
+func (t *launchCounter) Abandon() {
+	if a, ok := t.Benchmark.(measure.Abandoner); ok {
+		a.Abandon()
+	}
+}
+
 // Trace runs a short measurement of opts.Target with a tracer on and writes a
 // Chrome trace event file to opts.Output (required).
 func Trace(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error {

@@ -97,6 +97,10 @@ func TestTraceHonoursModes(t *testing.T) {
 	if code != 0 || strings.Contains(stdout, "timer host") || strings.Contains(stdout, "sync-each") {
 		t.Errorf("trace without the flags: %d\n%s", code, stdout)
 	}
+	code, stdout, errs = clm(t, "trace", "saxpy", "--size", "64Ki", "--samples", "2", "--cold", "-o", out)
+	if code != 0 || !strings.Contains(stdout, " launches traced") {
+		t.Errorf("trace --cold: %d %s\n%s", code, errs, stdout)
+	}
 }
 
 func TestTraceRefusesRunOnlyFlags(t *testing.T) {
