@@ -118,22 +118,26 @@ type suiteState struct {
 type param struct{ name, value string }
 
 func (r *runner) newBenchmark(name string, params []param) results.Benchmark {
-	b := results.Benchmark{Name: name, Kind: "suite:" + r.suite, Device: r.dev.Describe(), Figures: []results.Figure{}}
-	for _, p := range params {
-		b.SetParam(p.name, p.value)
+	return r.seq().Record(name, r.params(params))
+}
+
+// seq is the harness's loop for this suite run.
+func (r *runner) seq() *harness.Sequence {
+	return &harness.Sequence{Ctx: r.ctx, Device: r.dev, Kind: "suite:" + r.suite, Settings: r.o.Settings,
+		Filter: r.o.Filter, Progress: r.o.Progress, Emit: r.o.Emit}
+}
+
+// params are ps as the records' parameters.
+func (r *runner) params(ps []param) []results.Param {
+	out := make([]results.Param, len(ps))
+	for i, p := range ps {
+		out[i] = results.Param{Name: p.name, Value: p.value}
 	}
-	return b
+	return out
 }
 
 // emit hands b on; it stops on cancellation.
-func (r *runner) emit(b results.Benchmark) error {
-	if r.o.Emit != nil {
-		if err := r.o.Emit(b); err != nil {
-			return err
-		}
-	}
-	return r.ctx.Err()
-}
+func (r *runner) emit(b results.Benchmark) error { return r.seq().Hand(b) }
 
 // measure runs bench (made by mk) with the suite's settings (timer, when not
 // empty, overrides theirs) and emits the result. It returns only errors that
@@ -143,20 +147,10 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 	return res, r.finish(b, res, stop)
 }
 
-// finish emits b as measureOnly left it and returns what must stop the suite:
-// an abandoned or canceled benchmark is emitted only while it carries figures
-// (results.Conclude kept them).
-func (r *runner) finish(b results.Benchmark, res *measure.Result, stop error) error {
-	if b.Name == "" && stop == nil {
-		return nil // filtered out
-	}
-	if stop != nil {
-		if b.HasFigure() {
-			r.emit(b)
-		}
-		return stop
-	}
-	return r.emit(b)
+// finish emits b as measureOnly left it and returns what must stop the suite
+// (harness.Sequence.Finish).
+func (r *runner) finish(b results.Benchmark, _ *measure.Result, stop error) error {
+	return r.seq().Finish(b, stop)
 }
 
 // measureOnly is measure without the emit: the benchmark as it would be
@@ -173,36 +167,11 @@ func (r *runner) measureOnly(name string, params []param, timer measure.Timer, m
 	})
 }
 
-// measureBench measures what mk makes through the harness, in modes, with
-// the suite's settings (timer, when not empty, overrides theirs): a
-// benchmark that fails is kept with its error, one whose output fails
-// validation too ("validation failed: ..."); only an interruption or
-// abandoned work stops the suite.
+// measureBench measures what mk makes in modes through the suite run's
+// harness.Sequence.
 func (r *runner) measureBench(name string, params []param, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) (results.Benchmark, *measure.Result, error) {
-	if err := r.ctx.Err(); err != nil {
-		return results.Benchmark{}, nil, err
-	}
-	if r.o.Filter != nil && !r.o.Filter.MatchString(name) {
-		return results.Benchmark{}, nil, nil
-	}
-	if r.o.Progress != nil {
-		r.o.Progress(name)
-	}
-	b, err := harness.Measure(r.ctx, r.item(name, params, timer, modes, mk))
-	if err != nil && harness.Stops(err) {
-		return b, b.Measurement, err
-	}
-	return b, b.Measurement, nil
-}
-
-// item is one suite benchmark as the harness measures it.
-func (r *runner) item(name string, params []param, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) harness.Item {
-	it := harness.Item{Name: name, Kind: "suite:" + r.suite, Device: r.dev, Make: mk, Settings: r.o.Settings, Timer: timer,
-		Modes: modes, Figures: []results.Figure{}, FailInvalid: true}
-	for _, p := range params {
-		it.Params = append(it.Params, results.Param{Name: p.name, Value: p.value})
-	}
-	return it
+	b, stop := r.seq().Measure(name, r.params(params), timer, modes, mk)
+	return b, b.Measurement, stop
 }
 
 // kernel measures a KernelBenchmark made by mk, without the copy-in, compute
