@@ -130,6 +130,13 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 	if pa.settings.Cold {
 		return usageErr("--interleave does not take --cold")
 	}
+	return comparePlans(ctx, pa, pb, opts, stdout, stderr)
+}
+
+// comparePlans measures the items of pa and pb in pairs, interleaved, writes
+// both records of each pair to pa's output and store, and prints the
+// comparison of b against a.
+func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, stdout, stderr io.Writer) error {
 	file := results.NewFile(pa.tool, pa.command)
 	var w *results.Writer
 	var pairs []results.Pair

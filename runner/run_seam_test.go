@@ -115,3 +115,25 @@ func TestExecuteRunMakeError(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+func TestComparePlans(t *testing.T) {
+	pa, ba := fakePlan(t, 10*time.Microsecond)
+	pb, bb := fakePlan(t, 30*time.Microsecond)
+	bb[0].Clock = ba[0].Clock
+	pa.syncEach, pb.syncEach = true, true
+	var out, errb bytes.Buffer
+	err := comparePlans(context.Background(), pa, pb, CompareOptions{Format: "table", Alpha: 0.05, Threshold: 0.05}, &out, &errb)
+	if fail.KindOf(err) != fail.Regression {
+		t.Errorf("B three times slower: err %v, want a regression\n%s", err, out.String())
+	}
+	if !ba[0].Modes.SyncEach || !bb[0].Modes.SyncEach {
+		t.Errorf("--sync-each not passed on: A %+v B %+v", ba[0].Modes, bb[0].Modes)
+	}
+	f, rerr := results.Read(pa.output)
+	if rerr != nil || len(f.Benchmarks) != 2 || f.Benchmarks[0].Kind != "compare:interleaved" || f.Benchmarks[1].Extra[harness.ExtraModes] != "sync-each" {
+		t.Fatalf("result file: %v %+v", rerr, f)
+	}
+	if !strings.Contains(out.String(), "slower") {
+		t.Errorf("table:\n%s", out.String())
+	}
+}
