@@ -104,7 +104,10 @@ type Item struct {
 // arguments): nothing was measured.
 type MakeError struct{ Err error }
 
+// Error is the failure's own message.
 func (e *MakeError) Error() string { return e.Err.Error() }
+
+// Unwrap is the failure.
 func (e *MakeError) Unwrap() error { return e.Err }
 
 // Stops reports whether err must stop a command that measures several things:
