@@ -118,22 +118,16 @@ type suiteState struct {
 type param struct{ name, value string }
 
 func (r *runner) newBenchmark(name string, params []param) results.Benchmark {
-	return r.seq().Record(name, r.params(params))
+	b := results.Benchmark{Name: name, Kind: "suite:" + r.suite, Device: r.dev.Describe(), Figures: []results.Figure{}}
+	for _, p := range params {
+		b.SetParam(p.name, p.value)
+	}
+	return b
 }
 
 // seq is the harness's loop for this suite run.
 func (r *runner) seq() *harness.Sequence {
-	return &harness.Sequence{Ctx: r.ctx, Device: r.dev, Kind: "suite:" + r.suite, Settings: r.o.Settings,
-		Filter: r.o.Filter, Progress: r.o.Progress, Emit: r.o.Emit}
-}
-
-// params are ps as the records' parameters.
-func (r *runner) params(ps []param) []results.Param {
-	out := make([]results.Param, len(ps))
-	for i, p := range ps {
-		out[i] = results.Param{Name: p.name, Value: p.value}
-	}
-	return out
+	return &harness.Sequence{Ctx: r.ctx, Device: r.dev, Settings: r.o.Settings, Filter: r.o.Filter, Progress: r.o.Progress, Emit: r.o.Emit}
 }
 
 // emit hands b on; it stops on cancellation.
@@ -170,7 +164,7 @@ func (r *runner) measureOnly(name string, params []param, timer measure.Timer, m
 // measureBench measures what mk makes in modes through the suite run's
 // harness.Sequence.
 func (r *runner) measureBench(name string, params []param, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) (results.Benchmark, *measure.Result, error) {
-	b, stop := r.seq().Measure(name, r.params(params), timer, modes, mk)
+	b, stop := r.seq().Measure(r.newBenchmark(name, params), timer, modes, mk)
 	return b, b.Measurement, stop
 }
 

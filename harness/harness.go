@@ -11,6 +11,8 @@ package harness
 import (
 	"context"
 	"errors"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/clmeter/clmeter/measure"
@@ -73,6 +75,10 @@ type Item struct {
 	// Name, Kind and Params identify the record (results.Benchmark).
 	Name, Kind string
 	Params     []results.Param
+	// Base, when set, is the record to start from (its name, kind,
+	// parameters, device and whatever else its maker set), in place of
+	// Name, Kind, Params, Device's description and Figures.
+	Base *results.Benchmark
 	// Device runs it.
 	Device Device
 	// Make makes the benchmark; an error is a setup failure (MakeError).
@@ -119,6 +125,11 @@ func Stops(err error) bool {
 // Record is the record of it before it is measured: its name, kind,
 // parameters, device and figures.
 func (it Item) Record() results.Benchmark {
+	if it.Base != nil {
+		b := *it.Base
+		b.Params, b.ParamOrder, b.Extra = maps.Clone(b.Params), slices.Clone(b.ParamOrder), maps.Clone(b.Extra)
+		return b
+	}
 	b := results.Benchmark{Name: it.Name, Kind: it.Kind, Device: it.Device.Describe(), Figures: it.Figures}
 	for _, p := range it.Params {
 		b.SetParam(p.Name, p.Value)

@@ -189,3 +189,21 @@ func TestMeasurePair(t *testing.T) {
 		t.Errorf("make error %v", err)
 	}
 }
+
+func TestMeasureBase(t *testing.T) {
+	base := results.Benchmark{Name: "suite/x", Kind: "suite:fake", Extra: map[string]any{"peak": "bandwidth"}}
+	base.SetParam("type", "float")
+	it := item(newBench(), &harnesstest.Device{})
+	it.Base = &base
+	rec, err := harness.Measure(context.Background(), it)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Name != "suite/x" || rec.Kind != "suite:fake" || rec.Extra["peak"] != "bandwidth" || rec.Params["type"] != "float" || rec.Params["global"] != "1024" {
+		t.Errorf("record %+v does not start from its base", rec)
+	}
+	rec.Extra["more"] = 1
+	if _, ok := base.Params["global"]; ok || len(base.ParamOrder) != 1 || len(base.Extra) != 1 {
+		t.Errorf("the base itself changed: %v %v", base.Params, base.ParamOrder)
+	}
+}

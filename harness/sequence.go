@@ -16,8 +16,6 @@ import (
 type Sequence struct {
 	Ctx    context.Context
 	Device Device
-	// Kind is every record's kind ("suite:peaks").
-	Kind string
 	// Settings measure each benchmark (a Timer given to Measure overrides
 	// theirs).
 	Settings measure.Settings
@@ -31,12 +29,6 @@ type Sequence struct {
 	Emit func(results.Benchmark) error
 }
 
-// Record is the empty record of a benchmark of the sequence (for figures
-// that come from no measurement).
-func (q *Sequence) Record(name string, params []results.Param) results.Benchmark {
-	return Item{Name: name, Kind: q.Kind, Params: params, Device: q.Device, Figures: []results.Figure{}}.Record()
-}
-
 // Hand hands b on (Emit) and returns what stops the sequence: Emit's error
 // or the context's.
 func (q *Sequence) Hand(b results.Benchmark) error {
@@ -48,22 +40,22 @@ func (q *Sequence) Hand(b results.Benchmark) error {
 	return q.Ctx.Err()
 }
 
-// Measure measures what mk makes (in modes, with timer when set) and returns
-// its record and what stops the sequence, without handing it on (see
-// Finish). A benchmark that Filter leaves out comes back unnamed and
+// Measure measures what mk makes (in modes, with timer when set) into a
+// record that starts from base (its name, parameters ...: see Item.Base),
+// and returns the record and what stops the sequence, without handing it on
+// (see Finish). A benchmark that Filter leaves out comes back unnamed and
 // unmeasured.
-func (q *Sequence) Measure(name string, params []results.Param, timer measure.Timer, modes Modes, mk func() (Bench, error)) (results.Benchmark, error) {
+func (q *Sequence) Measure(base results.Benchmark, timer measure.Timer, modes Modes, mk func() (Bench, error)) (results.Benchmark, error) {
 	if err := q.Ctx.Err(); err != nil {
 		return results.Benchmark{}, err
 	}
-	if q.Filter != nil && !q.Filter.MatchString(name) {
+	if q.Filter != nil && !q.Filter.MatchString(base.Name) {
 		return results.Benchmark{}, nil
 	}
 	if q.Progress != nil {
-		q.Progress(name)
+		q.Progress(base.Name)
 	}
-	b, err := Measure(q.Ctx, Item{Name: name, Kind: q.Kind, Params: params, Device: q.Device, Make: mk,
-		Settings: q.Settings, Timer: timer, Modes: modes, Figures: []results.Figure{}, FailInvalid: true})
+	b, err := Measure(q.Ctx, Item{Base: &base, Device: q.Device, Make: mk, Settings: q.Settings, Timer: timer, Modes: modes, FailInvalid: true})
 	if err != nil && Stops(err) {
 		return b, err
 	}

@@ -16,12 +16,12 @@ func TestSequence(t *testing.T) {
 	defer cancel()
 	clock := harnesstest.NewClock()
 	var emitted, started []string
-	q := &harness.Sequence{Ctx: ctx, Device: &harnesstest.Device{}, Kind: "suite:fake", Settings: harnesstest.Settings(clock),
+	q := &harness.Sequence{Ctx: ctx, Device: &harnesstest.Device{}, Settings: harnesstest.Settings(clock),
 		Filter:   regexp.MustCompile("^keep/"),
 		Progress: func(name string) { started = append(started, name) },
 		Emit:     func(b results.Benchmark) error { emitted = append(emitted, b.Name+" "+b.Error); return nil }}
 	run := func(name string, b *harnesstest.Bench) error {
-		rec, stop := q.Measure(name, nil, "", harness.Modes{}, func() (harness.Bench, error) {
+		rec, stop := q.Measure(results.Benchmark{Name: name, Kind: "suite:fake"}, "", harness.Modes{}, func() (harness.Bench, error) {
 			if b == nil {
 				return nil, errors.New("no such kernel")
 			}

@@ -105,12 +105,11 @@ func (sh *short) run(name string, params [][2]string, timer measure.Timer, modes
 	if sh.o.Progress != nil {
 		sh.o.Progress(name)
 	}
-	it := harness.Item{Name: name, Kind: "profile", Device: sh.dev, Make: mk, Settings: sh.s, Timer: timer, Modes: modes,
-		Figures: []results.Figure{}}
+	b := results.Benchmark{Name: name, Kind: "profile", Device: sh.dev.Describe(), Figures: []results.Figure{}}
 	for _, p := range params {
-		it.Params = append(it.Params, results.Param{Name: p[0], Value: p[1]})
+		b.SetParam(p[0], p[1])
 	}
-	b, err := harness.Measure(sh.ctx, it)
+	b, err := harness.Measure(sh.ctx, harness.Item{Base: &b, Device: sh.dev, Make: mk, Settings: sh.s, Timer: timer, Modes: modes})
 	sh.out = append(sh.out, b)
 	if errors.Is(err, context.Canceled) {
 		return err
