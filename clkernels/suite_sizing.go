@@ -60,7 +60,14 @@ func (r *runner) workingSet() (sizing.Plateau, error) {
 // shrinks, never the samples. Only the second measurement is emitted then.
 func (r *runner) kernelSized(name string, bytes int64, params func(bytes int64) []param, mk func(bytes int64) (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
 	run := func(n int64) (results.Benchmark, *measure.Result, error) {
-		return r.kernelOnly(name, params(n), false, func() (*runtime.KernelBenchmark, error) { return mk(n) })
+		return r.measureOnly(name, params(n), "", func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+			kb, err := mk(n)
+			if err != nil {
+				return nil, nil, err
+			}
+			kb.NoPhases = true
+			return kb.Measurable(), func() *results.ProgramInfo { return kb.Build.ProgramInfo(kb.Source.Name) }, nil
+		})
 	}
 	b, res, stop := run(bytes)
 	if stop == nil && b.Error == "" && b.Name != "" {
