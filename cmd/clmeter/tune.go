@@ -64,12 +64,12 @@ func init() {
 			cache := cacheOptions(c)
 			return tune.Run(c.Context, tune.Options{
 				Target: c.Args().First(), Device: c.String("device"),
-				NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 				Kernel: c.String("kernel"), Global: c.String("global"), Local: c.String("local"),
 				Args: c.StringSlice("arg"), Defines: c.StringSlice("D"), Includes: c.StringSlice("I"),
 				BuildOptions: c.String("options"), Bytes: c.String("bytes"), Flops: c.String("flops"), Sizes: c.String("size"),
 				Axes: c.StringSlice("axis"), Set: c.StringSlice("set"), Budget: c.Duration("budget"),
 				Strategy: strings.ToLower(c.String("strategy")), Seed: c.Uint64("seed"), Tolerance: c.Float64("tolerance"),
+				NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 				Settings: s, Output: c.String("output"), Format: format,
 				CacheDir: cache.Dir, CacheMaxSize: cache.MaxSize, NoCache: cache.Off,
 				Tool: toolInfo(), Command: os.Args, Child: rerunCommand(c),
