@@ -292,7 +292,7 @@ func MemoryTheory(dev *runtime.Device, mon *clocks.Monitor) *Theory {
 // and returns it with its path and Merge's notes (figures kept over lower
 // ones of bs). It returns a nil profile, and no error, when bs give no figure
 // of dev.
-func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Benchmark, source string, fill bool, o MeasureOptions) (*Profile, string, []string, error) {
+func Update(ctx context.Context, st Folder, dev *runtime.Device, bs []results.Benchmark, source string, fill bool, o MeasureOptions) (*Profile, string, []string, error) {
 	n := FromBenchmarks(dev.Describe(), bs, source, time.Now().UTC().Truncate(time.Second))
 	if n == nil {
 		return nil, "", nil, nil
@@ -352,7 +352,7 @@ func fillMissing(ctx context.Context, dev *runtime.Device, p *Profile, o Measure
 // measure, a stored profile that lacks a part (Missing) has that part
 // measured short, merged in and stored. note says which happened in one
 // line.
-func LoadOrMeasure(ctx context.Context, st Store, dev *runtime.Device, measureIt bool, o MeasureOptions) (p *Profile, note string, err error) {
+func LoadOrMeasure(ctx context.Context, st Folder, dev *runtime.Device, measureIt bool, o MeasureOptions) (p *Profile, note string, err error) {
 	key := KeyOf(dev.Describe())
 	p, err = st.Load(key)
 	if err == nil && (!measureIt || len(p.Missing()) == 0) {

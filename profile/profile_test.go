@@ -138,7 +138,7 @@ ptxas info    : Used 30 registers, 400 bytes cmem[0]
 }
 
 func TestStoreRoundTrip(t *testing.T) {
-	st := Store{Dir: filepath.Join(t.TempDir(), "profiles")}
+	st := Folder{Dir: filepath.Join(t.TempDir(), "profiles")}
 	if _, err := st.Load(KeyOf(gpu)); err == nil || !strings.Contains(err.Error(), "no device profile") {
 		t.Fatalf("empty store: %v", err)
 	}
@@ -584,7 +584,7 @@ func TestPlaceInCache(t *testing.T) {
 // TestStoreListRemove checks List (usable profiles only, others named as
 // skipped), Remove and RemoveAll (profiles of any format, nothing else).
 func TestStoreListRemove(t *testing.T) {
-	st := Store{Dir: t.TempDir()}
+	st := Folder{Dir: t.TempDir()}
 	if ps, skipped, err := st.List(); err != nil || len(ps) != 0 || len(skipped) != 0 {
 		t.Fatalf("empty store: %v %v %v", ps, skipped, err)
 	}

@@ -296,9 +296,6 @@ func formatNS(ns float64) string {
 	return units.Nanoseconds(ns)
 }
 
-// sig4 formats v with four significant digits without an exponent.
-func sig4(v float64) string { return units.Sig4(v) }
-
 // formatRate writes a rate given in G<unit>/s with an SI prefix ("12.3 GB/s",
 // "845 MB/s"); "" when there is none.
 func formatRate(g float64, unit string) string { return units.Rate(g, unit) }

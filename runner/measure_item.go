@@ -46,7 +46,7 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 		hi.Settings.Progress = func(p measure.Progress) { progress(label, p) }
 	}
 	if plan.analysis == nil {
-		plan.analysis = newAnalysis(plan.noProfile, plan.verbose, io.Discard)
+		plan.analysis = newAnalysis(plan.profileDir, plan.noProfile, plan.verbose, io.Discard)
 	}
 	dev, real := it.device.(*runtime.Device)
 	if real {

@@ -11,7 +11,7 @@ import (
 	"github.com/clmeter/clmeter/check"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/results"
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/icd"
 	"github.com/clmeter/clmeter/runtime/spec"
 )
 
@@ -30,7 +30,7 @@ func init() {
 			"   Targets take run's arguments. A FILE.cl given without --kernel/--arg uses the spec file of\n" +
 			"   the same name beside it (bugs/oob.cl -> bugs/oob.yaml), so 'clmeter check bugs/*.cl' works;\n" +
 			"   a spec file is checked at the smallest value of each axis (--all for every combination).\n" +
-			"   Needs Oclgrind: " + runtime.OclgrindInstall + ".\n\n" +
+			"   Needs Oclgrind: " + icd.OclgrindInstall + ".\n\n" +
 			"   Examples:\n" +
 			"     clmeter check examples/bugs/*.cl\n" +
 			"     clmeter check saxpy --size 4096\n" +
@@ -72,7 +72,7 @@ func init() {
 
 // checkOptions reads check's flags (or run's, for run --check) into Options.
 func checkOptions(c *cli.Context, targets []string) (check.Options, error) {
-	opts := check.Options{Targets: targets, Command: os.Args, Version: version,
+	opts := check.Options{Targets: targets, Command: os.Args, Version: version, OclgrindICD: env.oclgrindICD(),
 		Flags: check.KernelFlags{Kernel: c.String("kernel"), Global: c.String("global"), Local: c.String("local"),
 			Args: c.StringSlice("arg"), Defines: c.StringSlice("D"), Includes: c.StringSlice("I"), BuildOptions: c.String("options")}}
 	exe, err := os.Executable()
@@ -138,11 +138,11 @@ func checkBeforeRun(c *cli.Context) error {
 }
 
 // writeOclgrind is doctor's section on Oclgrind.
-func writeOclgrind(w io.Writer, st *runtime.OclgrindStatus) {
+func writeOclgrind(w io.Writer, st *icd.OclgrindStatus) {
 	fmt.Fprintln(w, "Oclgrind (for 'clmeter check')")
 	switch {
 	case st == nil:
-		fmt.Fprintf(w, "  --   not installed: 'clmeter check' needs it (%s)\n", runtime.OclgrindInstall)
+		fmt.Fprintf(w, "  --   not installed: 'clmeter check' needs it (%s)\n", icd.OclgrindInstall)
 	case st.Registered == "":
 		fmt.Fprintf(w, "  ok   %s: installed, not in the vendor folder. 'clmeter check' loads it in a child process\n"+
 			"       through a private vendor folder (OCL_ICD_VENDORS), so runs and suites never see the simulator\n", st.Library)

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/icd"
 )
 
 // The examples test of the documentation: every shell command in README.md and
@@ -350,7 +350,7 @@ func (w *docWorld) run(t *testing.T, c docCommand) {
 		mode = "help" // measured on a GPU: CI has none, so each command of its block runs with --help
 	}
 	if strings.HasPrefix(c.text, "clmeter check") && os.Getenv("CI") == "" {
-		if _, err := runtime.FindOclgrindICD(); err != nil {
+		if _, err := icd.FindOclgrindICD(os.Getenv(icd.OclgrindICDEnv)); err != nil {
 			t.Logf("%s: not run: no Oclgrind here (make test-deps installs it): %v", c, err)
 			return
 		}

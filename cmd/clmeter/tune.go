@@ -71,8 +71,8 @@ func init() {
 				Strategy: strings.ToLower(c.String("strategy")), Seed: c.Uint64("seed"), Tolerance: c.Float64("tolerance"),
 				NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 				Settings: s, Output: c.String("output"), Format: format,
-				CacheDir: cache.Dir, CacheMaxSize: cache.MaxSize, NoCache: cache.Off,
-				Tool: toolInfo(), Command: os.Args, Child: rerunCommand(c),
+				Cache: cache,
+				Tool:  toolInfo(), Command: os.Args, Child: rerunCommand(c),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	})

@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"crypto/sha256"
@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
@@ -108,7 +109,7 @@ var driverIDs sync.Map // *cl.Platform -> string
 // its path, size, modification time and inode ("" when the library cannot be
 // found). A rebuilt or upgraded driver is another file, so entries proven on
 // the old one are not trusted on the new one.
-func DriverIdentity(d *Device) string {
+func DriverIdentity(d *runtime.Device) string {
 	if d == nil || d.CL == nil || d.CL.Platform() == nil {
 		return ""
 	}
@@ -160,7 +161,7 @@ func staticProof(h EntryHeader) error {
 }
 
 // checkProof says why an entry is not proven on d's driver (nil when it is).
-func checkProof(h EntryHeader, d *Device) error {
+func checkProof(h EntryHeader, d *runtime.Device) error {
 	if err := staticProof(h); err != nil {
 		return err
 	}
@@ -174,7 +175,7 @@ func checkProof(h EntryHeader, d *Device) error {
 // source build's, and returns the entry's proof for key and driver. The caller
 // runs it where a crash costs no user's run: in the store child, or right
 // after the driver made the binary in this process.
-func proveBinary(d *Device, key, driver string, binary []byte, options string, want []KernelSig) (string, error) {
+func proveBinary(d *runtime.Device, key, driver string, binary []byte, options string, want []KernelSig) (string, error) {
 	p, _, err := d.BuildFromBinary(binary, options)
 	if err != nil {
 		return "", fmt.Errorf("the driver's binary does not load back: %v", oneLine(err.Error()))

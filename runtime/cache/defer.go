@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
@@ -19,15 +20,15 @@ const storeNotice = time.Second
 type pendingStore struct {
 	key     string
 	kf      KeyFields
-	src     Source
+	src     runtime.Source
 	options string
-	prog    *cl.Program // a retained handle, released once stored
-	device  *Device     // the program's device (and context)
+	prog    *cl.Program     // a retained handle, released once stored
+	device  *runtime.Device // the program's device (and context)
 }
 
 // deferStore keeps a second handle on p, to be read and stored by StorePending.
 // A key already pending is not kept twice.
-func (c *Cache) deferStore(key string, kf KeyFields, src Source, options string, p *cl.Program, d *Device) error {
+func (c *Cache) deferStore(key string, kf KeyFields, src runtime.Source, options string, p *cl.Program, d *runtime.Device) error {
 	c.pmu.Lock()
 	defer c.pmu.Unlock()
 	for _, ps := range c.pending {
@@ -47,7 +48,7 @@ func (c *Cache) deferStore(key string, kf KeyFields, src Source, options string,
 // reusePending returns another handle on the program built for key on d
 // earlier in this process and not stored yet, or nil: a later build of the
 // same program needs neither the compiler nor the disk.
-func (c *Cache) reusePending(key string, d *Device) *cl.Program {
+func (c *Cache) reusePending(key string, d *runtime.Device) *cl.Program {
 	c.pmu.Lock()
 	defer c.pmu.Unlock()
 	for _, ps := range c.pending {
@@ -67,39 +68,21 @@ func (c *Cache) Pending() int {
 	return len(c.pending)
 }
 
-// A StoreReport says what one StorePending did.
-type StoreReport struct {
-	// Stored entries and their total bytes.
-	Stored int   `json:"stored"`
-	Bytes  int64 `json:"bytes"`
-	// Failed are binaries the driver did not give or entries not written;
-	// Abandoned were not done when the context ended.
-	Failed    int `json:"failed"`
-	Abandoned int `json:"abandoned"`
-	// Detached were handed to a store child (Cache.StoreCommand) that
-	// stores them after this process exits.
-	Detached int `json:"detached"`
-	// Took is the time from the call to its return: reading the binaries (on
-	// PoCL this compiles every kernel's generic work-group function not yet
-	// compiled) and writing the entries.
-	Took time.Duration `json:"took_ns"`
-}
-
 // StorePending reads and stores the binaries of the programs that missed since
 // the last call (see Defer), after the work, while the programs are still
 // alive; with StoreCommand set it hands them to a detached store child
-// instead and returns at once (see cache_child.go). It returns when every entry is written, or as soon as ctx is done (an
+// instead and returns at once (see child.go). It returns when every entry is written, or as soon as ctx is done (an
 // interrupt at exit): the store then under way is abandoned. It is either
 // finished later, or cut off by the process's exit; an entry is written to a
 // temporary file and renamed into place, so the cache only ever holds whole
 // entries. Programs not yet read when ctx ends are released unread.
-func (c *Cache) StorePending(ctx context.Context) StoreReport {
+func (c *Cache) StorePending(ctx context.Context) runtime.StoreReport {
 	c.pmu.Lock()
 	ps := c.pending
 	c.pending = nil
 	c.pmu.Unlock()
 	start := time.Now()
-	var r StoreReport
+	var r runtime.StoreReport
 	if len(ps) == 0 {
 		return r
 	}
@@ -168,28 +151,4 @@ func (c *Cache) storeOne(ctx context.Context, p pendingStore) (int64, error) {
 	}
 	c.debugf("stored %s after the work in %s", p.key[:12], time.Since(t).Round(time.Microsecond))
 	return n, nil
-}
-
-// pendingStorer is a ProgramCache whose stores wait for the work to end.
-type pendingStorer interface {
-	StorePending(ctx context.Context) StoreReport
-}
-
-// CloseContext stores the binary cache's deferred entries (see
-// Cache.StorePending; a done ctx abandons them), then releases every context
-// and queue made. Call it when the work is done. The Manager must not be used
-// after.
-func (m *Manager) CloseContext(ctx context.Context) StoreReport {
-	var r StoreReport
-	if s, ok := m.Cache.(pendingStorer); ok {
-		r = s.StorePending(ctx)
-	}
-	if r.Abandoned > 0 {
-		// A store abandoned by an interrupt may still be inside the driver
-		// (reading a binary compiles): releasing its context under it can
-		// abort the process. The process is ending; its exit frees them.
-		return r
-	}
-	m.release()
-	return r
 }

@@ -12,25 +12,30 @@ import (
 )
 
 // A Store keeps profiles as JSON files in a folder, one per Key.
-type Store struct {
+type Folder struct {
 	Dir string
 }
 
-// DefaultStore is the store in CLMETER_PROFILE_DIR, else in the user's cache
-// folder (~/.cache/clmeter/profiles on Linux).
-func DefaultStore() (Store, error) {
-	if d := os.Getenv("CLMETER_PROFILE_DIR"); d != "" {
-		return Store{Dir: d}, nil
+// DirEnv names the variable that puts the profiles in another folder; the
+// command reads it and passes its value to DefaultFolder.
+const DirEnv = "CLMETER_PROFILE_DIR"
+
+// DefaultFolder is the folder dir when not "" (CLMETER_PROFILE_DIR, read by
+// the command), else in the user's cache folder (~/.cache/clmeter/profiles on
+// Linux).
+func DefaultFolder(dir string) (Folder, error) {
+	if dir != "" {
+		return Folder{Dir: dir}, nil
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return Store{}, fmt.Errorf("device profiles: no user cache folder (%v): set CLMETER_PROFILE_DIR", err)
+		return Folder{}, fmt.Errorf("device profiles: no user cache folder (%v): set CLMETER_PROFILE_DIR", err)
 	}
-	return Store{Dir: filepath.Join(base, "clmeter", "profiles")}, nil
+	return Folder{Dir: filepath.Join(base, "clmeter", "profiles")}, nil
 }
 
 // Path is where the profile of k is kept.
-func (s Store) Path(k Key) string { return filepath.Join(s.Dir, k.FileName()) }
+func (s Folder) Path(k Key) string { return filepath.Join(s.Dir, k.FileName()) }
 
 // ErrNoProfile is returned by Load when no usable profile is stored.
 var ErrNoProfile = errors.New("no device profile stored")
@@ -38,7 +43,7 @@ var ErrNoProfile = errors.New("no device profile stored")
 // Load returns the stored profile of k. It returns an error wrapping
 // ErrNoProfile when there is none, or when the stored one is of another format
 // or another key (a damaged or foreign file is never used).
-func (s Store) Load(k Key) (*Profile, error) {
+func (s Folder) Load(k Key) (*Profile, error) {
 	path := s.Path(k)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -65,7 +70,7 @@ func (s Store) Load(k Key) (*Profile, error) {
 
 // Save writes p atomically (a temporary file in the same folder, synced, then
 // renamed) and returns its path.
-func (s Store) Save(p *Profile) (string, error) {
+func (s Folder) Save(p *Profile) (string, error) {
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return "", fmt.Errorf("device profiles: %w", err)
 	}
@@ -102,7 +107,7 @@ func (s Store) Save(p *Profile) (string, error) {
 
 // Remove forgets the stored profile of k (nothing to forget is no error). It
 // reports whether there was one.
-func (s Store) Remove(k Key) (bool, error) {
+func (s Folder) Remove(k Key) (bool, error) {
 	err := os.Remove(s.Path(k))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -116,7 +121,7 @@ func (s Store) Remove(k Key) (bool, error) {
 // RemoveAll forgets every profile in the store, of any format (a file whose
 // JSON names a device key); other files are left alone. It returns the
 // paths removed.
-func (s Store) RemoveAll() ([]string, error) {
+func (s Folder) RemoveAll() ([]string, error) {
 	entries, err := os.ReadDir(s.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -152,7 +157,7 @@ func (s Store) RemoveAll() ([]string, error) {
 // List returns every usable profile in the store, sorted by device name and
 // driver; files that are not profiles of this format are left out and named
 // in skipped, with why.
-func (s Store) List() (ps []*Profile, skipped []string, err error) {
+func (s Folder) List() (ps []*Profile, skipped []string, err error) {
 	entries, err := os.ReadDir(s.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil

@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"encoding/json"
@@ -10,17 +10,18 @@ import (
 	"sort"
 	"time"
 
+	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/units"
 )
 
 // savingsFile, in the cache folder, holds what 'clmeter cache bench' last
-// measured on each device (CacheSavings, a JSON list).
+// measured on each device (Savings, a JSON list).
 const savingsFile = "savings.json"
 
-// CacheSavings is what 'clmeter cache bench' measured each cache to save on one
+// Savings is what 'clmeter cache bench' measured each cache to save on one
 // device: the time to first result (TTFR: enumeration + context + build + first
 // launch, median of fresh processes) of each program in each mode.
-type CacheSavings struct {
+type Savings struct {
 	Platform      string    `json:"platform"`
 	Device        string    `json:"device"`
 	DriverVersion string    `json:"driver_version"`
@@ -61,21 +62,21 @@ func (p ProgramSavings) Summary() string {
 }
 
 // sameDevice says whether two records are of one device and driver.
-func (s CacheSavings) sameDevice(o CacheSavings) bool {
+func (s Savings) sameDevice(o Savings) bool {
 	return s.Platform == o.Platform && s.Device == o.Device && s.DriverVersion == o.DriverVersion
 }
 
 // Savings returns the recorded measurements, most recent first (none: an
 // empty list).
-func (c *Cache) Savings() ([]CacheSavings, error) {
+func (c *Cache) Savings() ([]Savings, error) {
 	b, err := os.ReadFile(filepath.Join(c.Dir, savingsFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return []CacheSavings{}, nil
+		return []Savings{}, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	var out []CacheSavings
+	var out []Savings
 	if err := json.Unmarshal(b, &out); err != nil {
 		return nil, fmt.Errorf("%s: %w (delete it; clmeter cache bench writes it again)", filepath.Join(c.Dir, savingsFile), err)
 	}
@@ -84,27 +85,27 @@ func (c *Cache) Savings() ([]CacheSavings, error) {
 }
 
 // SavingsFor returns the record of d's device and driver, if any.
-func (c *Cache) SavingsFor(d *Device) (CacheSavings, bool) {
+func (c *Cache) SavingsFor(d *runtime.Device) (Savings, bool) {
 	all, err := c.Savings()
 	if err != nil {
-		return CacheSavings{}, false
+		return Savings{}, false
 	}
-	want := CacheSavings{Platform: d.Platform.Name, Device: d.Info.Name, DriverVersion: d.Info.DriverVersion}
+	want := Savings{Platform: d.Platform.Name, Device: d.Info.Name, DriverVersion: d.Info.DriverVersion}
 	for _, s := range all {
 		if s.sameDevice(want) {
 			return s, true
 		}
 	}
-	return CacheSavings{}, false
+	return Savings{}, false
 }
 
 // RecordSavings keeps s as the measurement of its device, replacing an older
 // one, in a file written atomically.
-func (c *Cache) RecordSavings(s CacheSavings) error {
+func (c *Cache) RecordSavings(s Savings) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	all, _ := c.Savings() // a damaged file is replaced
-	out := []CacheSavings{s}
+	out := []Savings{s}
 	for _, o := range all {
 		if !o.sameDevice(s) {
 			out = append(out, o)

@@ -1,4 +1,4 @@
-package runtime
+package timeline
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/runtime"
 )
 
 // counting hides everything but measure.Benchmark and counts the launches.
@@ -36,15 +37,15 @@ type chromeEvent struct {
 }
 
 func TestRecorderOnDevice(t *testing.T) {
-	_, dev := realDevice(t)
+	dev := firstDevice(t)
 	rec := NewRecorder()
 	q, err := rec.Queue(dev)
 	if err != nil {
 		t.Fatal(err)
 	}
 	const n = 1 << 16
-	kb := &KernelBenchmark{Device: dev, Source: Source{Name: "add1.cl", Text: cacheTestSrc}, Kernel: "add1",
-		Args: []Arg{{Kind: ArgBuffer, Name: "x", Bytes: 4 * n}}, Global: []int{n}, Tracer: q}
+	kb := &runtime.KernelBenchmark{Device: dev, Source: runtime.Source{Name: "add1.cl", Text: "__kernel void add1(__global float *x) { x[get_global_id(0)] += 1.0f; }\n"}, Kernel: "add1",
+		Args: []runtime.Arg{{Kind: runtime.ArgBuffer, Name: "x", Bytes: 4 * n}}, Global: []int{n}, Tracer: q}
 	cb := &counting{b: kb.Measurable()}
 	s := measure.DefaultSettings()
 	s.Samples, s.MinSampleTime, s.Warmup = 3, 2*time.Millisecond, measure.WarmupCount(1)
@@ -159,4 +160,19 @@ func TestToHostInterpolates(t *testing.T) {
 	if err := tr.WriteChrome(&buf); err != nil || !strings.Contains(buf.String(), `"traceEvents":[`) {
 		t.Errorf("%v %s", err, buf.String())
 	}
+}
+
+// firstDevice returns the first OpenCL device, skipping when there is none.
+func firstDevice(t *testing.T) *runtime.Device {
+	t.Helper()
+	m := runtime.NewManager()
+	devs, err := m.Devices()
+	if err != nil {
+		t.Skipf("no OpenCL here: %v", err)
+	}
+	if len(devs) == 0 {
+		t.Skip("no OpenCL device here")
+	}
+	t.Cleanup(m.Close)
+	return devs[0]
 }

@@ -1,11 +1,13 @@
-package runtime
+package doctor
 
 import (
 	"context"
 	"encoding/binary"
 	"time"
 
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/runtime"
 )
 
 // A TimerVerdict says which timer a benchmark's figures get on a device: the
@@ -28,25 +30,27 @@ const timerKernel = `__kernel void clmeter_timer(__global float *x, int iters) {
 }`
 
 // CheckDeviceTimer measures a small kernel on dev the way every benchmark is
-// measured (measure.Run: warm-up batches checked against the host clock) and
+// measured (harness.Measure: warm-up batches checked against the host clock) and
 // returns which timer the figures get. It takes well under a second on a
 // healthy device, and at most about two seconds.
-func CheckDeviceTimer(ctx context.Context, dev *Device) (TimerVerdict, error) {
+func CheckDeviceTimer(ctx context.Context, dev *runtime.Device) (TimerVerdict, error) {
 	const n = 64
-	kb := &KernelBenchmark{
-		Device: dev, Source: Source{Name: "timer-check", Text: timerKernel}, Kernel: "clmeter_timer",
-		Args: []Arg{
-			{Kind: ArgBuffer, Name: "x", Bytes: 4 * n, Init: func(b []byte) {
+	kb := &runtime.KernelBenchmark{
+		Device: dev, Source: runtime.Source{Name: "timer-check", Text: timerKernel}, Kernel: "clmeter_timer",
+		Args: []runtime.Arg{
+			{Kind: runtime.ArgBuffer, Name: "x", Bytes: 4 * n, Init: func(b []byte) {
 				for i := 0; i < n; i++ {
 					binary.LittleEndian.PutUint32(b[4*i:], 0x3f800000) // 1.0f
 				}
 			}},
-			{Kind: ArgScalar, Name: "iters", Value: int32(64)},
+			{Kind: runtime.ArgScalar, Name: "iters", Value: int32(64)},
 		},
 		Global: []int{n},
 	}
 	s := measure.Settings{Samples: 1, MinSampleTime: 10 * time.Millisecond, MaxTime: 2 * time.Second, KernelTimeout: 30 * time.Second}
-	r, err := measure.Run(ctx, kb.Measurable(), s)
+	b, err := harness.Measure(ctx, harness.Item{Name: "timer-check", Kind: "doctor", Device: dev, Settings: s,
+		Make: func() (harness.Bench, error) { return harness.Kernel(kb), nil }})
+	r := b.Measurement
 	if r == nil || err != nil {
 		return TimerVerdict{}, err
 	}

@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"context"
@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/clmeter/clmeter/runtime"
 )
 
 // A miss's store runs in a detached child process (when Cache.StoreCommand is
@@ -33,18 +35,20 @@ import (
 // process's exit, then builds each program from source (PoCL's own kernel cache, shared by the processes of a
 // user, already holds what the run compiled, its launches' work-group
 // functions included), reads and proves the binary (it must load back with the
-// source's kernels: see cache_proof.go) and renames the entry into place;
+// source's kernels: see proof.go) and renames the entry into place;
 // it releases each lock when done, and gives up StoreChildLimit after it
 // began. So:
 // never a partial entry (atomic rename), never two children on one entry (the
 // lock), never a zombie (the child is reaped by this process while it lives,
 // by init after), and a crash while proving costs only the child. WaitStores
-// (clmeter cache wait) waits for the locks; CLMETER_CACHE_STORE_WAIT=1 makes
-// the process wait for its child before it exits (tests).
+// (clmeter cache wait) waits for the locks; Cache.WaitStore
+// (CLMETER_CACHE_STORE_WAIT=1) makes the process wait for its child before it
+// exits (tests).
 
-// CacheStoreWaitEnv, set to 1, makes a process wait for its store child before
-// it exits; an interrupt during the wait ends the child.
-const CacheStoreWaitEnv = "CLMETER_CACHE_STORE_WAIT"
+// StoreWaitEnv, set to 1, makes a process wait for its store child before
+// it exits; an interrupt during the wait ends the child (Config.WaitStore;
+// the command reads it).
+const StoreWaitEnv = "CLMETER_CACHE_STORE_WAIT"
 
 // StoreChildLimit bounds a store child's work (from the exit of the process
 // that started it): past it, it exits and stores nothing more (the next run's
@@ -69,17 +73,40 @@ func (c *Cache) jobPath(key, ext string) string {
 }
 
 // detach hands the pending stores ps to a store child and returns without
-// waiting for it (unless CLMETER_CACHE_STORE_WAIT=1).
-func (c *Cache) detach(ctx context.Context, ps []pendingStore) StoreReport {
+// waiting for it (unless WaitStore is set).
+func (c *Cache) detach(ctx context.Context, ps []pendingStore) runtime.StoreReport {
 	start := time.Now()
-	var r StoreReport
-	var locks []*os.File
-	var keys []string
-	defer func() {
-		for _, f := range locks {
-			f.Close()
+	var r runtime.StoreReport
+	locks, keys, failed := c.writeJobs(ps)
+	r.Failed = failed
+	if len(keys) > 0 {
+		cmd, done, err := c.startStoreChild(locks, keys)
+		if err != nil {
+			r.Failed += len(keys)
+			c.debugf("no store child: %v", err)
+		} else {
+			r.Detached = len(keys)
+			c.debugf("store of %d entr(ies) handed to child process %d", len(keys), cmd.Process.Pid)
+			if c.WaitStore {
+				releaseChildren()
+				select {
+				case <-done:
+				case <-ctx.Done():
+					cmd.Process.Kill()
+					<-done
+				}
+			}
 		}
-	}()
+	}
+	r.Took = time.Since(start)
+	return r
+}
+
+// writeJobs writes the job file of each pending store whose entry is not
+// there yet and takes its lock (a store another process holds is left to
+// it); it returns the locks and keys of the jobs written, and how many
+// failed. The programs are released.
+func (c *Cache) writeJobs(ps []pendingStore) (locks []*os.File, keys []string, failed int) {
 	for _, p := range ps {
 		p.prog.Release()
 		if _, err := os.Stat(c.entryPath(p.key)); err == nil {
@@ -98,29 +125,35 @@ func (c *Cache) detach(ctx context.Context, ps []pendingStore) StoreReport {
 		b, _ := json.Marshal(job)
 		if err := writeJob(c.jobPath(p.key, ".json"), b); err != nil {
 			f.Close()
-			r.Failed++
+			failed++
 			c.debugf("not stored %s: %v", p.key[:12], err)
 			continue
 		}
 		locks = append(locks, f)
 		keys = append(keys, p.key)
 	}
-	if len(keys) == 0 {
-		r.Took = time.Since(start)
-		return r
-	}
+	return locks, keys, failed
+}
+
+// startStoreChild starts the store child of keys, handing it their locks
+// (closed here, whether it started or not); done is closed when the child is
+// reaped. A child that cannot start leaves no job file.
+func (c *Cache) startStoreChild(locks []*os.File, keys []string) (*exec.Cmd, chan struct{}, error) {
+	defer func() {
+		for _, f := range locks {
+			f.Close() // the child holds the locks now
+		}
+	}()
 	// The child starts its work once this process has ended (or waits for
 	// it): it reads a pipe whose write end only this process holds, to EOF.
 	// So it never competes with this process's own exit for the CPU.
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		r.Failed += len(keys)
-		r.Took = time.Since(start)
-		return r
+		return nil, nil, err
 	}
 	defer pr.Close()
 	cmd := exec.Command(c.StoreCommand[0], append(append([]string{}, c.StoreCommand[1:]...), keys...)...)
-	cmd.Env = append(os.Environ(), CacheDirEnv+"="+c.Dir)
+	cmd.Env = append(os.Environ(), DirEnv+"="+c.Dir)
 	cmd.ExtraFiles = append(locks, pr) // fd 3+i holds keys[i]'s lock; fd 3+len(keys) the pipe
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
@@ -128,33 +161,14 @@ func (c *Cache) detach(ctx context.Context, ps []pendingStore) StoreReport {
 		for _, k := range keys {
 			os.Remove(c.jobPath(k, ".json"))
 		}
-		r.Failed += len(keys)
-		c.debugf("no store child: %v", err)
-		r.Took = time.Since(start)
-		return r
+		return nil, nil, err
 	}
-	for _, f := range locks {
-		f.Close() // the child holds the locks now
-	}
-	locks = nil
-	r.Detached = len(keys)
-	c.debugf("store of %d entr(ies) handed to child process %d", len(keys), cmd.Process.Pid)
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }() // reaped while this process lives
 	keepMu.Lock()
 	keepOpen = append(keepOpen, pw) // closed by the exit, or by WaitStores
 	keepMu.Unlock()
-	if envTrue(CacheStoreWaitEnv) {
-		releaseChildren()
-		select {
-		case <-done:
-		case <-ctx.Done():
-			cmd.Process.Kill()
-			<-done
-		}
-	}
-	r.Took = time.Since(start)
-	return r
+	return cmd, done, nil
 }
 
 // writeJob writes a job file through a temporary file and a rename, unsynced:
@@ -249,8 +263,8 @@ func RunStoreJobs(ctx context.Context, dir string, keys []string) error {
 	defer limit.Stop()
 	ctx, cancel := context.WithTimeout(ctx, StoreChildLimit)
 	defer cancel()
-	c := NewCache(dir, 0)
-	m := NewManager()
+	c := New(dir, 0)
+	m := runtime.NewManager()
 	defer m.Close()
 	var first error
 	for i, key := range keys {
@@ -266,7 +280,7 @@ func RunStoreJobs(ctx context.Context, dir string, keys []string) error {
 
 // runJob makes key's entry from its job file, holding its lock (fd: the
 // lock handed by the parent).
-func (c *Cache) runJob(m *Manager, key string, fd int) error {
+func (c *Cache) runJob(m *runtime.Manager, key string, fd int) error {
 	if len(key) != 64 || strings.ContainsAny(key, `/\.`) {
 		return errors.New("not a cache key")
 	}
@@ -300,9 +314,9 @@ func (c *Cache) runJob(m *Manager, key string, fd int) error {
 	if err != nil {
 		return err
 	}
-	src := Source{Name: job.Name, Text: job.Text, Dir: job.Dir}
+	src := runtime.Source{Name: job.Name, Text: job.Text, Dir: job.Dir}
 	for _, d := range devs {
-		kf := CacheKey(d, src, job.Options)
+		kf := KeyFor(d, src, job.Options)
 		if kf.Key() != key {
 			continue
 		}

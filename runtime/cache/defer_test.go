@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"context"
@@ -8,11 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/runtime"
+
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
 // launchOnce runs the program's add1 kernel once over n work-items.
-func launchOnce(t *testing.T, d *Device, p *cl.Program, n int) {
+func launchOnce(t *testing.T, d *runtime.Device, p *cl.Program, n int) {
 	t.Helper()
 	ctx, q, err := d.Context()
 	if err != nil {
@@ -44,10 +46,10 @@ func launchOnce(t *testing.T, d *Device, p *cl.Program, n int) {
 // after the program was released.
 func TestCacheDeferredStore(t *testing.T) {
 	m, d := realDevice(t)
-	c := NewCache(t.TempDir(), 0)
+	c := New(t.TempDir(), 0)
 	c.Defer = true
 	m.Cache = c
-	src := Source{Name: "add1.cl", Text: cacheTestSrc}
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	p, info, err := d.BuildProgram(src, "")
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +85,7 @@ func TestCacheDeferredStore(t *testing.T) {
 	if info := build(t, c, d, src, ""); info.CacheNote != "hit" {
 		t.Fatalf("build after StorePending: %q, want a hit", info.CacheNote)
 	}
-	if r := c.StorePending(context.Background()); r != (StoreReport{}) {
+	if r := c.StorePending(context.Background()); r != (runtime.StoreReport{}) {
 		t.Errorf("second StorePending = %+v, want nothing done", r)
 	}
 }
@@ -92,11 +94,11 @@ func TestCacheDeferredStore(t *testing.T) {
 // leaves no file behind and releases the programs.
 func TestCacheDeferredStoreAbandoned(t *testing.T) {
 	m, d := realDevice(t)
-	c := NewCache(t.TempDir(), 0)
+	c := New(t.TempDir(), 0)
 	c.Defer = true
 	m.Cache = c
 	for _, text := range []string{cacheTestSrc, cacheTestSrc + "// two\n"} {
-		p, _, err := d.BuildProgram(Source{Name: "add1.cl", Text: text}, "")
+		p, _, err := d.BuildProgram(runtime.Source{Name: "add1.cl", Text: text}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -121,25 +123,25 @@ func TestCacheDeferredStoreAbandoned(t *testing.T) {
 
 // TestCachePolicy checks the per-driver defaults and CLMETER_CACHE=1.
 func TestCachePolicy(t *testing.T) {
-	if p := CachePolicyFor("pocl", nil); !p.On || p.Stores == "" || p.Why == "" {
+	if p := PolicyFor("pocl", nil); !p.On || p.Stores == "" || p.Why == "" {
 		t.Errorf("PoCL policy %+v, want on, with what and why", p)
 	}
-	if p := CachePolicyFor("nvidia", nil); p.On {
+	if p := PolicyFor("nvidia", nil); p.On {
 		t.Errorf("NVIDIA policy %+v, want off while the driver's cache is on", p)
 	}
-	if p := CachePolicyFor("nvidia", []string{"CUDA_CACHE_DISABLE=1"}); !p.On {
+	if p := PolicyFor("nvidia", []string{"CUDA_CACHE_DISABLE=1"}); !p.On {
 		t.Errorf("NVIDIA policy with CUDA_CACHE_DISABLE=1: %+v, want on", p)
 	}
-	if p := CachePolicyFor("", nil); !p.On {
+	if p := PolicyFor("", nil); !p.On {
 		t.Errorf("unknown driver policy %+v, want on", p)
 	}
 	// A device of a family whose policy is off builds from source, unless forced.
 	_, d := realDevice(t)
-	nv := &Device{Platform: d.Platform, Info: d.Info, CL: d.CL, mgr: d.mgr}
+	nv := &runtime.Device{Platform: d.Platform, Info: d.Info, CL: d.CL}
 	nv.Platform.Name, nv.Platform.Vendor = "NVIDIA CUDA", "NVIDIA Corporation"
-	c := NewCache(t.TempDir(), 0)
+	c := New(t.TempDir(), 0)
 	t.Setenv("CUDA_CACHE_DISABLE", "")
-	p, info, err := c.BuildProgram(nv, Source{Name: "add1.cl", Text: cacheTestSrc}, "")
+	p, info, err := c.BuildProgram(nv, runtime.Source{Name: "add1.cl", Text: cacheTestSrc}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +150,7 @@ func TestCachePolicy(t *testing.T) {
 		t.Fatalf("policy off: note %q", info.CacheNote)
 	}
 	c.Force = true
-	p, info, err = c.BuildProgram(nv, Source{Name: "add1.cl", Text: cacheTestSrc}, "")
+	p, info, err = c.BuildProgram(nv, runtime.Source{Name: "add1.cl", Text: cacheTestSrc}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,9 +171,9 @@ func TestCacheDeferredEntryComplete(t *testing.T) {
 	// A program PoCL's own cache has not seen (it keys the preprocessed source,
 	// so a comment would not do): it would otherwise hand the work-group
 	// functions of earlier launches to the binary read before one.
-	src := Source{Name: "add1.cl", Text: cacheTestSrc + fmt.Sprintf("__constant int clmeter_test_nonce_%d = 1;\n", time.Now().UnixNano())}
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc + fmt.Sprintf("__constant int clmeter_test_nonce_%d = 1;\n", time.Now().UnixNano())}
 	size := func(deferred bool) int64 {
-		c := NewCache(t.TempDir(), 0)
+		c := New(t.TempDir(), 0)
 		c.Defer = deferred
 		m.Cache = c
 		p, _, err := d.BuildProgram(src, "")

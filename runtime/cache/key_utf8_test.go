@@ -1,14 +1,18 @@
-package runtime
+package cache
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/clmeter/clmeter/runtime"
+)
 
 // TestKeyInvalidUTF8 checks that options differing only in invalid UTF-8 bytes
 // get different keys, and that an entry's key can be recomputed from its header.
 func TestKeyInvalidUTF8(t *testing.T) {
-	d := &Device{}
-	src := Source{Name: "k.cl", Text: "__kernel void k() {}"}
-	a := CacheKey(d, src, "-DX=\xff")
-	b := CacheKey(d, src, "-DX=\xfe")
+	d := &runtime.Device{}
+	src := runtime.Source{Name: "k.cl", Text: "__kernel void k() {}"}
+	a := KeyFor(d, src, "-DX=\xff")
+	b := KeyFor(d, src, "-DX=\xfe")
 	if a.Key() == b.Key() {
 		t.Fatal("options differing in invalid UTF-8 share a key")
 	}

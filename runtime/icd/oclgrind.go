@@ -1,4 +1,7 @@
-package runtime
+// Package icd finds OpenCL libraries on this machine: the ICD vendor files and
+// the libraries they name, vendor libraries no file names, and Oclgrind's ICD
+// library. It is the one home of that search (the loader itself is runtime/cl).
+package icd
 
 import (
 	"errors"
@@ -29,11 +32,12 @@ var ErrNoOclgrind = errors.New("Oclgrind is not installed: install it with '" + 
 const OclgrindICDEnv = "CLMETER_OCLGRIND_ICD"
 
 // FindOclgrindICD returns the path of Oclgrind's ICD library
-// (liboclgrind-rt-icd.so): CLMETER_OCLGRIND_ICD when set, else the files the
-// oclgrind package installed (dpkg -L oclgrind), else the usual folders, else
-// ldconfig's cache. It returns ErrNoOclgrind when none exists.
-func FindOclgrindICD() (string, error) {
-	if p := os.Getenv(OclgrindICDEnv); p != "" {
+// (liboclgrind-rt-icd.so): override (the value of CLMETER_OCLGRIND_ICD, which
+// the command reads) when not "", else the files the oclgrind package
+// installed (dpkg -L oclgrind), else the usual folders, else ldconfig's cache.
+// It returns ErrNoOclgrind when none exists.
+func FindOclgrindICD(override string) (string, error) {
+	if p := override; p != "" {
 		if isFile(p) {
 			return p, nil
 		}
@@ -51,9 +55,9 @@ func FindOclgrindICD() (string, error) {
 			}
 		}
 	}
-	for _, p := range ldconfigLibraries() {
-		if isOclgrindICD(p) && isFile(p) {
-			return p, nil
+	for _, l := range ldconfigCache() {
+		if isOclgrindICD(l.path) && isFile(l.path) {
+			return l.path, nil
 		}
 	}
 	return "", ErrNoOclgrind
@@ -87,25 +91,6 @@ func dpkgFiles(pkg string) []string {
 	return strings.Fields(string(out))
 }
 
-// ldconfigLibraries lists the paths in ldconfig's cache.
-func ldconfigLibraries() []string {
-	bin, err := exec.LookPath("ldconfig")
-	if err != nil {
-		bin = "/sbin/ldconfig"
-	}
-	out, err := exec.Command(bin, "-p").Output()
-	if err != nil {
-		return nil
-	}
-	var libs []string
-	for _, line := range strings.Split(string(out), "\n") {
-		if _, p, ok := strings.Cut(line, "=>"); ok {
-			libs = append(libs, strings.TrimSpace(p))
-		}
-	}
-	return libs
-}
-
 // OclgrindStatus says whether Oclgrind is installed and whether the ICD loader
 // already offers it (a vendor file naming it), for 'clmeter doctor'.
 type OclgrindStatus struct {
@@ -115,9 +100,10 @@ type OclgrindStatus struct {
 	Registered string `json:"registered,omitempty"`
 }
 
-// oclgrindStatus finds Oclgrind and the vendor file, among dirs, that names it.
-func oclgrindStatus(dirs []VendorDir) *OclgrindStatus {
-	lib, err := FindOclgrindICD()
+// Oclgrind finds Oclgrind (FindOclgrindICD with override) and the vendor
+// file, among dirs, that names it; nil when it is not installed.
+func Oclgrind(dirs []VendorDir, override string) *OclgrindStatus {
+	lib, err := FindOclgrindICD(override)
 	if err != nil {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/runtime"
+
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
@@ -18,9 +20,9 @@ const cacheTestSrc = `__kernel void add1(__global float *x) { x[get_global_id(0)
 `
 
 // realDevice returns the first OpenCL device, skipping when there is none.
-func realDevice(t *testing.T) (*Manager, *Device) {
+func realDevice(t *testing.T) (*runtime.Manager, *runtime.Device) {
 	t.Helper()
-	m := NewManager()
+	m := runtime.NewManager()
 	devs, err := m.Devices()
 	if err != nil {
 		t.Skipf("no OpenCL here: %v", err)
@@ -33,7 +35,7 @@ func realDevice(t *testing.T) (*Manager, *Device) {
 }
 
 // build builds through c and checks that the program has its kernel.
-func build(t *testing.T, c *Cache, d *Device, src Source, opts string) BuildInfo {
+func build(t *testing.T, c *Cache, d *runtime.Device, src runtime.Source, opts string) runtime.BuildInfo {
 	t.Helper()
 	p, info, err := c.BuildProgram(d, src, opts)
 	if err != nil {
@@ -66,10 +68,10 @@ func checkEntryValid(t *testing.T, path string) {
 func TestCacheHitAfterMiss(t *testing.T) {
 	m, d := realDevice(t)
 	var dbg bytes.Buffer
-	c := NewCache(t.TempDir(), 0)
+	c := New(t.TempDir(), 0)
 	c.Debug = &dbg
 	m.Cache = c
-	src := Source{Name: "add1.cl", Text: cacheTestSrc}
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	if info := build(t, c, d, src, "-cl-fast-relaxed-math"); info.FromCache || info.CacheNote != "miss" {
 		t.Fatalf("first build: from cache %v, note %q; want a miss", info.FromCache, info.CacheNote)
 	}
@@ -119,50 +121,54 @@ func TestCacheKeyFields(t *testing.T) {
 	write(filepath.Join(dir, "b.h"), "#define B 2\n")
 	write(filepath.Join(inc, "c.h"), "#define C 3\n")
 	text := "#include \"a.h\"\n  # include <c.h>\n#include \"missing.h\"\nkernel void k(global int *x) { x[0] = A + B + C; }\n"
-	src := Source{Name: "k.cl", Text: text, Dir: dir}
+	src := runtime.Source{Name: "k.cl", Text: text, Dir: dir}
 	opts := "-I " + inc
 
 	t.Setenv("POCL_DEVICES", "")
 	os.Unsetenv("POCL_DEVICES")
-	dev := func() *Device {
-		return &Device{
+	dev := func() *runtime.Device {
+		return &runtime.Device{
 			Platform: cl.PlatformInfo{Name: "Portable Computing Language", Vendor: "The pocl project", Version: "OpenCL 3.0 PoCL 5.0"},
 			Info:     cl.DeviceInfo{Name: "cpu-x", Vendor: "AuthenticAMD", Version: "OpenCL 3.0", DriverVersion: "5.0", AddressBits: 64},
 		}
 	}
-	base := CacheKey(dev(), src, opts)
+	base := KeyFor(dev(), src, opts)
 	if len(base.Includes) != 3 {
 		t.Fatalf("includes = %q, want a.h, b.h and c.h", base.Includes)
 	}
 	baseKey := base.Key()
-	if k := CacheKey(dev(), Source{Name: "other name", Text: text, Dir: dir}, opts).Key(); k != baseKey {
+	if k := KeyFor(dev(), runtime.Source{Name: "other name", Text: text, Dir: dir}, opts).Key(); k != baseKey {
 		t.Error("the source's name changed the key")
 	}
 	cases := []struct {
 		name   string
-		change func(d *Device, s *Source, o *string)
+		change func(d *runtime.Device, s *runtime.Source, o *string)
 	}{
-		{"source", func(d *Device, s *Source, o *string) { s.Text += " " }},
-		{"options", func(d *Device, s *Source, o *string) { *o += " -cl-mad-enable" }},
-		{"platform name", func(d *Device, s *Source, o *string) { d.Platform.Name += "x" }},
-		{"platform vendor", func(d *Device, s *Source, o *string) { d.Platform.Vendor += "x" }},
-		{"platform version", func(d *Device, s *Source, o *string) { d.Platform.Version += "x" }},
-		{"device name", func(d *Device, s *Source, o *string) { d.Info.Name += "x" }},
-		{"device vendor", func(d *Device, s *Source, o *string) { d.Info.Vendor += "x" }},
-		{"device version", func(d *Device, s *Source, o *string) { d.Info.Version += "x" }},
-		{"driver version", func(d *Device, s *Source, o *string) { d.Info.DriverVersion += "x" }},
-		{"address bits", func(d *Device, s *Source, o *string) { d.Info.AddressBits = 32 }},
-		{"env POCL_DEVICES", func(d *Device, s *Source, o *string) { t.Setenv("POCL_DEVICES", "basic") }},
-		{"env POCL_CPU_VARIANT", func(d *Device, s *Source, o *string) { t.Setenv("POCL_CPU_VARIANT", "haswell") }},
-		{"nested include content", func(d *Device, s *Source, o *string) { write(filepath.Join(dir, "b.h"), "#define B 3\n") }},
-		{"-I include content", func(d *Device, s *Source, o *string) { write(filepath.Join(inc, "c.h"), "#define C 4\n") }},
-		{"missing include appears", func(d *Device, s *Source, o *string) { write(filepath.Join(dir, "missing.h"), "\n") }},
+		{"source", func(d *runtime.Device, s *runtime.Source, o *string) { s.Text += " " }},
+		{"options", func(d *runtime.Device, s *runtime.Source, o *string) { *o += " -cl-mad-enable" }},
+		{"platform name", func(d *runtime.Device, s *runtime.Source, o *string) { d.Platform.Name += "x" }},
+		{"platform vendor", func(d *runtime.Device, s *runtime.Source, o *string) { d.Platform.Vendor += "x" }},
+		{"platform version", func(d *runtime.Device, s *runtime.Source, o *string) { d.Platform.Version += "x" }},
+		{"device name", func(d *runtime.Device, s *runtime.Source, o *string) { d.Info.Name += "x" }},
+		{"device vendor", func(d *runtime.Device, s *runtime.Source, o *string) { d.Info.Vendor += "x" }},
+		{"device version", func(d *runtime.Device, s *runtime.Source, o *string) { d.Info.Version += "x" }},
+		{"driver version", func(d *runtime.Device, s *runtime.Source, o *string) { d.Info.DriverVersion += "x" }},
+		{"address bits", func(d *runtime.Device, s *runtime.Source, o *string) { d.Info.AddressBits = 32 }},
+		{"env POCL_DEVICES", func(d *runtime.Device, s *runtime.Source, o *string) { t.Setenv("POCL_DEVICES", "basic") }},
+		{"env POCL_CPU_VARIANT", func(d *runtime.Device, s *runtime.Source, o *string) { t.Setenv("POCL_CPU_VARIANT", "haswell") }},
+		{"nested include content", func(d *runtime.Device, s *runtime.Source, o *string) {
+			write(filepath.Join(dir, "b.h"), "#define B 3\n")
+		}},
+		{"-I include content", func(d *runtime.Device, s *runtime.Source, o *string) {
+			write(filepath.Join(inc, "c.h"), "#define C 4\n")
+		}},
+		{"missing include appears", func(d *runtime.Device, s *runtime.Source, o *string) { write(filepath.Join(dir, "missing.h"), "\n") }},
 	}
 	seen := map[string]string{baseKey: "base"}
 	for _, tc := range cases {
 		d, s, o := dev(), src, opts
 		tc.change(d, &s, &o)
-		k := CacheKey(d, s, o).Key()
+		k := KeyFor(d, s, o).Key()
 		if prev, dup := seen[k]; dup {
 			t.Errorf("changing %s gives the key of %s", tc.name, prev)
 		}
@@ -196,10 +202,10 @@ func corrupt(t *testing.T, path string, f func(b []byte) []byte) {
 
 func TestCacheCorruptEntriesAreRebuilt(t *testing.T) {
 	_, d := realDevice(t)
-	c := NewCache(t.TempDir(), 0)
-	src := Source{Name: "add1.cl", Text: cacheTestSrc}
+	c := New(t.TempDir(), 0)
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	build(t, c, d, src, "")
-	kf := CacheKey(d, src, "")
+	kf := KeyFor(d, src, "")
 	path := c.entryPath(kf.Key())
 	checkEntryValid(t, path)
 	cases := []struct {
@@ -251,9 +257,9 @@ func TestCacheChildProcess(t *testing.T) {
 	}
 	n, _ := strconv.Atoi(os.Getenv("CLMETER_CACHE_TEST_CHILD"))
 	_, d := realDevice(t)
-	c := NewCache(dir, 0)
+	c := New(dir, 0)
 	for _, text := range []string{cacheTestSrc, fmt.Sprintf("__kernel void k%d(__global int *x) { x[get_global_id(0)] *= %d; }\n", n%3, n%3+2)} {
-		build(t, c, d, Source{Name: "child", Text: text}, "")
+		build(t, c, d, runtime.Source{Name: "child", Text: text}, "")
 	}
 }
 
@@ -280,7 +286,7 @@ func TestCacheConcurrentProcesses(t *testing.T) {
 			t.Errorf("child %d: %v\n%s", i, err, outs[i].String())
 		}
 	}
-	c := NewCache(dir, 0)
+	c := New(dir, 0)
 	es, err := c.Verify()
 	if err != nil {
 		t.Fatal(err)
@@ -309,13 +315,13 @@ func TestCacheConcurrentProcesses(t *testing.T) {
 func TestCacheEvictionKeepsBound(t *testing.T) {
 	dir := t.TempDir()
 	const bound = 10 << 10
-	c := NewCache(dir, bound)
+	c := New(dir, bound)
 	clock := time.Now().Add(-48 * time.Hour)
 	c.now = func() time.Time { return clock }
 	var keys []string
 	for i := 0; i < 12; i++ {
 		clock = clock.Add(time.Minute)
-		kf := KeyFields{Format: CacheFormatVersion, SourceSHA256: fmt.Sprint(i), Includes: []string{}, Env: []string{}}
+		kf := KeyFields{Format: FormatVersion, SourceSHA256: fmt.Sprint(i), Includes: []string{}, Env: []string{}}
 		keys = append(keys, kf.Key())
 		c.store(kf.Key(), kf, fmt.Sprint("p", i), bytes.Repeat([]byte{byte(i)}, 3000), nil, "", "")
 		s, err := c.Stats()
@@ -361,7 +367,7 @@ func TestCacheEvictionKeepsBound(t *testing.T) {
 	}
 }
 
-func mustEntries(t *testing.T, c *Cache) []CacheEntry {
+func mustEntries(t *testing.T, c *Cache) []Entry {
 	t.Helper()
 	es, err := c.Entries()
 	if err != nil {
@@ -375,18 +381,16 @@ func TestCacheUnwritableFolder(t *testing.T) {
 	file := filepath.Join(tmp, "file-not-dir")
 	os.WriteFile(file, []byte("x"), 0o644)
 	bad := filepath.Join(file, "sub")
-	t.Setenv(CacheDirEnv, bad)
-	t.Setenv(NoCacheEnv, "")
-	c, warn, err := CacheFromEnv("", "", false)
+	c, warn, err := Open(Config{Dir: bad})
 	if err != nil || c != nil || !strings.Contains(warn, "not writable") {
-		t.Fatalf("CacheFromEnv on an unwritable folder = %v, %q, %v; want nil, a warning, nil", c, warn, err)
+		t.Fatalf("Open on an unwritable folder = %v, %q, %v; want nil, a warning, nil", c, warn, err)
 	}
 
 	_, d := realDevice(t)
 	var w bytes.Buffer
-	c = NewCache(bad, 0)
+	c = New(bad, 0)
 	c.Warn = &w
-	src := Source{Name: "add1.cl", Text: cacheTestSrc}
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	for i := 0; i < 2; i++ {
 		if info := build(t, c, d, src, ""); info.FromCache {
 			t.Fatal("hit in an unwritable cache")
@@ -399,31 +403,22 @@ func TestCacheUnwritableFolder(t *testing.T) {
 
 func TestCacheOffSwitchesAndSizes(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv(CacheDirEnv, dir)
-	t.Setenv(NoCacheEnv, "")
-	t.Setenv(CacheMaxSizeEnv, "")
-	t.Setenv(CacheDebugEnv, "")
-	c, warn, err := CacheFromEnv("", "", false)
-	if err != nil || c == nil || warn != "" || c.Dir != dir || c.MaxSize != DefaultCacheMaxSize || c.Debug != nil {
+	c, warn, err := Open(Config{Dir: dir})
+	if err != nil || c == nil || warn != "" || c.Dir != dir || c.MaxSize != DefaultMaxSize || c.Debug != nil || c.Force || !c.Defer {
 		t.Fatalf("default cache = %+v, %q, %v", c, warn, err)
 	}
-	if c, _, _ := CacheFromEnv("", "", true); c != nil {
+	if c, _, _ := Open(Config{Dir: dir, Off: true}); c != nil {
 		t.Error("--no-cache left the cache on")
 	}
-	t.Setenv(NoCacheEnv, "1")
-	if c, _, _ := CacheFromEnv("", "", false); c != nil {
-		t.Error("CLMETER_NO_CACHE=1 left the cache on")
+	var w bytes.Buffer
+	if c, _, _ := Open(Config{Dir: dir, MaxSize: "1GiB", Debug: true, Force: true, Stderr: &w}); c == nil || c.MaxSize != 1<<30 || c.Debug != &w || c.Warn != &w || !c.Force {
+		t.Errorf("MaxSize, Debug, Force not taken: %+v", c)
 	}
-	t.Setenv(NoCacheEnv, "")
-	t.Setenv(CacheMaxSizeEnv, "1GiB")
-	t.Setenv(CacheDebugEnv, "1")
-	if c, _, _ := CacheFromEnv("", "", false); c == nil || c.MaxSize != 1<<30 || c.Debug == nil {
-		t.Errorf("CLMETER_CACHE_MAX_SIZE / DEBUG not read: %+v", c)
+	if c, _, _ := Open(Config{Dir: dir, MaxSize: "100Mi"}); c == nil || c.MaxSize != 100<<20 {
+		t.Errorf("100Mi: %+v", c)
 	}
-	if c, _, _ := CacheFromEnv("", "100Mi", false); c == nil || c.MaxSize != 100<<20 {
-		t.Errorf("--cache-max-size does not override the environment: %+v", c)
+	if _, _, err := Open(Config{Dir: dir, MaxSize: "lots"}); err == nil {
+		t.Error("a bad size was accepted")
 	}
-	if _, _, err := CacheFromEnv("", "lots", false); err == nil {
-		t.Error("a bad size is not an error")
-	}
+
 }

@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"bufio"
@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clmeter/clmeter/runtime"
 )
 
 // Environment of TestCacheFaultChild, the body of the child processes the
@@ -153,10 +155,10 @@ func headerCases() []headerCase {
 // source, rewritten whole) and by Verify (removed).
 func TestCacheHeaderFieldsCorrupted(t *testing.T) {
 	_, d := realDevice(t)
-	c := NewCache(t.TempDir(), 0)
-	src := Source{Name: "add1.cl", Text: cacheTestSrc}
+	c := New(t.TempDir(), 0)
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	build(t, c, d, src, "")
-	kf := CacheKey(d, src, "")
+	kf := KeyFor(d, src, "")
 	path := c.entryPath(kf.Key())
 	h0, p0 := splitEntry(t, path)
 	if string(joinEntry(h0, p0)) != string(mustRead(t, path)) {
@@ -226,10 +228,10 @@ func TestCacheFolderDeletedMidRun(t *testing.T) {
 	_, d := realDevice(t)
 	dir := filepath.Join(t.TempDir(), "cache")
 	var warn bytes.Buffer
-	c := NewCache(dir, 1<<20) // bounded, so that stores trim too
+	c := New(dir, 1<<20) // bounded, so that stores trim too
 	c.Warn = &warn
-	src := Source{Name: "add1.cl", Text: cacheTestSrc}
-	path := c.entryPath(CacheKey(d, src, "").Key())
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
+	path := c.entryPath(KeyFor(d, src, "").Key())
 	for round := 0; round < 2; round++ {
 		if info := build(t, c, d, src, ""); info.FromCache || info.CacheNote != "miss" {
 			t.Fatalf("round %d: from cache %v, note %q; want a miss", round, info.FromCache, info.CacheNote)
@@ -268,9 +270,9 @@ func TestCacheFolderBecomesUnwritable(t *testing.T) {
 	_, d := realDevice(t)
 	dir := filepath.Join(t.TempDir(), "cache")
 	var warn bytes.Buffer
-	c := NewCache(dir, 1<<20)
+	c := New(dir, 1<<20)
 	c.Warn = &warn
-	srcs := []Source{{Name: "add1.cl", Text: cacheTestSrc}, {Name: "mul.cl", Text: "__kernel void mul2(__global float *x) { x[get_global_id(0)] *= 2.0f; }\n"}}
+	srcs := []runtime.Source{{Name: "add1.cl", Text: cacheTestSrc}, {Name: "mul.cl", Text: "__kernel void mul2(__global float *x) { x[get_global_id(0)] *= 2.0f; }\n"}}
 	build(t, c, d, srcs[0], "")
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
@@ -286,7 +288,7 @@ func TestCacheFolderBecomesUnwritable(t *testing.T) {
 		}
 	}
 	// Also a folder below a file, and the readers on both.
-	below := NewCache(filepath.Join(dir, "sub"), 1<<20)
+	below := New(filepath.Join(dir, "sub"), 1<<20)
 	below.Warn = &warn
 	if info := build(t, below, d, srcs[0], ""); info.FromCache {
 		t.Fatal("hit in a cache below a file")
@@ -335,17 +337,17 @@ func startFaultChild(t *testing.T, mode, dir string, n int, extraEnv ...string) 
 // faultChildSources are what a "build" child n builds: a program every child
 // shares, the same with other options for every other child, and one of four.
 func faultChildSources(n int) []struct {
-	src  Source
+	src  runtime.Source
 	opts string
 } {
-	shared := Source{Name: "shared", Text: cacheTestSrc}
+	shared := runtime.Source{Name: "shared", Text: cacheTestSrc}
 	opts := ""
 	if n%2 == 1 {
 		opts = "-cl-fast-relaxed-math"
 	}
-	own := Source{Name: fmt.Sprint("own", n%4), Text: fmt.Sprintf("__kernel void own%d(__global int *x) { x[get_global_id(0)] += %d; }\n", n%4, n%4+1)}
+	own := runtime.Source{Name: fmt.Sprint("own", n%4), Text: fmt.Sprintf("__kernel void own%d(__global int *x) { x[get_global_id(0)] += %d; }\n", n%4, n%4+1)}
 	return []struct {
-		src  Source
+		src  runtime.Source
 		opts string
 	}{{shared, ""}, {own, ""}, {shared, opts}, {own, ""}}
 }
@@ -360,21 +362,21 @@ func TestCacheFaultChild(t *testing.T) {
 		t.Skip("child of the cache fault tests only")
 	case "build":
 		_, d := realDevice(t)
-		c := NewCache(dir, 0)
+		c := New(dir, 0)
 		for _, b := range faultChildSources(n) {
 			info := build(t, c, d, b.src, b.opts)
 			fmt.Printf("child %d: %s %q: %s\n", n, b.src.Name, b.opts, info.CacheNote)
 		}
 	case "store-loop":
 		// Store the real entry and big synthetic ones over and over until killed.
-		c := NewCache(dir, 0)
+		c := New(dir, 0)
 		key := os.Getenv(faultChildKeyEnv)
 		h, payload := splitEntry(t, c.entryPath(key))
 		big := bytes.Repeat([]byte{byte(n)}, 1<<20)
 		fmt.Println("ready")
 		for i := 0; ; i++ {
 			c.store(key, h.KeyFields, h.Source, payload, h.Kernels, h.Driver, h.Proof)
-			kf := KeyFields{Format: CacheFormatVersion, SourceSHA256: fmt.Sprint("big", i%4), Includes: []string{}, Env: []string{}}
+			kf := KeyFields{Format: FormatVersion, SourceSHA256: fmt.Sprint("big", i%4), Includes: []string{}, Env: []string{}}
 			big[0] = byte(i)
 			sum := sha256.Sum256(big) // a synthetic entry, proven as a store would
 			c.store(kf.Key(), kf, "big", big, []KernelSig{}, "", entryProof(kf.Key(), hex.EncodeToString(sum[:]), "", []KernelSig{}))
@@ -412,7 +414,7 @@ func TestCacheSixteenProcesses(t *testing.T) {
 			t.Errorf("child %d reported %d builds, want 4:\n%s", i, n, outs[i])
 		}
 	}
-	c := NewCache(dir, 0)
+	c := New(dir, 0)
 	es, err := c.Verify()
 	if err != nil {
 		t.Fatal(err)
@@ -440,10 +442,10 @@ func TestCacheWriterKilled(t *testing.T) {
 		t.Skip("starts and kills processes")
 	}
 	dir := t.TempDir()
-	c := NewCache(dir, 0)
-	src := Source{Name: "add1.cl", Text: cacheTestSrc}
+	c := New(dir, 0)
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	build(t, c, d, src, "")
-	key := CacheKey(d, src, "").Key()
+	key := KeyFor(d, src, "").Key()
 
 	seed := uint64(time.Now().UnixNano())
 	rng := rand.New(rand.NewPCG(seed, 0))
@@ -512,15 +514,15 @@ func TestCacheWriterKilled(t *testing.T) {
 	// Young temporary files stay (a live writer may own them); a later store
 	// works beside them; an hour later they are cleaned.
 	tmps, _ := filepath.Glob(filepath.Join(dir, "*", ".tmp-*"))
-	other := Source{Name: "mul.cl", Text: "__kernel void mul3(__global float *x) { x[get_global_id(0)] *= 3.0f; }\n"}
+	other := runtime.Source{Name: "mul.cl", Text: "__kernel void mul3(__global float *x) { x[get_global_id(0)] *= 3.0f; }\n"}
 	build(t, c, d, other, "")
-	checkEntryValid(t, c.entryPath(CacheKey(d, other, "").Key()))
+	checkEntryValid(t, c.entryPath(KeyFor(d, other, "").Key()))
 	for _, p := range tmps {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("a young temporary file was removed: %v", err)
 		}
 	}
-	later := NewCache(dir, 0)
+	later := New(dir, 0)
 	later.now = func() time.Time { return time.Now().Add(2 * time.Hour) }
 	es, err := later.Verify()
 	if err != nil || len(es) < 2 {

@@ -1,17 +1,20 @@
-package runtime
+// Package doctor diagnoses the OpenCL setup for 'clmeter doctor': the ICD loader,
+// the vendor files, each platform and device (a context, a test kernel, the
+// timer its figures get) and the exact fix for each known problem.
+package doctor
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
+	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/cl"
+	"github.com/clmeter/clmeter/runtime/icd"
 )
 
 // A Diagnosis is what 'clmeter doctor' found of the OpenCL setup.
@@ -22,10 +25,10 @@ type Diagnosis struct {
 	LoaderErr string `json:"loader_error,omitempty"`
 	// VendorDirs are the places vendor files were read from, with how they were
 	// chosen ("OCL_ICD_VENDORS" or "default").
-	VendorDirs []VendorDir `json:"vendor_dirs"`
+	VendorDirs []icd.VendorDir `json:"vendor_dirs"`
 	// ICDFilenames are the libraries OCL_ICD_FILENAMES names, probed.
-	ICDFilenames []VendorFile    `json:"icd_filenames"`
-	Platforms    []PlatformCheck `json:"platforms"`
+	ICDFilenames []icd.VendorFile `json:"icd_filenames"`
+	Platforms    []PlatformCheck  `json:"platforms"`
 	// EnumerationTime is how long listing platforms and devices took.
 	EnumerationTime time.Duration `json:"enumeration_ns"`
 	// Fixes are known problems found and the exact fix for each.
@@ -33,25 +36,7 @@ type Diagnosis struct {
 	// UsableDevices counts devices that built and ran a test kernel.
 	UsableDevices int `json:"usable_devices"`
 	// Oclgrind is the simulator 'clmeter check' uses (nil when not installed).
-	Oclgrind *OclgrindStatus `json:"oclgrind,omitempty"`
-}
-
-// VendorDir is one folder of .icd files.
-type VendorDir struct {
-	Path   string       `json:"path"`
-	Source string       `json:"source"`
-	Err    string       `json:"error,omitempty"`
-	Files  []VendorFile `json:"files"`
-}
-
-// VendorFile is one .icd file and whether the library it names loads.
-type VendorFile struct {
-	Path    string `json:"path"`
-	Library string `json:"library"`
-	OK      bool   `json:"ok"`
-	// Platforms is how many platforms the library offers.
-	Platforms int    `json:"platforms"`
-	Problem   string `json:"problem,omitempty"`
+	Oclgrind *icd.OclgrindStatus `json:"oclgrind,omitempty"`
 }
 
 // PlatformCheck is one platform and its devices' checks.
@@ -84,12 +69,9 @@ type DeviceCheck struct {
 	// CachePolicy is what clmeter's binary cache does by default on the
 	// device's driver; Savings what 'clmeter cache bench' last measured on it
 	// (nil when it has not run here).
-	CachePolicy CachePolicy   `json:"cache_policy"`
-	Savings     *CacheSavings `json:"cache_savings,omitempty"`
+	CachePolicy cache.Policy   `json:"cache_policy"`
+	Savings     *cache.Savings `json:"cache_savings,omitempty"`
 }
-
-// DefaultVendorDir is where ICD loaders look for vendor files by default.
-const DefaultVendorDir = "/etc/OpenCL/vendors"
 
 // knownLibraries are vendor OpenCL libraries whose missing .icd file is a known
 // cause of a platform that some loaders do not see.
@@ -99,76 +81,23 @@ var knownLibraries = []struct{ lib, vendor, icd string }{
 	{"libigdrcl.so", "Intel", "intel.icd"},
 }
 
-// libraryDirs are searched for vendor libraries beside ldconfig's cache.
-var libraryDirs = []string{"/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/opt/rocm/lib", "/opt/intel/opencl"}
-
-// ReadVendorDir lists the .icd files of dir and probes the library each names.
-func ReadVendorDir(dir, source string) VendorDir {
-	vd := VendorDir{Path: dir, Source: source, Files: []VendorFile{}}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		vd.Err = err.Error()
-		return vd
-	}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".icd") {
-			continue
-		}
-		vd.Files = append(vd.Files, ReadVendorFile(filepath.Join(dir, e.Name())))
-	}
-	return vd
-}
-
-// ReadVendorFile reads one .icd file and probes the library it names.
-func ReadVendorFile(path string) VendorFile {
-	vf := VendorFile{Path: path}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		vf.Problem = err.Error()
-		return vf
-	}
-	vf.Library = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
-	if vf.Library == "" {
-		vf.Problem = "the file names no library"
-		return vf
-	}
-	n, err := cl.ProbeICD(vf.Library)
-	if err != nil {
-		vf.Problem = err.Error()
-		return vf
-	}
-	vf.OK, vf.Platforms = true, n
-	return vf
+// Options are what Diagnose takes from the command's flags and environment.
+type Options struct {
+	// OclgrindICD is Oclgrind's ICD library when set (CLMETER_OCLGRIND_ICD);
+	// "" searches the usual places (icd.FindOclgrindICD).
+	OclgrindICD string
+	// CacheDir is the binary cache folder whose recorded savings are shown
+	// ("" shows none); CacheForce (CLMETER_CACHE=1) turns the cache's policy
+	// on for every driver.
+	CacheDir   string
+	CacheForce bool
 }
 
 // Diagnose inspects the OpenCL setup: the loader, the vendor files, the platforms
 // and each device (a context, a queue, and a tiny kernel built and run).
-func Diagnose() *Diagnosis {
-	d := &Diagnosis{VendorDirs: []VendorDir{}, ICDFilenames: []VendorFile{}, Platforms: []PlatformCheck{}, Fixes: []string{}}
-	if v := os.Getenv("OCL_ICD_VENDORS"); v != "" {
-		if strings.HasSuffix(v, ".icd") {
-			dir := VendorDir{Path: v, Source: "OCL_ICD_VENDORS"}
-			dir.Files = []VendorFile{ReadVendorFile(v)}
-			d.VendorDirs = append(d.VendorDirs, dir)
-		} else {
-			d.VendorDirs = append(d.VendorDirs, ReadVendorDir(v, "OCL_ICD_VENDORS"))
-		}
-	} else {
-		d.VendorDirs = append(d.VendorDirs, ReadVendorDir(DefaultVendorDir, "default"))
-	}
-	if v := os.Getenv("OCL_ICD_FILENAMES"); v != "" {
-		for _, lib := range strings.Split(v, ":") {
-			if lib = strings.TrimSpace(lib); lib == "" {
-				continue
-			}
-			vf := VendorFile{Path: "OCL_ICD_FILENAMES", Library: lib, OK: true}
-			if _, err := cl.ProbeICD(lib); err != nil {
-				vf.OK, vf.Problem = false, err.Error()
-			}
-			d.ICDFilenames = append(d.ICDFilenames, vf)
-		}
-	}
-
+func Diagnose(opts Options) *Diagnosis {
+	d := &Diagnosis{Platforms: []PlatformCheck{}, Fixes: []string{}}
+	d.VendorDirs, d.ICDFilenames = icd.Listing()
 	for _, dir := range d.VendorDirs {
 		for _, f := range dir.Files {
 			if !f.OK {
@@ -177,7 +106,7 @@ func Diagnose() *Diagnosis {
 		}
 	}
 	d.Fixes = append(d.Fixes, missingICDFixes(d)...)
-	d.Oclgrind = oclgrindStatus(d.VendorDirs)
+	d.Oclgrind = icd.Oclgrind(d.VendorDirs, opts.OclgrindICD)
 
 	if err := cl.Load(); err != nil {
 		d.LoaderErr = err.Error()
@@ -186,7 +115,7 @@ func Diagnose() *Diagnosis {
 	}
 	d.Loader = cl.LibraryPath()
 
-	m := NewManager()
+	m := runtime.NewManager()
 	defer m.Close()
 	devs, err := m.Devices()
 	d.EnumerationTime = m.EnumerationTime()
@@ -202,7 +131,7 @@ func Diagnose() *Diagnosis {
 		}
 		for _, dev := range devs {
 			if dev.PlatformIndex == p.Index {
-				pc.Devices = append(pc.Devices, checkDevice(dev))
+				pc.Devices = append(pc.Devices, checkDevice(dev, opts))
 			}
 		}
 		for _, dc := range pc.Devices {
@@ -212,7 +141,7 @@ func Diagnose() *Diagnosis {
 		}
 		d.Platforms = append(d.Platforms, pc)
 	}
-	d.Fixes = append(d.Fixes, PlatformHints(plats, devs)...)
+	d.Fixes = append(d.Fixes, runtime.PlatformHints(plats, devs)...)
 	if len(plats) == 0 {
 		d.Fixes = append(d.Fixes, "the loader found no platform: install a driver, e.g. sudo apt-get install pocl-opencl-icd for the CPU (PoCL), or your GPU vendor's OpenCL runtime")
 	}
@@ -221,18 +150,20 @@ func Diagnose() *Diagnosis {
 
 const doctorKernel = "__kernel void clmeter_doctor(__global int *x) { x[get_global_id(0)] = (int)get_global_id(0) * 3; }"
 
-func checkDevice(dev *Device) DeviceCheck {
+// checkDevice makes a context on dev, builds and runs a test kernel, and
+// reads the timer the device's figures get.
+func checkDevice(dev *runtime.Device, opts Options) DeviceCheck {
 	dc := DeviceCheck{Index: dev.Index, Ref: dev.Ref(), Name: dev.Info.Name, Type: dev.Info.TypeName,
 		Version: cl.ParseVersion(dev.Info.Version).String(), Quirks: dev.Quirks()}
 	if dc.Quirks == nil {
 		dc.Quirks = []string{}
 	}
-	dc.CachePolicy = CachePolicyFor(DriverFamily(dev.Platform.Name, dev.Platform.Vendor), os.Environ())
-	if envTrue(CacheForceEnv) {
+	dc.CachePolicy = cache.PolicyFor(cache.DriverFamily(dev.Platform.Name, dev.Platform.Vendor), os.Environ())
+	if opts.CacheForce {
 		dc.CachePolicy.On = true
 	}
-	if dir, err := DefaultCacheDir(); err == nil {
-		if s, ok := NewCache(dir, 0).SavingsFor(dev); ok {
+	if opts.CacheDir != "" {
+		if s, ok := cache.New(opts.CacheDir, 0).SavingsFor(dev); ok {
 			dc.Savings = &s
 		}
 	}
@@ -249,7 +180,7 @@ func checkDevice(dev *Device) DeviceCheck {
 		return fail("context", err)
 	}
 	dc.Context = dev.ContextTime()
-	p, info, err := dev.BuildFromSource(Source{Name: "doctor", Text: doctorKernel}, "")
+	p, info, err := dev.BuildFromSource(runtime.Source{Name: "doctor", Text: doctorKernel}, "")
 	if err != nil {
 		return fail("build", err)
 	}
@@ -316,45 +247,18 @@ func missingICDFixes(d *Diagnosis) []string {
 		if named[k.lib] {
 			continue
 		}
-		path := findLibrary(k.lib)
+		path := icd.FindLibrary(k.lib)
 		if path == "" {
 			continue
 		}
-		dir := DefaultVendorDir
+		dir := icd.DefaultVendorDir
 		if len(d.VendorDirs) > 0 {
 			dir = d.VendorDirs[0].Path
 		}
 		fixes = append(fixes, fmt.Sprintf("the %s OpenCL library %s is installed but no vendor file names it, so loaders that read only %s (such as Debian's ocl-icd) do not see it. Fix: echo %s | sudo tee %s/%s   (or, without root: mkdir -p /tmp/opencl-vendors && cp %s/*.icd /tmp/opencl-vendors/ && echo %s > /tmp/opencl-vendors/%s && export OCL_ICD_VENDORS=/tmp/opencl-vendors)",
-			k.vendor, path, dir, path, DefaultVendorDir, k.icd, DefaultVendorDir, path, k.icd))
+			k.vendor, path, dir, path, icd.DefaultVendorDir, k.icd, icd.DefaultVendorDir, path, k.icd))
 	}
 	return fixes
-}
-
-// findLibrary looks a library up in ldconfig's cache, then in the usual folders.
-func findLibrary(name string) string {
-	if out, err := exec.Command("ldconfig", "-p").Output(); err == nil {
-		sc := bufio.NewScanner(strings.NewReader(string(out)))
-		for sc.Scan() {
-			line := strings.TrimSpace(sc.Text())
-			if strings.HasPrefix(line, name+" ") && strings.Contains(line, "x86-64") {
-				if i := strings.LastIndex(line, "=> "); i >= 0 {
-					return strings.TrimSpace(line[i+3:])
-				}
-			}
-		}
-	}
-	var found []string
-	for _, dir := range libraryDirs {
-		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err == nil {
-			found = append(found, p)
-		}
-	}
-	sort.Strings(found)
-	if len(found) > 0 {
-		return found[0]
-	}
-	return ""
 }
 
 func firstLine(s string) string {

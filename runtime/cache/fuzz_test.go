@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 func fuzzKeyFields(options string) KeyFields {
 	sum := sha256.Sum256([]byte(cacheTestSrc))
 	return KeyFields{
-		Format: CacheFormatVersion, SourceSHA256: hex.EncodeToString(sum[:]),
+		Format: FormatVersion, SourceSHA256: hex.EncodeToString(sum[:]),
 		Includes: []string{"a.h 0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"},
 		Options:  options,
 		Platform: "Portable Computing Language", PlatformVendor: "The pocl project", PlatformVersion: "OpenCL 3.0 PoCL 5.0",
@@ -41,7 +41,7 @@ func lossyKey(entry []byte) bool {
 func checkDecoded(t *testing.T, entry []byte, h EntryHeader, payload []byte) {
 	t.Helper()
 	sum := sha256.Sum256(payload)
-	if h.Format != CacheFormatVersion || h.PayloadBytes != int64(len(payload)) ||
+	if h.Format != FormatVersion || h.PayloadBytes != int64(len(payload)) ||
 		h.PayloadSHA256 != hex.EncodeToString(sum[:]) || (h.KeyFields.Key() != h.Key && !lossyKey(entry)) {
 		t.Fatalf("accepted an entry whose header does not describe it: %+v (payload %d bytes)", h, len(payload))
 	}

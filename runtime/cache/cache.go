@@ -1,4 +1,8 @@
-package runtime
+// Package cache is clmeter's program binary cache: a driver's binaries stored on
+// disk across processes under a key of everything they depend on, proven before
+// they are trusted, with a policy per driver, deferred and detached stores, and
+// the listing, verifying and savings of 'clmeter cache'.
+package cache
 
 import (
 	"bytes"
@@ -16,20 +20,20 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cl"
-	"github.com/clmeter/clmeter/units"
 )
 
-// Environment variables the cache reads (see CacheFromEnv).
+// Environment variables the cache reads (see Open).
 const (
-	CacheDirEnv     = "CLMETER_CACHE_DIR"      // the cache folder
-	CacheMaxSizeEnv = "CLMETER_CACHE_MAX_SIZE" // the bound, e.g. 512MiB
-	NoCacheEnv      = "CLMETER_NO_CACHE"       // 1 turns the cache off
-	CacheDebugEnv   = "CLMETER_CACHE_DEBUG"    // 1 prints one line per event to stderr
+	DirEnv     = "CLMETER_CACHE_DIR"      // the cache folder
+	MaxSizeEnv = "CLMETER_CACHE_MAX_SIZE" // the bound, e.g. 512MiB
+	OffEnv     = "CLMETER_NO_CACHE"       // 1 turns the cache off
+	DebugEnv   = "CLMETER_CACHE_DEBUG"    // 1 prints one line per event to stderr
 )
 
-// DefaultCacheMaxSize is the cache's default bound: 512 MiB.
-const DefaultCacheMaxSize int64 = 512 << 20
+// DefaultMaxSize is the cache's default bound: 512 MiB.
+const DefaultMaxSize int64 = 512 << 20
 
 // useRefresh is how stale an entry's use time (mtime) must be before a hit
 // refreshes it: at most one metadata write an hour per entry.
@@ -66,7 +70,7 @@ type Cache struct {
 	// Warn receives the one warning given when the folder cannot be written
 	// (nil: os.Stderr).
 	Warn io.Writer
-	// Force turns the cache on for every driver, also where CachePolicyFor
+	// Force turns the cache on for every driver, also where PolicyFor
 	// leaves it off.
 	Force bool
 	// Defer keeps a miss's store off the critical path: BuildProgram does not
@@ -77,8 +81,11 @@ type Cache struct {
 	Defer bool
 	// StoreCommand, when set, is the command line of a store child: StorePending
 	// runs it, detached, with the keys to store appended, and does not wait (see
-	// cache_child.go); the command must call RunStoreJobs. Nil stores in this process.
+	// child.go); the command must call RunStoreJobs. Nil stores in this process.
 	StoreCommand []string
+	// WaitStore makes StorePending wait for the store child it started
+	// (CLMETER_CACHE_STORE_WAIT=1; an interrupt ends the child).
+	WaitStore bool
 
 	now      func() time.Time
 	warnOnce sync.Once
@@ -87,9 +94,9 @@ type Cache struct {
 	pending  []pendingStore
 }
 
-// NewCache returns a cache in dir bounded by maxSize bytes. It touches no file.
+// New returns a cache in dir bounded by maxSize bytes. It touches no file.
 // It warms the entry codecs in the background (warmCodecs).
-func NewCache(dir string, maxSize int64) *Cache {
+func New(dir string, maxSize int64) *Cache {
 	warmOnce.Do(func() { go warmCodecs() })
 	return &Cache{Dir: dir, MaxSize: maxSize, now: time.Now}
 }
@@ -102,80 +109,9 @@ var warmOnce sync.Once
 // of reflection (seen on PoCL: a hit's lookup took 265 µs, its build 1.2 ms),
 // while enumerating the platforms, which comes first, takes tens of ms.
 func warmCodecs() {
-	kf := KeyFields{Format: CacheFormatVersion, Includes: []string{}, Env: []string{}}
+	kf := KeyFields{Format: FormatVersion, Includes: []string{}, Env: []string{}}
 	h := EntryHeader{KeyFields: kf, Key: kf.Key()}
 	decodeEntry(encodeEntry(h, nil))
-}
-
-// DefaultCacheDir is the cache folder CacheFromEnv uses: $CLMETER_CACHE_DIR, else
-// os.UserCacheDir()/clmeter.
-func DefaultCacheDir() (string, error) {
-	if d := os.Getenv(CacheDirEnv); d != "" {
-		return d, nil
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return "", fmt.Errorf("no cache folder: %w (set %s)", err, CacheDirEnv)
-	}
-	return filepath.Join(d, "clmeter"), nil
-}
-
-// CacheFromEnv makes the cache the commands use. dir "" takes CLMETER_CACHE_DIR,
-// then os.UserCacheDir()/clmeter; maxSize "" takes CLMETER_CACHE_MAX_SIZE, then
-// 512MiB. disabled (--no-cache) or CLMETER_NO_CACHE=1 returns a nil cache.
-// CLMETER_CACHE_DEBUG=1 sends debug lines to stderr; CLMETER_CACHE=1 turns it on
-// for every driver (see CachePolicyFor). Its stores are deferred (Cache.Defer). A folder that cannot be
-// created or written returns a nil cache and a warning to show once; err is only
-// for a bad size.
-func CacheFromEnv(dir, maxSize string, disabled bool) (c *Cache, warning string, err error) {
-	if maxSize == "" {
-		maxSize = os.Getenv(CacheMaxSizeEnv)
-	}
-	size := DefaultCacheMaxSize
-	if maxSize != "" {
-		if size, err = units.ParseByteSize(maxSize); err != nil {
-			return nil, "", fmt.Errorf("cache max size: %w", err)
-		}
-	}
-	if disabled || envTrue(NoCacheEnv) {
-		return nil, "", nil
-	}
-	if dir == "" {
-		if dir, err = DefaultCacheDir(); err != nil {
-			return nil, fmt.Sprintf("clmeter cache: %v; building without the cache", err), nil
-		}
-	}
-	if err := probeWritable(dir); err != nil {
-		return nil, fmt.Sprintf("clmeter cache: folder %s is not writable (%v); building without the cache", dir, err), nil
-	}
-	c = NewCache(dir, size)
-	c.Defer = true
-	c.Force = envTrue(CacheForceEnv)
-	if envTrue(CacheDebugEnv) {
-		c.Debug = os.Stderr
-	}
-	return c, "", nil
-}
-
-func envTrue(name string) bool {
-	switch strings.ToLower(os.Getenv(name)) {
-	case "1", "true", "yes", "on":
-		return true
-	}
-	return false
-}
-
-// probeWritable creates dir and a file in it, and removes the file.
-func probeWritable(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(dir, ".probe-*")
-	if err != nil {
-		return err
-	}
-	f.Close()
-	return os.Remove(f.Name())
 }
 
 // EntryHeader is the readable header in front of each entry's driver bytes.
@@ -190,7 +126,7 @@ type EntryHeader struct {
 	PayloadBytes  int64  `json:"payload_bytes"`
 	PayloadSHA256 string `json:"payload_sha256"`
 	// Kernels are the program's kernels and arguments as the source build gave
-	// them; a loaded binary must show the same (see cache_proof.go).
+	// them; a loaded binary must show the same (see proof.go).
 	Kernels []KernelSig `json:"kernels"`
 	// Driver is the identity of the driver library that loaded the payload
 	// back (DriverIdentity); Proof the checksum that binds the key, the
@@ -239,8 +175,8 @@ func decodeEntry(b []byte) (EntryHeader, []byte, error) {
 	if err := json.Unmarshal(rest[:nl], &h); err != nil {
 		return h, nil, errors.New("bad header")
 	}
-	if h.Format != CacheFormatVersion {
-		return h, nil, fmt.Errorf("format version %d, want %d", h.Format, CacheFormatVersion)
+	if h.Format != FormatVersion {
+		return h, nil, fmt.Errorf("format version %d, want %d", h.Format, FormatVersion)
 	}
 	// The checksum covers only the payload: a damaged key field would otherwise
 	// pass, and the entry would claim to be built for something it was not. A
@@ -297,24 +233,24 @@ func (c *Cache) count(event byte) {
 // BuildProgram builds src for d through the cache: on a hit, from the stored
 // binary; on a miss or a bad entry, from source, then it stores the binary (at
 // once, or with Defer after the work). Where the driver's policy leaves the
-// cache off (CachePolicyFor) it builds from source. The cache's own failures
+// cache off (PolicyFor) it builds from source. The cache's own failures
 // never fail the build; BuildInfo.CacheNote says what happened ("hit", "miss",
 // "rejected: <reason>", "off on nvidia").
-func (c *Cache) BuildProgram(d *Device, src Source, options string) (*cl.Program, BuildInfo, error) {
+func (c *Cache) BuildProgram(d *runtime.Device, src runtime.Source, options string) (*cl.Program, runtime.BuildInfo, error) {
 	if pol := c.policy(d); !pol.On {
 		p, info, err := d.BuildFromSource(src, options)
 		info.CacheNote = "off on " + pol.Family
 		return p, info, err
 	}
 	start := time.Now()
-	kf := CacheKey(d, src, options)
+	kf := KeyFor(d, src, options)
 	key := kf.Key()
 	short := key[:12]
 	path := c.entryPath(key)
 
 	if c.Defer {
 		if p := c.reusePending(key, d); p != nil {
-			info := BuildInfo{Options: options, FromCache: true, CacheNote: "reused: built earlier in this process, stored after the work"}
+			info := runtime.BuildInfo{Options: options, FromCache: true, CacheNote: "reused: built earlier in this process, stored after the work"}
 			info.Total = time.Since(start)
 			c.debugf("reuse %s %s on %s (built earlier in this process)", short, src.Name, d.Info.Name)
 			return p, info, nil
@@ -368,9 +304,9 @@ func (c *Cache) BuildProgram(d *Device, src Source, options string) (*cl.Program
 
 // loadEntry checks an entry file's bytes (b) for key on d and loads its
 // binary: the entry must decode, be proven on d's driver library (see
-// cache_proof.go) and, once loaded, show the kernels the source build showed.
+// proof.go) and, once loaded, show the kernels the source build showed.
 // The error says why the entry is rejected.
-func loadEntry(d *Device, key string, b []byte, options string) (*cl.Program, BuildInfo, error) {
+func loadEntry(d *runtime.Device, key string, b []byte, options string) (*cl.Program, runtime.BuildInfo, error) {
 	h, payload, err := decodeEntry(b)
 	if err == nil && h.Key != key {
 		err = errors.New("key mismatch")
@@ -379,7 +315,7 @@ func loadEntry(d *Device, key string, b []byte, options string) (*cl.Program, Bu
 		err = checkProof(h, d)
 	}
 	if err != nil {
-		return nil, BuildInfo{Options: options}, err
+		return nil, runtime.BuildInfo{Options: options}, err
 	}
 	p, info, err := d.BuildFromBinary(payload, options)
 	if err != nil {
@@ -398,7 +334,7 @@ func loadEntry(d *Device, key string, b []byte, options string) (*cl.Program, Bu
 
 // proveAndStore reads the binary of p (built from source on d), proves it
 // (it must load back with p's kernels) and stores it with its proof.
-func (c *Cache) proveAndStore(key string, kf KeyFields, source, options string, p *cl.Program, d *Device) (int64, error) {
+func (c *Cache) proveAndStore(key string, kf KeyFields, source, options string, p *cl.Program, d *runtime.Device) (int64, error) {
 	bins, err := p.Binaries()
 	if err == nil && (len(bins) != 1 || len(bins[0]) == 0) {
 		err = errors.New("the driver gave no binary")

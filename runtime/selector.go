@@ -3,14 +3,12 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/clmeter/clmeter/runtime/cl"
 	"github.com/clmeter/clmeter/runtime/devsel"
 )
 
-// A Spec says which devices to use. Its forms:
+// A Selector says which devices to use (the --device grammar). Its forms:
 //
 //	""            the default: the first GPU, else the first device
 //	"0"           flat index over every platform's devices
@@ -20,22 +18,15 @@ import (
 //	"h200"        every device whose name, vendor or platform name contains the text
 //	              (case-insensitive)
 //
-// Several specs may be joined with commas: "0,2".
-type Spec struct {
+// Several may be joined with commas: "0,2".
+type Selector struct {
 	s devsel.Spec
 }
 
-func resolveSpec(spec string) string {
-	if strings.TrimSpace(spec) == "" {
-		return os.Getenv(DeviceEnv)
-	}
-	return spec
-}
-
-// ParseSpec parses a device spec (see Spec).
-func ParseSpec(spec string) (Spec, error) {
-	ds, err := devsel.Parse(spec)
-	return Spec{ds}, err
+// ParseSelector parses a device selector (see Selector).
+func ParseSelector(text string) (Selector, error) {
+	ds, err := devsel.Parse(text)
+	return Selector{ds}, err
 }
 
 // ErrNoLibrary is returned when no OpenCL library (ICD loader) can be loaded.
@@ -44,9 +35,9 @@ var ErrNoLibrary = cl.ErrNoLibrary
 // ErrNoDevice is returned when the ICD loader lists no device at all.
 var ErrNoDevice = errors.New("no OpenCL device found: run 'clmeter doctor' to see why")
 
-// Match returns the devices the spec names, each once, in the spec's order. A
-// spec that names none is an error that lists the devices there are.
-func (s Spec) Match(devs []*Device) ([]*Device, error) {
+// Match returns the devices the selector names, each once, in its order. A
+// selector that names none is an error that lists the devices there are.
+func (s Selector) Match(devs []*Device) ([]*Device, error) {
 	if len(devs) == 0 {
 		return nil, ErrNoDevice
 	}

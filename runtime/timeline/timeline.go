@@ -1,4 +1,7 @@
-package runtime
+// Package timeline records the timeline of 'clmeter trace': every host call and
+// every device command of each queue, mapped onto the host clock by a
+// calibrated device-to-host clock offset, as a results.Trace.
+package timeline
 
 import (
 	"errors"
@@ -7,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
@@ -62,7 +66,7 @@ type QueueTracer struct {
 	r      *Recorder
 	lane   int
 	label  string
-	dev    *Device
+	dev    *runtime.Device
 	clocks []ClockSample
 	cmds   []deviceCmd
 	// fallback is why clGetDeviceAndHostTimer could not be used ("" when it was).
@@ -75,7 +79,7 @@ type deviceCmd struct {
 }
 
 // Queue calibrates the clock mapping of dev's queue and returns its Tracer.
-func (r *Recorder) Queue(dev *Device) (*QueueTracer, error) {
+func (r *Recorder) Queue(dev *runtime.Device) (*QueueTracer, error) {
 	q := &QueueTracer{r: r, dev: dev, label: "queue: " + dev.Label()}
 	r.mu.Lock()
 	q.lane = HostLane + 1 + len(r.queues)

@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/runtime"
+
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
@@ -21,7 +23,7 @@ const otherSrc = `__kernel void mul2(__global float *x) { x[get_global_id(0)] *=
 
 // runAdd1 launches the program's add1 over 64 floats of 1.0 and checks the
 // answer is 2.0 each: a wrong binary must not change it.
-func runAdd1(t *testing.T, d *Device, p *cl.Program) {
+func runAdd1(t *testing.T, d *runtime.Device, p *cl.Program) {
 	t.Helper()
 	ctx, q, err := d.Context()
 	if err != nil {
@@ -72,14 +74,14 @@ func sha(b []byte) string {
 func TestCacheWrongPayloadNeverTrusted(t *testing.T) {
 	m, d := realDevice(t)
 	devs, _ := m.Devices()
-	c := NewCache(t.TempDir(), 0)
-	src := Source{Name: "add1.cl", Text: cacheTestSrc}
-	other := Source{Name: "mul2.cl", Text: otherSrc}
+	c := New(t.TempDir(), 0)
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
+	other := runtime.Source{Name: "mul2.cl", Text: otherSrc}
 	build(t, c, d, src, "")
 	build(t, c, d, other, "")
-	path := c.entryPath(CacheKey(d, src, "").Key())
+	path := c.entryPath(KeyFor(d, src, "").Key())
 	h0, p0 := splitEntry(t, path)
-	_, po := splitEntry(t, c.entryPath(CacheKey(d, other, "").Key()))
+	_, po := splitEntry(t, c.entryPath(KeyFor(d, other, "").Key()))
 	if len(h0.Kernels) != 1 || h0.Kernels[0].Name != "add1" || len(h0.Kernels[0].Args) != 1 || h0.Driver == "" || h0.Proof == "" {
 		t.Fatalf("a stored entry's kernels, driver and proof: %+v", h0)
 	}
@@ -160,7 +162,7 @@ func TestCacheWrongPayloadNeverTrusted(t *testing.T) {
 				if err := os.WriteFile(path, tc.entry(), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				var es []CacheEntry
+				var es []Entry
 				if withDevice {
 					es, err = c.VerifyOn(devs)
 				} else {
@@ -201,7 +203,7 @@ func TestCacheStoreChildBody(t *testing.T) {
 	if os.Getenv(storeChildEnv) != "1" {
 		t.Skip("the store child of TestCacheDetachedStore only")
 	}
-	if err := RunStoreJobs(context.Background(), os.Getenv(CacheDirEnv), flag.Args()); err != nil {
+	if err := RunStoreJobs(context.Background(), os.Getenv(DirEnv), flag.Args()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -213,19 +215,19 @@ func TestCacheStoreChildBody(t *testing.T) {
 func TestCacheDetachedStore(t *testing.T) {
 	m, d := realDevice(t)
 	t.Setenv(storeChildEnv, "1")
-	t.Setenv(CacheStoreWaitEnv, "")
-	c := NewCache(t.TempDir(), 0)
+	t.Setenv(StoreWaitEnv, "")
+	c := New(t.TempDir(), 0)
 	c.Defer = true
 	c.StoreCommand = []string{os.Args[0], "-test.run=^TestCacheStoreChildBody$", "-test.count=1", "--"}
 	m.Cache = c
-	src := Source{Name: "add1.cl", Text: cacheTestSrc}
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	p, info, err := d.BuildProgram(src, "")
 	if err != nil || info.CacheNote != "miss" {
 		t.Fatalf("first build: %q %v", info.CacheNote, err)
 	}
 	runAdd1(t, d, p)
 	p.Release()
-	key := CacheKey(d, src, "").Key()
+	key := KeyFor(d, src, "").Key()
 
 	// Hold the job's lock as a running child would: the hand-off skips it.
 	lock, err := c.lockJob(key, false)
@@ -266,7 +268,7 @@ func TestCacheDetachedStore(t *testing.T) {
 	if tmp, _ := filepath.Glob(filepath.Join(c.Dir, "*", ".tmp-*")); len(tmp) > 0 {
 		t.Errorf("temporary files left: %v", tmp)
 	}
-	c2 := NewCache(c.Dir, 0)
+	c2 := New(c.Dir, 0)
 	p, info, err = c2.BuildProgram(d, src, "")
 	if err != nil || !info.FromCache {
 		t.Fatalf("after the child: %q %v, want a hit", info.CacheNote, err)

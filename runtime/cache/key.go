@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"crypto/sha256"
@@ -10,11 +10,13 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/clmeter/clmeter/runtime"
 )
 
-// CacheFormatVersion is the version of the cache entry format. It is part of
+// FormatVersion is the version of the cache entry format. It is part of
 // every key, so entries of another version are never looked up.
-const CacheFormatVersion = 2
+const FormatVersion = 2
 
 // KeyFields are everything a cached binary depends on. The cache key is the
 // SHA-256 of their JSON encoding; an entry's header carries them readably.
@@ -47,8 +49,8 @@ func (k KeyFields) Key() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// CacheKey computes the key fields of a program for a device.
-func CacheKey(d *Device, src Source, options string) KeyFields {
+// KeyFor computes the key fields of a program for a device.
+func KeyFor(d *runtime.Device, src runtime.Source, options string) KeyFields {
 	sum := sha256.Sum256([]byte(src.Text))
 	incs := includeHashes(src, options)
 	for i := range incs {
@@ -59,7 +61,7 @@ func CacheKey(d *Device, src Source, options string) KeyFields {
 		env[i] = keyText(env[i])
 	}
 	return KeyFields{
-		Format:          CacheFormatVersion,
+		Format:          FormatVersion,
 		SourceSHA256:    hex.EncodeToString(sum[:]),
 		Includes:        incs,
 		Options:         keyText(options),
@@ -165,7 +167,7 @@ func includeDirs(options string) []string {
 // includeHashes finds every file the source includes, recursively, through the
 // including file's folder (quoted includes), the -I folders and src.Dir, and
 // returns "name sha256" for each in the order first met.
-func includeHashes(src Source, options string) []string {
+func includeHashes(src runtime.Source, options string) []string {
 	dirs := includeDirs(options)
 	if src.Dir != "" {
 		dirs = append(dirs, src.Dir)

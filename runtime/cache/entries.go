@@ -1,4 +1,4 @@
-package runtime
+package cache
 
 import (
 	"bytes"
@@ -12,11 +12,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
-// A CacheEntry is one entry file as listed.
-type CacheEntry struct {
+// A Entry is one entry file as listed.
+type Entry struct {
 	Key  string
 	Path string
 	// Size is the file's size in bytes; Used its last use (mtime).
@@ -30,8 +31,8 @@ type CacheEntry struct {
 
 // walk lists every entry file, and removes temporary files left for over an
 // hour by writers that died.
-func (c *Cache) walk() ([]CacheEntry, error) {
-	out := []CacheEntry{}
+func (c *Cache) walk() ([]Entry, error) {
+	out := []Entry{}
 	subs, err := os.ReadDir(c.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return out, nil
@@ -63,7 +64,7 @@ func (c *Cache) walk() ([]CacheEntry, error) {
 			if !strings.HasSuffix(f.Name(), entryExt) {
 				continue
 			}
-			out = append(out, CacheEntry{Key: strings.TrimSuffix(f.Name(), entryExt), Path: p, Size: info.Size(), Used: info.ModTime()})
+			out = append(out, Entry{Key: strings.TrimSuffix(f.Name(), entryExt), Path: p, Size: info.Size(), Used: info.ModTime()})
 		}
 	}
 	return out, nil
@@ -129,7 +130,7 @@ func readHeader(path string) (*EntryHeader, error) {
 
 // Entries lists the entries, most recently used first, with their headers (a
 // header that cannot be read sets Err). Payloads are not checked: see Verify.
-func (c *Cache) Entries() ([]CacheEntry, error) {
+func (c *Cache) Entries() ([]Entry, error) {
 	es, err := c.walk()
 	if err != nil {
 		return nil, err
@@ -142,17 +143,17 @@ func (c *Cache) Entries() ([]CacheEntry, error) {
 }
 
 // Verify reads every entry whole and checks its magic, header, format, length,
-// checksum, proof (see cache_proof.go) and that its key matches its file name;
+// checksum, proof (see proof.go) and that its key matches its file name;
 // it removes the bad ones and returns every entry with Err set on the bad. It
 // loads no binary: VerifyOn also does what a build would.
-func (c *Cache) Verify() ([]CacheEntry, error) { return c.VerifyOn(nil) }
+func (c *Cache) Verify() ([]Entry, error) { return c.VerifyOn(nil) }
 
 // VerifyOn is Verify, and for each entry made for one of devs it also checks
 // what a build on that device checks before trusting the entry: that it was
 // proven on the device's driver library, and that its binary loads with the
 // kernels and arguments of its source. An entry is loaded only once proven on
 // that driver (loaded back, in the process that stored it).
-func (c *Cache) VerifyOn(devs []*Device) ([]CacheEntry, error) {
+func (c *Cache) VerifyOn(devs []*runtime.Device) ([]Entry, error) {
 	es, err := c.walk()
 	if err != nil {
 		return nil, err
@@ -195,7 +196,7 @@ func (c *Cache) VerifyOn(devs []*Device) ([]CacheEntry, error) {
 }
 
 // entryDevice is the device of devs an entry was made for, or nil.
-func entryDevice(h EntryHeader, devs []*Device) *Device {
+func entryDevice(h EntryHeader, devs []*runtime.Device) *runtime.Device {
 	for _, d := range devs {
 		if keyText(d.Platform.Name) == h.Platform && keyText(d.Info.Name) == h.Device &&
 			keyText(d.Info.DriverVersion) == h.DriverVersion && d.Info.AddressBits == h.AddressBits {
@@ -241,8 +242,8 @@ func (c *Cache) Clear() (entries int, bytes int64, err error) {
 	return entries, bytes, err
 }
 
-// CacheStats sums up a cache folder.
-type CacheStats struct {
+// Stats sums up a cache folder.
+type Stats struct {
 	Dir string `json:"dir"`
 	// Entries and Bytes are the entry files and their total size.
 	Entries int   `json:"entries"`
@@ -256,12 +257,12 @@ type CacheStats struct {
 	Evictions int64 `json:"evictions"`
 	// Savings are what 'clmeter cache bench' measured each cache to save, per
 	// device, most recent first.
-	Savings []CacheSavings `json:"savings"`
+	Savings []Savings `json:"savings"`
 }
 
 // Stats counts the entries and reads the recorded counters.
-func (c *Cache) Stats() (CacheStats, error) {
-	s := CacheStats{Dir: c.Dir, MaxBytes: c.MaxSize}
+func (c *Cache) Stats() (Stats, error) {
+	s := Stats{Dir: c.Dir, MaxBytes: c.MaxSize}
 	es, err := c.walk()
 	if err != nil {
 		return s, err
