@@ -98,14 +98,15 @@ type short struct {
 
 // run measures what mk makes through the harness and keeps its record; only
 // an interruption stops the profile.
-func (sh *short) run(name string, params [][2]string, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) error {
+func (sh *short) run(name string, id results.Identity, params [][2]string, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) error {
 	if err := sh.ctx.Err(); err != nil {
 		return err
 	}
 	if sh.o.Progress != nil {
 		sh.o.Progress(name)
 	}
-	b := results.Benchmark{Name: name, Kind: "profile", Device: sh.dev.Describe(), Figures: []results.Figure{}}
+	id.Suite = "profile"
+	b := results.Benchmark{Name: name, Kind: "profile", Identity: &id, Device: sh.dev.Describe(), Figures: []results.Figure{}}
 	for _, p := range params {
 		b.SetParam(p[0], p[1])
 	}
@@ -119,8 +120,8 @@ func (sh *short) run(name string, params [][2]string, timer measure.Timer, modes
 
 // kernel measures a kernel benchmark without its phases: a ceiling is the
 // kernel's figure, not its copies'.
-func (sh *short) kernel(name string, params [][2]string, mk func() (*runtime.KernelBenchmark, error)) error {
-	return sh.run(name, params, "", harness.Modes{NoPhases: true}, func() (harness.Bench, error) {
+func (sh *short) kernel(name string, id results.Identity, params [][2]string, mk func() (*runtime.KernelBenchmark, error)) error {
+	return sh.run(name, id, params, "", harness.Modes{NoPhases: true}, func() (harness.Bench, error) {
 		kb, err := mk()
 		if err != nil {
 			return nil, err
@@ -130,8 +131,8 @@ func (sh *short) kernel(name string, params [][2]string, mk func() (*runtime.Ker
 }
 
 // plain measures a benchmark that is not a kernel's (launch, transfers).
-func (sh *short) plain(name string, params [][2]string, timer measure.Timer, mk func() (measure.Benchmark, error)) error {
-	return sh.run(name, params, timer, harness.Modes{}, func() (harness.Bench, error) {
+func (sh *short) plain(name string, id results.Identity, params [][2]string, timer measure.Timer, mk func() (measure.Benchmark, error)) error {
+	return sh.run(name, id, params, timer, harness.Modes{}, func() (harness.Bench, error) {
 		b, err := mk()
 		if err != nil {
 			return nil, err
@@ -167,11 +168,16 @@ func (sh *short) bandwidth() error {
 		name := fmt.Sprintf("peaks/bandwidth/%s/float%d", pw.pattern, pw.width)
 		// The working set of the peaks suite (clkernels.WorkingSet):
 		// its region says whether it is memory's or a cache's.
-		params := [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}, {"size", clkernels.SizeLabel(bwSize)}, {"region", clkernels.Region(dev, bwSize)}}
-		if params[3][1] == RegionMemory {
-			params = append(params, [2]string{"plateau", clkernels.OnPlateau(dev, bwSize)})
+		id := clkernels.BandwidthIdentity(dev, pw.pattern, pw.width, bwSize)
+		params := [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}, {"size", clkernels.SizeLabel(bwSize)}, {"region", id.Region}}
+		if id.Region == RegionMemory {
+			plateau := "yes"
+			if id.OffPlateau {
+				plateau = "no"
+			}
+			params = append(params, [2]string{"plateau", plateau})
 		}
-		if err := sh.kernel(name, params, func() (*runtime.KernelBenchmark, error) {
+		if err := sh.kernel(name, id, params, func() (*runtime.KernelBenchmark, error) {
 			n := bwSize
 			if pw.pattern == clkernels.PatternCopy {
 				n /= 2 // two buffers share the working set
@@ -190,7 +196,7 @@ func (sh *short) local() error {
 	if sh.o.Small {
 		iters = 64
 	}
-	return sh.kernel("peaks/local-bandwidth/float4", [][2]string{{"width", "4"}}, func() (*runtime.KernelBenchmark, error) {
+	return sh.kernel("peaks/local-bandwidth/float4", results.Identity{Kind: results.KindLocalBandwidth, Type: "float", Width: 4}, [][2]string{{"width", "4"}}, func() (*runtime.KernelBenchmark, error) {
 		return clkernels.LocalBandwidthBenchmark(sh.dev, 4, iters)
 	})
 }
@@ -209,7 +215,7 @@ func (sh *short) compute() error {
 			continue
 		}
 		name := fmt.Sprintf("peaks/compute/%s/%d", tw.typ, tw.width)
-		if err := sh.kernel(name, [][2]string{{"type", tw.typ}, {"width", fmt.Sprint(tw.width)}}, func() (*runtime.KernelBenchmark, error) {
+		if err := sh.kernel(name, results.Identity{Kind: results.KindCompute, Type: tw.typ, Width: tw.width}, [][2]string{{"type", tw.typ}, {"width", fmt.Sprint(tw.width)}}, func() (*runtime.KernelBenchmark, error) {
 			return clkernels.ComputeBenchmark(sh.dev, tw.typ, tw.width, iters)
 		}); err != nil {
 			return err
@@ -221,7 +227,7 @@ func (sh *short) compute() error {
 // launch measures the launch throughput.
 func (sh *short) launch() error {
 	lb, _ := clkernels.NewLaunchBenchmark(sh.dev, clkernels.LaunchThroughput)
-	return sh.plain("launch/"+clkernels.LaunchThroughput, [][2]string{{"mode", clkernels.LaunchThroughput}}, lb.Timer(), func() (measure.Benchmark, error) {
+	return sh.plain("launch/"+clkernels.LaunchThroughput, results.Identity{Kind: results.KindLaunch, Mode: clkernels.LaunchThroughput}, [][2]string{{"mode", clkernels.LaunchThroughput}}, lb.Timer(), func() (measure.Benchmark, error) {
 		return lb, nil
 	})
 }
@@ -241,7 +247,8 @@ func (sh *short) pinned() error {
 	}
 	for _, dir := range clkernels.TransferDirections {
 		name := fmt.Sprintf("transfers/%s/%s/%dMiB", clkernels.TransferPinned, dir, size>>20)
-		if err := sh.plain(name, [][2]string{{"memory", clkernels.TransferPinned}, {"direction", dir}}, measure.TimerHost, func() (measure.Benchmark, error) {
+		id := results.Identity{Kind: results.KindTransfer, Memory: clkernels.TransferPinned, Direction: dir, WorkingSetBytes: size}
+		if err := sh.plain(name, id, [][2]string{{"memory", clkernels.TransferPinned}, {"direction", dir}}, measure.TimerHost, func() (measure.Benchmark, error) {
 			return clkernels.NewTransferBenchmark(sh.dev, clkernels.TransferPinned, dir, size)
 		}); err != nil {
 			return err
