@@ -257,19 +257,18 @@ func (c *Cache) BuildProgram(d *runtime.Device, src runtime.Source, options stri
 		}
 	}
 	note := "miss"
-	b, err := os.ReadFile(path)
+	e, err := readEntry(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		note = "rejected: " + err.Error()
 	default:
-		p, info, derr := loadEntry(d, key, b, options)
+		p, info, derr := loadEntry(d, key, e.b, options)
 		if derr == nil {
 			info.FromCache = true
 			info.CacheNote = "hit"
-			c.touch(path)
-			c.count('h')
 			info.Total = time.Since(start)
+			c.afterHit(e)
 			c.debugf("hit %s %s on %s (%s: read+check %s, create %s, build %s)", short, src.Name, d.Info.Name, info.Total.Round(time.Microsecond),
 				(info.Total - info.Create - info.Build).Round(time.Microsecond), info.Create.Round(time.Microsecond), info.Build.Round(time.Microsecond))
 			return p, info, nil

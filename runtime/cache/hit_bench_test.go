@@ -1,0 +1,70 @@
+package cache
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/clmeter/clmeter/runtime"
+)
+
+// benchHitSetup stores bench/long.cl (the program of make bench's cache-floor
+// row) in a fresh cache and returns the cache, device and source.
+func benchHitSetup(b *testing.B) (*Cache, *runtime.Device, runtime.Source, string) {
+	b.Helper()
+	m := runtime.NewManager()
+	devs, err := m.Devices()
+	if err != nil || len(devs) == 0 {
+		b.Skipf("no OpenCL device here: %v", err)
+	}
+	b.Cleanup(m.Close)
+	path, _ := filepath.Abs("../../bench/long.cl")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := runtime.Source{Name: "bench/long.cl", Text: string(text), Dir: filepath.Dir(path)}
+	opts := "-I" + filepath.Dir(path)
+	c := New(b.TempDir(), 0)
+	c.Force = true
+	p, info, err := c.BuildProgram(devs[0], src, opts)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p.Release()
+	if p, info, err = c.BuildProgram(devs[0], src, opts); err != nil || !info.FromCache {
+		b.Fatalf("no hit after the store: %q %v", info.CacheNote, err)
+	}
+	p.Release()
+	return c, devs[0], src, opts
+}
+
+// BenchmarkCacheHit builds bench/long.cl from the cache b.N times in one
+// process: clmeter's own work (key, read, checks, bookkeeping) plus the
+// driver's clCreateProgramWithBinary and clBuildProgram.
+func BenchmarkCacheHit(b *testing.B) {
+	c, d, src, opts := benchHitSetup(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		p, info, err := c.BuildProgram(d, src, opts)
+		if err != nil || !info.FromCache {
+			b.Fatalf("not a hit: %q %v", info.CacheNote, err)
+		}
+		p.Release()
+	}
+}
+
+// BenchmarkCacheHitOwn is clmeter's own part of a hit alone: everything
+// BenchmarkCacheHit does but the driver's load and build (key, read of the
+// entry, its checks, the signature of the loaded kernels is left out too).
+func BenchmarkCacheHitOwn(b *testing.B) {
+	c, d, src, opts := benchHitSetup(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if _, err := c.lookupHit(d, src, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
