@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"io"
 	"os"
 	"time"
 
@@ -15,16 +16,64 @@ type entryFile struct {
 	used time.Time // mtime
 }
 
-// readEntry reads an entry file whole.
+// readEntry reads an entry file whole: one open, one fstat (its size and use
+// time), one read.
 func readEntry(path string) (entryFile, error) {
-	b, err := os.ReadFile(path)
-	return entryFile{path: path, b: b}, err
+	e := entryFile{path: path}
+	f, err := os.Open(path)
+	if err != nil {
+		return e, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return e, err
+	}
+	// Entries are renamed into place whole: the open file does not change.
+	b := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, b); err != nil {
+		return e, err
+	}
+	e.b, e.used = b, st.ModTime()
+	return e, nil
 }
 
-// afterHit is a hit's bookkeeping: the entry's use time and the hit count.
+// afterHit is a hit's bookkeeping: the entry's use time (refreshed when older
+// than useRefresh) and the hit count. With Defer it waits for StorePending,
+// after the work: the build needs neither write.
 func (c *Cache) afterHit(e entryFile) {
-	c.touch(e.path)
-	c.count('h')
+	if c.Defer {
+		c.pmu.Lock()
+		c.hits = append(c.hits, e)
+		c.pmu.Unlock()
+		return
+	}
+	c.recordHits([]entryFile{e})
+}
+
+// recordHits refreshes the use time of the entries hit and counts the hits.
+func (c *Cache) recordHits(hits []entryFile) {
+	if len(hits) == 0 {
+		return
+	}
+	now := c.clock()
+	ev := make([]byte, len(hits))
+	for i, e := range hits {
+		if now.Sub(e.used) >= useRefresh {
+			os.Chtimes(e.path, now, now)
+		}
+		ev[i] = 'h'
+	}
+	c.count(ev...)
+}
+
+// takeHits returns the hits whose bookkeeping is deferred, and forgets them.
+func (c *Cache) takeHits() []entryFile {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	h := c.hits
+	c.hits = nil
+	return h
 }
 
 // lookupHit is a hit's own work before the driver loads the binary: the key,
