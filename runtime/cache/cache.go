@@ -45,10 +45,6 @@ const entryMagic = "CLMETER-CLBIN\n"
 // maxHeaderBytes bounds the header line a reader accepts.
 const maxHeaderBytes = 1 << 20
 
-// parallelSumBytes is the payload size from which decodeEntry checksums the
-// payload on another goroutine.
-const parallelSumBytes = 16 << 10
-
 // entryExt is the file name extension of entries.
 const entryExt = ".clbin"
 
@@ -174,15 +170,6 @@ func decodeEntry(b []byte) (EntryHeader, []byte, error) {
 	}
 	// json.Marshal writes only valid UTF-8, and decoding would quietly turn a
 	// damaged byte into U+FFFD.
-	// The payload's checksum runs beside the header's decoding (a 64 KB
-	// payload takes 30-40 µs, as long as the header's JSON).
-	payload := rest[nl+1:]
-	sumc := make(chan [sha256.Size]byte, 1)
-	if len(payload) >= parallelSumBytes {
-		go func() { sumc <- sha256.Sum256(payload) }()
-	} else {
-		sumc <- sha256.Sum256(payload)
-	}
 	if !utf8.Valid(rest[:nl]) {
 		return h, nil, errors.New("bad header")
 	}
@@ -199,10 +186,11 @@ func decodeEntry(b []byte) (EntryHeader, []byte, error) {
 	if h.KeyFields.Key() != h.Key && !bytes.Contains(rest[:nl], []byte(`\ufffd`)) {
 		return h, nil, errors.New("key fields do not match the key")
 	}
+	payload := rest[nl+1:]
 	if int64(len(payload)) != h.PayloadBytes {
 		return h, nil, fmt.Errorf("truncated: payload %d bytes, header says %d", len(payload), h.PayloadBytes)
 	}
-	sum := <-sumc
+	sum := sha256.Sum256(payload)
 	if hex.EncodeToString(sum[:]) != h.PayloadSHA256 {
 		return h, nil, errors.New("checksum mismatch")
 	}

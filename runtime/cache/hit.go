@@ -44,7 +44,7 @@ func readEntry(path string) (entryFile, error) {
 func (c *Cache) afterHit(e entryFile) {
 	if c.Defer {
 		c.pmu.Lock()
-		c.hits = append(c.hits, e)
+		c.hits = append(c.hits, entryFile{path: e.path, used: e.used}) // not its bytes
 		c.pmu.Unlock()
 		return
 	}
