@@ -86,3 +86,38 @@ func cpuTime() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// TestCacheHitWritesNothing checks that a hit with deferred stores writes
+// nothing before StorePending: the hit count and the use-time refresh of an
+// entry unused for a day wait until after the work.
+func TestCacheHitWritesNothing(t *testing.T) {
+	_, d := realDevice(t)
+	c := New(t.TempDir(), 0)
+	c.Force = true
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
+	build(t, c, d, src, "")
+	c.Defer = true
+	path := c.entryPath(KeyFor(d, src, "").Key())
+	old := time.Now().Add(-24 * time.Hour).Truncate(time.Second)
+	if err := os.Chtimes(path, old, old); err != nil {
+		t.Fatal(err)
+	}
+	statsPath := filepath.Join(c.Dir, statsFile)
+	before, _ := os.ReadFile(statsPath)
+	if info := build(t, c, d, src, ""); !info.FromCache {
+		t.Fatalf("not a hit: %q", info.CacheNote)
+	}
+	if st, err := os.Stat(path); err != nil || !st.ModTime().Equal(old) {
+		t.Fatalf("the hit touched its entry before StorePending: %v %v", st.ModTime(), err)
+	}
+	if after, _ := os.ReadFile(statsPath); string(after) != string(before) {
+		t.Fatalf("the hit counted before StorePending: %q -> %q", before, after)
+	}
+	c.StorePending(t.Context())
+	if st, err := os.Stat(path); err != nil || !st.ModTime().After(old) {
+		t.Fatalf("StorePending did not refresh the entry's use time: %v %v", st.ModTime(), err)
+	}
+	if s, err := c.Stats(); err != nil || s.Hits != 1 {
+		t.Fatalf("stats after StorePending: %+v %v; want 1 hit", s, err)
+	}
+}
