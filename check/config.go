@@ -1,16 +1,14 @@
 package check
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/runtime/spec"
+	"github.com/clmeter/clmeter/target"
 )
 
 // DefaultSize is the problem size N that check uses when none is given, for
@@ -18,20 +16,6 @@ import (
 // work-item one by one (about 2 µs each for a small kernel, many times that
 // with race detection), so the sizes that suit a measurement take minutes.
 const DefaultSize = 1024
-
-// KernelFlags are run's flags for a FILE.cl target: the kernel, sizes,
-// arguments and build options (see 'clmeter run --help').
-type KernelFlags struct {
-	Kernel, Global, Local string
-	Args                  []string
-	Defines, Includes     []string
-	BuildOptions          string
-}
-
-func (k KernelFlags) empty() bool {
-	return k.Kernel == "" && k.Global == "" && k.Local == "" && len(k.Args) == 0 &&
-		len(k.Defines) == 0 && len(k.Includes) == 0 && k.BuildOptions == ""
-}
 
 // A Config is one configuration to check, as the parent hands it to its child
 // process (JSON): a built-in at a size, a FILE.cl with run's flags, or a spec
@@ -60,78 +44,33 @@ type Config struct {
 	Values []int64  `json:"values,omitempty"`
 }
 
-// Plan turns targets into the configurations to check, with no device: a
-// built-in at each size (DefaultSize when sizes is empty); a FILE.cl with
-// flags at each size N; a FILE.yaml (or a FILE.cl given without flags that
-// has a FILE.yaml beside it) at the smallest value of each axis, or at every
-// combination when all is set, N taking sizes when given. The notes say what
-// was chosen for the user.
-func Plan(targets []string, flags KernelFlags, sizes []int64, all bool) (cfgs []Config, notes []string, err error) {
+// Plan turns targets into the configurations to check, with no device,
+// resolving each through package target with check's own size DefaultSize: a
+// built-in at each size; a FILE.cl with flags at each size N; a spec file (or
+// a FILE.cl given without flags that has a FILE.yaml beside it) at the
+// smallest value of each axis the flags did not set, or at every combination
+// when all is set. The notes say what was chosen for the user.
+func Plan(targets []string, flags target.Flags, all bool) (cfgs []Config, notes []string, err error) {
 	if len(targets) == 0 {
-		return nil, nil, errors.New("'clmeter check' takes one or more targets: a built-in (" + strings.Join(clkernels.Names(), ", ") + "), a FILE.cl or a FILE.yaml")
+		return nil, nil, fail.Usagef("'clmeter check' takes one or more targets: a built-in (%s), a FILE.cl or a FILE.yaml", strings.Join(clkernels.Names(), ", "))
 	}
 	defaulted, reduced := false, false
-	for _, t := range targets {
-		ext := strings.ToLower(filepath.Ext(t))
+	for _, name := range targets {
+		t, err := target.Resolve(name, flags, target.Defaults{N: DefaultSize})
+		if err != nil {
+			return nil, nil, err
+		}
+		defaulted = defaulted || t.DefaultedN
 		switch {
-		case ext == ".cl" && flags.empty():
-			yaml := strings.TrimSuffix(t, filepath.Ext(t)) + ".yaml"
-			if _, err := os.Stat(yaml); err != nil {
-				return nil, nil, fmt.Errorf("%s: give its kernel and arguments (--kernel, --global, --arg ...), as for 'clmeter run', or put a spec file %s beside it", t, filepath.Base(yaml))
+		case t.IsBuiltin:
+			for _, n := range t.Sizes {
+				cfgs = append(cfgs, Config{Label: fmt.Sprintf("%s n=%d", t.Builtin.Name, n), Target: name, Builtin: t.Builtin.Name, N: n})
 			}
-			k, err := spec.LoadFile(yaml)
-			if err != nil {
-				return nil, nil, err
-			}
-			if !sameFile(k.SourcePath, t) {
-				return nil, nil, fmt.Errorf("%s names source %s, not %s: check the spec file itself, or give %s's flags", yaml, k.SourcePath, t, t)
-			}
-			cs, err := specConfigs(t, yaml, k, sizes, all, &reduced)
-			if err != nil {
-				return nil, nil, err
-			}
-			cfgs = append(cfgs, cs...)
-		case ext == ".yaml" || ext == ".yml":
-			if !flags.empty() {
-				return nil, nil, fmt.Errorf("%s: a spec file holds the kernel, sizes and arguments: drop --kernel, --global, --arg and the build flags", t)
-			}
-			k, err := spec.LoadFile(t)
-			if err != nil {
-				return nil, nil, err
-			}
-			cs, err := specConfigs(t, t, k, sizes, all, &reduced)
-			if err != nil {
-				return nil, nil, err
-			}
-			cfgs = append(cfgs, cs...)
-		case ext == ".cl":
-			ns := sizes
-			if len(ns) == 0 && usesN(flags) {
-				ns, defaulted = []int64{DefaultSize}, true
-			}
-			cs, err := sourceConfigs(t, flags, ns)
-			if err != nil {
-				return nil, nil, err
-			}
-			cfgs = append(cfgs, cs...)
+		case t.SpecFile != "":
+			reduced = reduceAxes(t, all) || reduced
+			cfgs = append(cfgs, specConfigs(t)...)
 		default:
-			b, ok := clkernels.Lookup(t)
-			if !ok {
-				if _, err := os.Stat(t); err == nil {
-					return nil, nil, fmt.Errorf("%s: a kernel file ends in .cl and a spec file in .yaml", t)
-				}
-				return nil, nil, fmt.Errorf("unknown kernel %q: the built-ins are %s; or give a FILE.cl or FILE.yaml", t, strings.Join(clkernels.Names(), ", "))
-			}
-			if !flags.empty() {
-				return nil, nil, fmt.Errorf("--kernel, --global, --local, --arg and build flags are for your own kernels (FILE.cl); built-in %s sets its own", t)
-			}
-			ns := sizes
-			if len(ns) == 0 {
-				ns, defaulted = []int64{DefaultSize}, true
-			}
-			for _, n := range ns {
-				cfgs = append(cfgs, Config{Label: fmt.Sprintf("%s n=%d", b.Name, n), Target: t, Builtin: b.Name, N: n})
-			}
+			cfgs = append(cfgs, sourceConfigs(t)...)
 		}
 	}
 	if defaulted {
@@ -143,87 +82,49 @@ func Plan(targets []string, flags KernelFlags, sizes []int64, all bool) (cfgs []
 	return cfgs, notes, nil
 }
 
-// sourceConfigs is a FILE.cl with run's flags, one configuration per size.
-func sourceConfigs(path string, f KernelFlags, sizes []int64) ([]Config, error) {
-	src, err := spec.ReadSource(path)
-	if err != nil {
-		return nil, err
-	}
-	k := &spec.Kernel{SourcePath: path, Source: src, Kernel: f.Kernel, Global: f.Global, Local: f.Local,
-		Options: spec.BuildOptions(f.Defines, f.Includes, f.BuildOptions)}
-	if len(sizes) > 0 {
-		k.Axes = []spec.Axis{{Name: "N", Values: sizes}}
-	}
-	for _, a := range f.Args {
-		as, err := spec.ParseArg(a)
-		if err != nil {
-			return nil, err
-		}
-		k.Args = append(k.Args, as)
-	}
-	if err := k.Check(); err != nil {
-		return nil, err
+// sourceConfigs are a FILE.cl's configurations, one an instance of its axes.
+func sourceConfigs(t *target.Target) []Config {
+	k := t.Kernel
+	var args []string
+	for _, a := range k.Args {
+		args = append(args, a.Text)
 	}
 	var out []Config
 	for _, in := range k.Instances() {
-		out = append(out, Config{Label: strings.TrimSpace(path + " " + in.Label()), Target: path, Source: path, Kernel: k.Kernel, Global: k.Global,
-			Local: k.Local, Options: k.Options, Args: f.Args, Names: in.Names, Values: in.Values})
+		out = append(out, Config{Label: t.Label(in), Target: t.Name, Source: k.SourcePath, Kernel: k.Kernel, Global: k.Global,
+			Local: k.Local, Options: k.Options, Args: args, Names: in.Names, Values: in.Values})
 	}
-	return out, nil
+	return out
 }
 
-// specConfigs is a spec file's configurations: the smallest of each axis
-// unless all; axis N takes sizes when given.
-func specConfigs(target, path string, k *spec.Kernel, sizes []int64, all bool, reduced *bool) ([]Config, error) {
-	if len(sizes) > 0 {
-		found := false
-		for i := range k.Axes {
-			if k.Axes[i].Name == "N" {
-				k.Axes[i].Values, found = sizes, true
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("%s has no axis N for --size to set: drop --size", path)
-		}
-		if err := k.Check(); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
+// reduceAxes keeps the smallest value of each axis of a spec file's kernel
+// that the flags did not set, unless all; it says whether any axis lost values.
+func reduceAxes(t *target.Target, all bool) bool {
+	if all {
+		return false
 	}
-	if !all {
-		for i := range k.Axes {
-			vs := append([]int64{}, k.Axes[i].Values...)
-			if len(sizes) > 0 && k.Axes[i].Name == "N" {
-				continue
-			}
-			sort.Slice(vs, func(a, b int) bool { return vs[a] < vs[b] })
-			if len(vs) > 1 {
-				*reduced = true
-			}
-			k.Axes[i].Values = vs[:1]
+	reduced := false
+	for i, ax := range t.Kernel.Axes {
+		if slices.Contains(t.Overridden, ax.Name) {
+			continue
 		}
+		vs := slices.Clone(ax.Values)
+		slices.Sort(vs)
+		if len(vs) > 1 {
+			reduced = true
+		}
+		t.Kernel.Axes[i].Values = vs[:1]
 	}
+	return reduced
+}
+
+// specConfigs are a spec file's configurations, one an instance of its axes.
+func specConfigs(t *target.Target) []Config {
 	var out []Config
-	for _, in := range k.Instances() {
-		label := target
-		if l := in.Label(); l != "" {
-			label += " " + l
-		}
-		out = append(out, Config{Label: label, Target: target, SpecFile: path, Names: in.Names, Values: in.Values})
+	for _, in := range t.Kernel.Instances() {
+		out = append(out, Config{Label: t.Label(in), Target: t.Name, SpecFile: t.SpecFile, Names: in.Names, Values: in.Values})
 	}
-	return out, nil
-}
-
-var reN = regexp.MustCompile(`\bN\b`)
-
-// usesN says whether a FILE.cl's sizes or arguments are expressions over N.
-func usesN(f KernelFlags) bool {
-	return reN.MatchString(f.Global + " " + f.Local + " " + strings.Join(f.Args, " "))
-}
-
-func sameFile(a, b string) bool {
-	fa, err1 := os.Stat(a)
-	fb, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+	return out
 }
 
 // instance rebuilds a configuration's axis values as a spec.Instance.
