@@ -75,112 +75,123 @@ func init() {
 			"   A bad entry is deleted and rebuilt silently. The folder is the user cache folder/clmeter\n" +
 			"   (CLMETER_CACHE_DIR), bounded by --cache-max-size (512MiB); --no-cache or CLMETER_NO_CACHE=1\n" +
 			"   turn it off; CLMETER_CACHE_DEBUG=1 prints each hit, miss, store, evict and reject to stderr.",
-		Subcommands: []*cli.Command{
-			{
-				Name:        "stats",
-				Usage:       "show the cache's folder, entries, size, bound and recorded hits and misses",
-				Description: "Hits and misses are counted by every clmeter process since the last 'cache clear'.",
-				Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
-				Action: func(c *cli.Context) error {
-					cache, format, err := cacheCmdSetup(c)
-					if err != nil {
-						return err
-					}
-					return runCacheStats(c.Context, cache, format, c.App.Writer)
-				},
-			},
-			{
-				Name:        "list",
-				Usage:       "list the entries, most recently used first",
-				Description: "Shows each entry's key prefix, device, source, size and time since last use.\n   --format json prints a list ([] when empty).",
-				Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
-				Action: func(c *cli.Context) error {
-					cache, format, err := cacheCmdSetup(c)
-					if err != nil {
-						return err
-					}
-					return runCacheList(c.Context, cache, format, c.App.Writer)
-				},
-			},
-			{
-				Name:  "verify",
-				Usage: "check every entry as a build would (whole, proven, loadable with its kernels) and remove the bad ones",
-				Description: "Reads every entry and checks it: magic, header, length, checksum and proof (the binary was\n" +
-					"   loaded back with its source's kernels when stored); an entry of a device of this machine must also\n" +
-					"   be proven on the device's driver library and load with the kernels and arguments of its source.\n" +
-					"   Bad entries are reported and removed (a build would reject and rebuild them). Exit status 1 when\n" +
-					"   any entry was bad, 0 otherwise.",
-				Flags: append([]cli.Flag{formatFlag("table", "json")}, folder...),
-				Action: func(c *cli.Context) error {
-					cache, format, err := cacheCmdSetup(c)
-					if err != nil {
-						return err
-					}
-					return runCacheVerify(c.Context, cache, format, c.App.Writer)
-				},
-			},
-			{
-				Name:  "clear",
-				Usage: "remove every entry and the recorded counters",
-				Flags: folder,
-				Action: func(c *cli.Context) error {
-					if err := noArgs(c); err != nil {
-						return err
-					}
-					cache, err := openCache(c)
-					if err != nil {
-						return err
-					}
-					n, b, err := cache.Clear()
-					if err != nil {
-						return fmt.Errorf("cache clear: %w", err)
-					}
-					fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, units.Bytes(b), cache.Dir)
-					return nil
-				},
-			},
-			{
-				Name:  "wait",
-				Usage: "wait until the binaries of earlier runs' misses are stored",
-				Description: "A miss's binary is stored by a detached child process after the run exits (reading it\n" +
-					"   compiles every kernel on PoCL); this waits for those children, at most --timeout.",
-				Flags: append([]cli.Flag{&cli.DurationFlag{Name: "timeout", Value: runtime.StoreChildLimit, Usage: "give up after this long (exit 1)"}}, folder...),
-				Action: func(c *cli.Context) error {
-					if err := noArgs(c); err != nil {
-						return err
-					}
-					cache, err := openCache(c)
-					if err != nil {
-						return err
-					}
-					ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
-					defer cancel()
-					if err := cache.WaitStores(ctx); err != nil {
-						if c.Context.Err() != nil {
-							return c.Context.Err()
-						}
-						return fmt.Errorf("cache wait: stores still running after %s", c.Duration("timeout"))
-					}
-					return nil
-				},
-			},
-			{
-				Name:   "store-jobs",
-				Usage:  "store the entries of the given keys from their job files (the store child of a run)",
-				Hidden: true,
-				Flags:  folder,
-				Action: func(c *cli.Context) error {
-					cache, err := openCache(c)
-					if err != nil {
-						return err
-					}
-					return runtime.RunStoreJobs(c.Context, cache.Dir, c.Args().Slice())
-				},
-			},
-			cacheBenchCommand(),
-			cacheBenchChildCommand(),
-		},
+		Subcommands: append(append(cacheListingCommands(folder), cacheUpkeepCommands(folder)...),
+			cacheBenchCommand(), cacheBenchChildCommand()),
 	})
+}
+
+// cacheListingCommands are 'clmeter cache stats', 'list' and 'verify'.
+func cacheListingCommands(folder []cli.Flag) []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:        "stats",
+			Usage:       "show the cache's folder, entries, size, bound and recorded hits and misses",
+			Description: "Hits and misses are counted by every clmeter process since the last 'cache clear'.",
+			Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
+			Action: func(c *cli.Context) error {
+				cache, format, err := cacheCmdSetup(c)
+				if err != nil {
+					return err
+				}
+				return runCacheStats(c.Context, cache, format, c.App.Writer)
+			},
+		},
+		{
+			Name:        "list",
+			Usage:       "list the entries, most recently used first",
+			Description: "Shows each entry's key prefix, device, source, size and time since last use.\n   --format json prints a list ([] when empty).",
+			Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
+			Action: func(c *cli.Context) error {
+				cache, format, err := cacheCmdSetup(c)
+				if err != nil {
+					return err
+				}
+				return runCacheList(c.Context, cache, format, c.App.Writer)
+			},
+		},
+		{
+			Name:  "verify",
+			Usage: "check every entry as a build would (whole, proven, loadable with its kernels) and remove the bad ones",
+			Description: "Reads every entry and checks it: magic, header, length, checksum and proof (the binary was\n" +
+				"   loaded back with its source's kernels when stored); an entry of a device of this machine must also\n" +
+				"   be proven on the device's driver library and load with the kernels and arguments of its source.\n" +
+				"   Bad entries are reported and removed (a build would reject and rebuild them). Exit status 1 when\n" +
+				"   any entry was bad, 0 otherwise.",
+			Flags: append([]cli.Flag{formatFlag("table", "json")}, folder...),
+			Action: func(c *cli.Context) error {
+				cache, format, err := cacheCmdSetup(c)
+				if err != nil {
+					return err
+				}
+				return runCacheVerify(c.Context, cache, format, c.App.Writer)
+			},
+		},
+	}
+}
+
+// cacheUpkeepCommands are 'clmeter cache clear', 'wait' and the hidden
+// 'store-jobs'.
+func cacheUpkeepCommands(folder []cli.Flag) []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:  "clear",
+			Usage: "remove every entry and the recorded counters",
+			Flags: folder,
+			Action: func(c *cli.Context) error {
+				if err := noArgs(c); err != nil {
+					return err
+				}
+				cache, err := openCache(c)
+				if err != nil {
+					return err
+				}
+				n, b, err := cache.Clear()
+				if err != nil {
+					return fmt.Errorf("cache clear: %w", err)
+				}
+				fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, units.Bytes(b), cache.Dir)
+				return nil
+			},
+		},
+		{
+			Name:  "wait",
+			Usage: "wait until the binaries of earlier runs' misses are stored",
+			Description: "A miss's binary is stored by a detached child process after the run exits (reading it\n" +
+				"   compiles every kernel on PoCL); this waits for those children, at most --timeout.",
+			Flags: append([]cli.Flag{&cli.DurationFlag{Name: "timeout", Value: runtime.StoreChildLimit, Usage: "give up after this long (exit 1)"}}, folder...),
+			Action: func(c *cli.Context) error {
+				if err := noArgs(c); err != nil {
+					return err
+				}
+				cache, err := openCache(c)
+				if err != nil {
+					return err
+				}
+				ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
+				defer cancel()
+				if err := cache.WaitStores(ctx); err != nil {
+					if c.Context.Err() != nil {
+						return c.Context.Err()
+					}
+					return fmt.Errorf("cache wait: stores still running after %s", c.Duration("timeout"))
+				}
+				return nil
+			},
+		},
+		{
+			Name:   "store-jobs",
+			Usage:  "store the entries of the given keys from their job files (the store child of a run)",
+			Hidden: true,
+			Flags:  folder,
+			Action: func(c *cli.Context) error {
+				cache, err := openCache(c)
+				if err != nil {
+					return err
+				}
+				return runtime.RunStoreJobs(c.Context, cache.Dir, c.Args().Slice())
+			},
+		},
+	}
 }
 
 func cacheCmdSetup(c *cli.Context) (*runtime.Cache, string, error) {
