@@ -215,7 +215,7 @@ func TestPlan(t *testing.T) {
 		t.Errorf("--size on a spec file: %v %+v", err, cfgs)
 	}
 	cfgs, _, err = Plan([]string{"../examples/bugs/oob.cl"}, target.Flags{}, false)
-	if err != nil || len(cfgs) != 1 || !strings.HasSuffix(cfgs[0].SpecFile, "oob.yaml") {
+	if err != nil || len(cfgs) != 1 || cfgs[0].Label != "../examples/bugs/oob.cl N=256" {
 		t.Errorf("FILE.cl with a spec beside it: %v %+v", err, cfgs)
 	}
 	bad := []struct {

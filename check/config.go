@@ -18,28 +18,21 @@ import (
 const DefaultSize = 1024
 
 // A Config is one configuration to check, as the parent hands it to its child
-// process (JSON): a built-in at a size, a FILE.cl with run's flags, or a spec
-// file, at one combination of axis values.
+// process (JSON): a target with the user's flags, which the child resolves
+// again through package target, at one size (a built-in) or one combination
+// of axis values.
 type Config struct {
 	// Label names the configuration for people: "saxpy n=1024",
 	// "examples/bugs/oob.cl N=256".
 	Label string `json:"label"`
-	// Target is what the user gave: a built-in's name, FILE.cl or FILE.yaml.
-	Target string `json:"target"`
-
-	Builtin string `json:"builtin,omitempty"`
-	N       int64  `json:"n,omitempty"`
-
-	// SpecFile is a spec file; Source a FILE.cl with Kernel, Global, Local,
-	// Options and Args from the flags.
-	SpecFile string   `json:"spec_file,omitempty"`
-	Source   string   `json:"source,omitempty"`
-	Kernel   string   `json:"kernel,omitempty"`
-	Global   string   `json:"global,omitempty"`
-	Local    string   `json:"local,omitempty"`
-	Options  string   `json:"options,omitempty"`
-	Args     []string `json:"args,omitempty"`
-	// Names and Values are the axis values of this configuration.
+	// Target is what the user gave: a built-in's name, FILE.cl or FILE.yaml;
+	// Flags the kernel flags.
+	Target string       `json:"target"`
+	Flags  target.Flags `json:"flags"`
+	// N is a built-in's size.
+	N int64 `json:"n,omitempty"`
+	// Names and Values are the axis values of a kernel description's
+	// configuration.
 	Names  []string `json:"names,omitempty"`
 	Values []int64  `json:"values,omitempty"`
 }
@@ -64,13 +57,15 @@ func Plan(targets []string, flags target.Flags, all bool) (cfgs []Config, notes 
 		switch {
 		case t.IsBuiltin:
 			for _, n := range t.Sizes {
-				cfgs = append(cfgs, Config{Label: fmt.Sprintf("%s n=%d", t.Builtin.Name, n), Target: name, Builtin: t.Builtin.Name, N: n})
+				cfgs = append(cfgs, Config{Label: fmt.Sprintf("%s n=%d", t.Builtin.Name, n), Target: name, Flags: flags, N: n})
 			}
-		case t.SpecFile != "":
-			reduced = reduceAxes(t, all) || reduced
-			cfgs = append(cfgs, specConfigs(t)...)
 		default:
-			cfgs = append(cfgs, sourceConfigs(t)...)
+			if t.SpecFile != "" {
+				reduced = reduceAxes(t, all) || reduced
+			}
+			for _, in := range t.Kernel.Instances() {
+				cfgs = append(cfgs, Config{Label: t.Label(in), Target: name, Flags: flags, Names: in.Names, Values: in.Values})
+			}
 		}
 	}
 	if defaulted {
@@ -80,21 +75,6 @@ func Plan(targets []string, flags target.Flags, all bool) (cfgs []Config, notes 
 		notes = append(notes, "spec files: the smallest value of each axis (--all for every combination)")
 	}
 	return cfgs, notes, nil
-}
-
-// sourceConfigs are a FILE.cl's configurations, one an instance of its axes.
-func sourceConfigs(t *target.Target) []Config {
-	k := t.Kernel
-	var args []string
-	for _, a := range k.Args {
-		args = append(args, a.Text)
-	}
-	var out []Config
-	for _, in := range k.Instances() {
-		out = append(out, Config{Label: t.Label(in), Target: t.Name, Source: k.SourcePath, Kernel: k.Kernel, Global: k.Global,
-			Local: k.Local, Options: k.Options, Args: args, Names: in.Names, Values: in.Values})
-	}
-	return out
 }
 
 // reduceAxes keeps the smallest value of each axis of a spec file's kernel
@@ -116,15 +96,6 @@ func reduceAxes(t *target.Target, all bool) bool {
 		t.Kernel.Axes[i].Values = vs[:1]
 	}
 	return reduced
-}
-
-// specConfigs are a spec file's configurations, one an instance of its axes.
-func specConfigs(t *target.Target) []Config {
-	var out []Config
-	for _, in := range t.Kernel.Instances() {
-		out = append(out, Config{Label: t.Label(in), Target: t.Name, SpecFile: t.SpecFile, Names: in.Names, Values: in.Values})
-	}
-	return out
 }
 
 // instance rebuilds a configuration's axis values as a spec.Instance.

@@ -27,22 +27,27 @@ const Rule = "A spec file (FILE.yaml) holds its kernel, sizes and arguments: --s
 	"   --kernel/--global/--arg uses the spec file of the same name beside it."
 
 // Flags are a kernel description as the command line gives it beside the
-// target (the kernel flags of cmd/clmeter).
+// target (the kernel flags of cmd/clmeter); check hands them to its child
+// process as JSON.
 type Flags struct {
 	// Kernel, Global, Local, Args, Defines, Includes, BuildOptions, Bytes and
 	// Flops describe a FILE.cl (see runtime/spec); a built-in or a spec file
 	// sets its own.
-	Kernel, Global, Local string
-	Args                  []string
-	Defines, Includes     []string
-	BuildOptions          string
-	Bytes, Flops          string
+	Kernel       string   `json:"kernel,omitempty"`
+	Global       string   `json:"global,omitempty"`
+	Local        string   `json:"local,omitempty"`
+	Args         []string `json:"args,omitempty"`
+	Defines      []string `json:"defines,omitempty"`
+	Includes     []string `json:"includes,omitempty"`
+	BuildOptions string   `json:"options,omitempty"`
+	Bytes        string   `json:"bytes,omitempty"`
+	Flops        string   `json:"flops,omitempty"`
 	// Sizes is the --size list ("1Mi,16Mi"): the values of axis N.
-	Sizes string
+	Sizes string `json:"sizes,omitempty"`
 	// Set replaces an axis's values: "T=8,16" (NAME=VALUE[,VALUE...]).
-	Set []string
+	Set []string `json:"set,omitempty"`
 	// Axes add axes to a FILE.cl: "T=4,8,16" (tune's --axis).
-	Axes []string
+	Axes []string `json:"axes,omitempty"`
 }
 
 // WithoutN is f with N left to the command's default: --size and --set N=...
