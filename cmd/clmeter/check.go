@@ -25,10 +25,9 @@ func init() {
 			"   line quoted, the work-item (global, local, group ids) and the address or kernel argument.\n" +
 			"   Exit status 3 when there is any finding.\n\n" +
 			fmt.Sprintf("   Oclgrind simulates every work-item, so check has its own size: --size defaults to %d.\n", check.DefaultSize) +
-			"   Targets take run's arguments, so 'clmeter check bugs/*.cl' works with a spec file beside each\n" +
-			"   (bugs/oob.cl -> bugs/oob.yaml); a spec file is checked at the smallest value of each axis\n" +
-			"   that --size and --set leave alone (--all for every combination).\n" +
-			"   " + target.Rule + "\n" +
+			"   Targets take run's arguments.\n   " + target.Rule + "\n" +
+			"   So 'clmeter check bugs/*.cl' checks each kernel as its spec file beside it says (bugs/oob.cl ->\n" +
+			"   bugs/oob.yaml), at the smallest value of each axis --size and --set leave (--all: every one).\n" +
 			"   Needs Oclgrind: " + runtime.OclgrindInstall + ".\n\n" +
 			"   Examples:\n" +
 			"     clmeter check examples/bugs/*.cl\n" +
