@@ -219,3 +219,40 @@ func TestLabel(t *testing.T) {
 		t.Errorf("%q", l)
 	}
 }
+
+// TestOneResolver: no package but this one (and runtime/spec itself) reads a
+// spec file, a kernel source or an --arg, so every command resolves its
+// target here.
+func TestOneResolver(t *testing.T) {
+	root := filepath.Join("..")
+	calls := []string{"spec.LoadFile(", "spec.ReadSource(", "spec.ParseArg("}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == "third_party" || rel == "target" || rel == "runtime/spec" || strings.HasPrefix(d.Name(), ".") && rel != "." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, c := range calls {
+			if strings.Contains(string(b), c) {
+				t.Errorf("%s calls %s: resolve targets through package target", rel, strings.TrimSuffix(c, "("))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
