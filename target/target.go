@@ -21,10 +21,10 @@ import (
 	"github.com/clmeter/clmeter/runtime/spec"
 )
 
-// Rule is the override rule in a sentence, for the commands' help.
+// Rule is the override rule in a few lines, for the commands' help.
 const Rule = "A spec file (FILE.yaml) holds its kernel, sizes and arguments: --size replaces its axis N\n" +
-	"   and --set NAME=VALUES any of its axes (--set N=... is --size). A FILE.cl given without\n" +
-	"   --kernel/--global/--arg uses the spec file of the same name beside it."
+	"and --set NAME=VALUES any of its axes (--set N=... is --size). A FILE.cl given without\n" +
+	"--kernel/--global/--arg uses the spec file of the same name beside it."
 
 // Flags are a kernel description as the command line gives it beside the
 // target (the kernel flags of cmd/clmeter); check hands them to its child

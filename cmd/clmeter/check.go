@@ -25,7 +25,7 @@ func init() {
 			"   line quoted, the work-item (global, local, group ids) and the address or kernel argument.\n" +
 			"   Exit status 3 when there is any finding.\n\n" +
 			fmt.Sprintf("   Oclgrind simulates every work-item, so check has its own size: --size defaults to %d.\n", check.DefaultSize) +
-			"   Targets take run's arguments.\n   " + target.Rule + "\n" +
+			"   Targets take run's arguments.\n   " + indent(target.Rule, "   ") + "\n" +
 			"   So 'clmeter check bugs/*.cl' checks each kernel as its spec file beside it says (bugs/oob.cl ->\n" +
 			"   bugs/oob.yaml), at the smallest value of each axis --size and --set leave (--all: every one).\n" +
 			"   Needs Oclgrind: " + runtime.OclgrindInstall + ".\n\n" +

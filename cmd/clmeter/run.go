@@ -98,7 +98,7 @@ func init() {
 			"       --arg local:float:256 -D TILE=16 -I include/\n" +
 			"     clmeter run sweep.yaml -o results.json\n" +
 			"     clmeter run sweep.yaml --size 1Mi --set T=16\n\n" +
-			"   " + target.Rule + "\n\n" +
+			"   " + indent(target.Rule, "   ") + "\n\n" +
 			"   BUILT-INS: " + strings.Join(clkernels.Names(), ", ") + "\n\n" +
 			"   ARGUMENTS (" + indent(spec.ArgSyntax, "   ") + ")\n\n   " + indent(spec.FileSyntax, "   "),
 		Flags: runFlags,

@@ -35,7 +35,7 @@ func init() {
 			"     clmeter tune k.cl --kernel k --global N --local L --axis L=32,64,128,256 --size 1Mi \\\n" +
 			"       --arg buf:float:N --budget 1m\n" +
 			"     clmeter tune examples/matmul/tune.yaml --set N=512\n\n" +
-			"   " + target.Rule,
+			"   " + indent(target.Rule, "   "),
 		Flags: flagList([]cli.Flag{deviceFlag}, kernelFlags, flags, measureFlags, cacheFlags),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
