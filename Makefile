@@ -18,7 +18,7 @@ SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # go-nvml's cgo warnings are silenced in its copy (third_party/go-nvml/CLMETER.md):
 # a plain go build prints nothing, no CGO_CFLAGS needed.
 
-.PHONY: all deps test-deps build run test bench fuzz check-html clean tcpd
+.PHONY: all deps test-deps build run test bench bench-kit fuzz check-html clean tcpd
 
 all: build
 
@@ -65,10 +65,23 @@ test: test-deps
 # (BENCH_DEVICE, default clmeter's default), then the Go benchmarks.
 BENCH_DEVICE ?=
 # clpeak (Debian's package) is the peer of the peaks and launch rows.
-bench: build bin/rawlaunch bin/progbin
+# The Go benchmarks part: the engine's own cost, the guard zones, host data
+# fill, change-point analysis (the store's and dashboard's need PostgreSQL and
+# the quick suite's is the table's suite row: go test -bench . ./... runs all).
+GOBENCH_PKGS ?= ./measure/ ./runtime/ ./clkernels/ ./changepoint/
+GOBENCH ?= Engine|Guard|HostBuffer|FillTriad|Analyze400$$
+bench: build bin/rawlaunch bin/progbin bin/saxpyrun
 	@command -v clpeak >/dev/null || { [ -f /etc/debian_version ] && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clpeak >/dev/null; } || echo "bench: clpeak not installed: its rows are left out"
-	$(GO) run ./bench -clmeter $(BIN) -rawlaunch bin/rawlaunch -progbin bin/progbin $(if $(BENCH_DEVICE),-device $(BENCH_DEVICE))
-	$(GO) test -run '^$$' -bench . -benchtime 1x -timeout 30m ./...
+	$(GO) run ./bench -clmeter $(BIN) -cdir bin $(if $(BENCH_DEVICE),-device $(BENCH_DEVICE))
+	$(GO) test -run '^$$' -bench '$(GOBENCH)' -benchtime 1x -timeout 10m $(GOBENCH_PKGS)
+
+# make bench-kit: the bench binary, clmeter and the C probes in .device/, for a
+# machine without Go (docs/OWNCOST.md: .device/bench -clmeter .device/clmeter -cdir .device).
+bench-kit: bin/rawlaunch bin/progbin bin/saxpyrun
+	@mkdir -p .device
+	$(GO) build -o .device/bench ./bench
+	$(GO) build -o .device/clmeter ./cmd/clmeter
+	cp bin/rawlaunch bin/progbin bin/saxpyrun .device/
 
 # make tcpd TCPD=DIR: scores 'clmeter history --regressions' on the Turing Change Point
 # Dataset in DIR (git clone https://github.com/alan-turing-institute/TCPD): every series
@@ -86,6 +99,10 @@ bin/rawlaunch: bench/c/rawlaunch.c deps
 bin/progbin: bench/c/progbin.c deps
 	@mkdir -p bin
 	$(CC) -O2 -Wall -o $@ bench/c/progbin.c -lOpenCL
+
+bin/saxpyrun: bench/c/saxpyrun.c deps
+	@mkdir -p bin
+	$(CC) -O2 -Wall -o $@ bench/c/saxpyrun.c -lOpenCL -lm
 
 # make fuzz: each fuzz target for FUZZTIME (the seed corpora also run in make test). An
 # input that fails is kept in the package's testdata/fuzz/FUZZNAME/: commit it, and make

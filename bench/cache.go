@@ -3,12 +3,19 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+)
+
+var (
+	cacheTrials   = flag.Int("cache-trials", 3, "fresh processes per mode of the cache rows (clmeter cache bench --trials)")
+	cachePrograms = flag.String("cache-programs", "small,examples/imaging/imaging.cl", "programs of the cache rows, comma-separated (built-ins small and large, or .cl files)")
+	exitPairs     = flag.Int("exit-pairs", 3, "pairs of fresh processes of the cache-exit row")
 )
 
 // cacheBenchFile is the part of a 'clmeter cache bench' result file the cache
@@ -36,9 +43,9 @@ type cacheBenchFile struct {
 // clmeter's defaults against the driver's cache alone, a first run (a miss)
 // against --no-cache, and clmeter's cache alone against the driver's.
 func cacheTTFRRows(dev *deviceJSON, dir string) ([]row, error) {
-	const trials = 5
+	trials := *cacheTrials
 	out := filepath.Join(dir, "cache-bench.json")
-	progs := []string{"small", "large", "examples/imaging/imaging.cl"}
+	progs := strings.Split(*cachePrograms, ",")
 	args := append([]string{"cache", "bench"}, progs...)
 	args = append(args, "--trials", fmt.Sprint(trials), "--device", dev.Ref, "-o", out)
 	if _, err := clm(args...); err != nil {
@@ -112,7 +119,8 @@ func cacheTTFRRows(dev *deviceJSON, dir string) ([]row, error) {
 // --no-cache: the store must not hold the exit. A third process then hits
 // the entry the child stored; its build must beat the source build.
 func cacheMissExitRows(dev *deviceJSON, dir string) ([]row, error) {
-	const pairs, kernels = 7, 32
+	const kernels = 32
+	pairs := *exitPairs
 	var src strings.Builder
 	for i := 0; i < kernels; i++ {
 		fmt.Fprintf(&src, "__kernel void k%d(__global float *x, __global const float *y, float a, int n) {\n"+

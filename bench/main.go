@@ -1,9 +1,13 @@
 // Command bench prints the table of 'make bench': the figures that show clmeter
-// adds almost nothing to what it measures, that its timers agree, that its cache
-// pays, and that what needs no device starts without one. Every row is measured
-// side by side in this one run, on one device.
+// adds almost nothing to what it measures (launches, cache, host data, memory),
+// that its timers agree, that its cache pays, and that what needs no device
+// starts without one. Every row is measured side by side in this one run, on
+// one device, with its target and MET or NOT MET.
 //
-//	go run ./bench -clmeter bin/clmeter -rawlaunch bin/rawlaunch -progbin bin/progbin -device 0
+//	go run ./bench -clmeter bin/clmeter -cdir bin -device 0
+//
+// It needs no Go where it runs: 'go build -o DIR/bench ./bench' and the C
+// probes of bench/c built beside it (-cdir DIR) are enough.
 package main
 
 import (
@@ -26,10 +30,11 @@ var (
 	clmeter   = flag.String("clmeter", "bin/clmeter", "the clmeter binary")
 	rawlaunch = flag.String("rawlaunch", "bin/rawlaunch", "the plain C launch loop (bench/c/rawlaunch.c)")
 	device    = flag.String("device", "", "the device, as clmeter's --device takes it (default: clmeter's default)")
-	rounds    = flag.Int("rounds", 9, "alternating rounds of C and clmeter for the overhead rows")
+	rounds    = flag.Int("rounds", 7, "alternating rounds of C and clmeter for the overhead rows")
+	cdir      = flag.String("cdir", "", "folder holding the C probes (rawlaunch, progbin, saxpyrun); overrides -rawlaunch, -progbin and -saxpyrun")
 	skipSuite = flag.Bool("skip-suite", false, "leave out the quick suite's wall time")
 	workDir   = flag.String("dir", "", "folder for result files (default: a temporary one)")
-	only      = flag.String("rows", "", "comma-separated row groups to run (overhead, agreement, cache, cache-exit, cache-floor, clpeak, startup, suite); default all")
+	only      = flag.String("rows", "", "comma-separated row groups to run (overhead, agreement, cache, cache-exit, cache-floor, clpeak, startup, suite, hostdata, memory); default all")
 )
 
 // A row is one line of the table.
@@ -46,6 +51,10 @@ func main() {
 }
 
 func run() error {
+	began := time.Now()
+	if *cdir != "" {
+		*rawlaunch, *progbin, *saxpyrun = filepath.Join(*cdir, "rawlaunch"), filepath.Join(*cdir, "progbin"), filepath.Join(*cdir, "saxpyrun")
+	}
 	dir := *workDir
 	if dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -100,6 +109,14 @@ func run() error {
 	if !*skipSuite && want("suite") {
 		add(quickSuite(dev, dir))
 	}
+	if want("hostdata") {
+		add(hostDataRows(dev))
+	}
+	if want("memory") {
+		add(memoryRows(dev, dir))
+	}
+	took := time.Since(began)
+	rows = append(rows, row{"bench table wall time", took.Round(time.Second).String(), "<= 4m (make bench <= 5m with the Go benchmarks)", met(took <= 4*time.Minute), "this run, every row group asked for (-rows)"})
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FIGURE\tVALUE\tTARGET\tMET\tHOW")
 	for _, r := range rows {
@@ -161,6 +178,13 @@ func pickDevice() (*deviceJSON, error) {
 
 // clm runs clmeter and returns its stdout; a failure carries its stderr.
 func clm(args ...string) ([]byte, error) {
+	out, _, err := clmRSS(args...)
+	return out, err
+}
+
+// clmRSS is clm that also returns the process's peak resident memory in
+// bytes (wait4's rusage: ru_maxrss).
+func clmRSS(args ...string) ([]byte, int64, error) {
 	if len(args) > 0 && args[0] == "run" {
 		// The table measures launches and builds, not kernels against a roofline:
 		// no short device profile is measured on the way.
@@ -171,9 +195,9 @@ func clm(args ...string) ([]byte, error) {
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return out, fmt.Errorf("clmeter %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return out, 0, fmt.Errorf("clmeter %s: %v: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
-	return out, nil
+	return out, maxRSS(cmd.ProcessState), nil
 }
 
 // resultFile is the part of a clmeter result file the table reads.
@@ -243,7 +267,7 @@ func overhead(dev *deviceJSON, dir string) ([]row, error) {
 		if raw.DispatchWide > 0 {
 			rawWide, rShape = append(rawWide, raw.DispatchWide), append(rShape, raw.Dispatch/raw.DispatchWide)
 		}
-		common := []string{"run", "bench/empty.cl", "--kernel", "empty", "--global", "1", "--device", dev.Ref, "--timer", "host", "--min-samples", "15", "--max-time", "3s"}
+		common := []string{"run", "bench/empty.cl", "--kernel", "empty", "--global", "1", "--device", dev.Ref, "--timer", "host", "--min-samples", "15", "--max-time", "1500ms"}
 		f, err := clmResult(common...)
 		if err != nil {
 			return nil, err
@@ -255,7 +279,7 @@ func overhead(dev *deviceJSON, dir string) ([]row, error) {
 		}
 		clmRT = append(clmRT, f.Benchmarks[0].Measurement.Summary.Median)
 		lf := filepath.Join(dir, "launch-overhead.json")
-		if _, err := clm("suite", "launch", "--device", dev.Ref, "--max-time", "2s", "-o", lf); err != nil {
+		if _, err := clm("suite", "launch", "--device", dev.Ref, "--max-time", "1s", "--no-profile", "-o", lf); err != nil {
 			return nil, err
 		}
 		disp, err := launchDispatch(lf)
@@ -397,9 +421,9 @@ func ns(v float64) string {
 
 func met(ok bool) string {
 	if ok {
-		return "yes"
+		return "MET"
 	}
-	return "NO"
+	return "NOT MET"
 }
 
 // quickSuite times the quick suite, the main job of 'make run'.

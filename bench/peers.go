@@ -21,9 +21,10 @@ import (
 )
 
 var (
-	peerRounds = flag.Int("peer-rounds", 3, "alternating rounds of clpeak and clmeter's peaks suite")
+	peerRounds = flag.Int("peer-rounds", 1, "alternating rounds of clpeak and clmeter's peaks suite")
+	latRounds  = flag.Int("latency-rounds", 3, "alternating rounds of clpeak --kernel-latency and clmeter's launch suite")
 	progbin    = flag.String("progbin", "bin/progbin", "the plain C program-cache floor (bench/c/progbin.c)")
-	cacheRuns  = flag.Int("cache-rounds", 9, "alternating fresh-process rounds of the program-cache row")
+	cacheRuns  = flag.Int("cache-rounds", 7, "alternating fresh-process rounds of the program-cache row")
 )
 
 // medianCI returns the median of v and a distribution-free confidence
@@ -199,7 +200,7 @@ func clpeakRows(dev *deviceJSON, dir string) ([]row, error) {
 	}
 	// Dispatch: clpeak's latency test alone against the launch suite, in as
 	// many rounds as the launch rows.
-	for r := 0; r < *rounds; r++ {
+	for r := 0; r < *latRounds; r++ {
 		out, err := exec.Command(path, "-p", p, "-d", d, "--kernel-latency").CombinedOutput()
 		if err != nil {
 			return nil, fmt.Errorf("clpeak: %v: %s", err, out)
@@ -230,7 +231,7 @@ func clpeakRows(dev *deviceJSON, dir string) ([]row, error) {
 	}
 	if len(ratio["latency"]) > 0 {
 		rows = append(rows, ratioRow("dispatch (QUEUED->START): clmeter / clpeak "+version, ratio["latency"], ours["latency"], theirs["latency"], micro, "<= 1.05", func(v float64) bool { return v <= 1.05 },
-			fmt.Sprintf("clpeak --kernel-latency / clmeter suite launch alternated, median of %d per-round ratios [95%% CI]; clpeak: mean of whole-µs QUEUED->START of a max-work-group x CUs kernel, clmeter: median of batch means, empty one-item kernel (the C loop's rows show the shape does not matter)", *rounds)))
+			fmt.Sprintf("clpeak --kernel-latency / clmeter suite launch alternated, median of %d per-round ratios [95%% CI]; clpeak: mean of whole-µs QUEUED->START of a max-work-group x CUs kernel, clmeter: median of batch means, empty one-item kernel (the C loop's rows show the shape does not matter)", *latRounds)))
 	}
 	return rows, nil
 }
@@ -272,6 +273,10 @@ func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
 		return f.Benchmarks[0].Program.BuildTime, nil
 	}
 	if _, err := clmBuild(); err != nil { // fills clmeter's cache
+		return nil, err
+	}
+	// The store is a detached child: wait for it, or the next runs may miss.
+	if _, err := clm("cache", "wait"); err != nil {
 		return nil, err
 	}
 	var ours, floor, ratios []float64

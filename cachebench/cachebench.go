@@ -8,24 +8,22 @@
 package cachebench
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 )
 
 // benchItems is the work-item count of a launch; benchItemBytes the bytes per
@@ -79,7 +77,7 @@ var driverCacheOn = []string{"POCL_KERNEL_CACHE=1", "NEO_CACHE_PERSISTENT=1", "A
 
 // benchEnvVars are the variables the experiment sets for its children; the
 // user's values of them are not passed on.
-var benchEnvVars = []string{runtime.NoCacheEnv, runtime.CacheForceEnv, runtime.CacheDirEnv, runtime.CacheDebugEnv, runtime.CacheMaxSizeEnv,
+var benchEnvVars = []string{cache.OffEnv, cache.ForceEnv, cache.DirEnv, cache.DebugEnv, cache.MaxSizeEnv,
 	runtime.DeviceEnv, "CUDA_CACHE_DISABLE", "CUDA_CACHE_PATH", "POCL_KERNEL_CACHE", "POCL_CACHE_DIR",
 	"NEO_CACHE_PERSISTENT", "NEO_CACHE_DIR", "MESA_SHADER_CACHE_DISABLE", "MESA_SHADER_CACHE_DIR", "AMD_COMGR_CACHE", "AMD_COMGR_CACHE_DIR"}
 
@@ -95,7 +93,8 @@ type Options struct {
 	Output string
 	// SavingsDir is the clmeter cache folder where the device's measured
 	// savings are recorded for 'clmeter doctor' and 'clmeter cache stats'
-	// ("" : the default folder; "-": not recorded).
+	// (CLMETER_CACHE_DIR, which the command reads; "": cache.DefaultDir; "-":
+	// not recorded).
 	SavingsDir string
 	// Tool and Args describe the run in the result file.
 	Tool results.ToolInfo
@@ -157,7 +156,7 @@ func childEnv(dir, trialDir string, mode benchMode) []string {
 		driver = trialDir
 	}
 	env = append(env,
-		runtime.CacheDirEnv+"="+filepath.Join(ours, "clmeter"),
+		cache.DirEnv+"="+filepath.Join(ours, "clmeter"),
 		"POCL_CACHE_DIR="+filepath.Join(driver, "pocl"),
 		"CUDA_CACHE_PATH="+filepath.Join(driver, "cuda"),
 		"NEO_CACHE_DIR="+filepath.Join(driver, "neo"),
@@ -166,9 +165,9 @@ func childEnv(dir, trialDir string, mode benchMode) []string {
 	)
 	if mode.Ours {
 		// Measure clmeter's cache also where its policy leaves it off.
-		env = append(env, runtime.CacheForceEnv+"=1")
+		env = append(env, cache.ForceEnv+"=1")
 	} else {
-		env = append(env, runtime.NoCacheEnv+"=1")
+		env = append(env, cache.OffEnv+"=1")
 	}
 	if mode.Driver {
 		env = append(env, driverCacheOn...)
@@ -182,61 +181,41 @@ func childEnv(dir, trialDir string, mode benchMode) []string {
 // process's life from start to exit.
 func runChild(ctx context.Context, exe string, env []string, program, device, nonce, launch string) (childResult, error) {
 	var r childResult
-	args := []string{"cache", "bench-child", "--program", program, "--device", device}
+	args := []string{exe, "cache", "bench-child", "--program", program, "--device", device}
 	if nonce != "" {
 		args = append(args, "--nonce", nonce)
 	}
 	if launch != "" {
 		args = append(args, "--launch", launch)
 	}
-	cmd := exec.CommandContext(ctx, exe, args...)
-	cmd.Env = env
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
+	rep, err := isolate.Call(ctx, isolate.Child{Command: args, Env: env})
 	if err != nil {
-		if ctx.Err() != nil {
-			return r, ctx.Err()
-		}
-		return r, fmt.Errorf("trial process failed (%v): %s", err, strings.TrimSpace(errb.String()))
+		return r, err
 	}
-	if err := json.Unmarshal(lastJSONLine(out.Bytes()), &r); err != nil {
-		return r, fmt.Errorf("trial process printed no result: %q %s", out.String(), errb.String())
+	if err := rep.Failure(); err != nil {
+		return r, fmt.Errorf("trial process failed: %w", err)
 	}
-	r.Wall = wall
+	if err := rep.Decode(&r); err != nil {
+		return r, fmt.Errorf("trial process: %w", err)
+	}
+	r.Wall = rep.Wall
 	return r, nil
-}
-
-// lastJSONLine is the last line of out that opens a JSON object.
-func lastJSONLine(out []byte) []byte {
-	var last string
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "{") {
-			last = l
-		}
-	}
-	return []byte(last)
 }
 
 // probeLaunch runs 'cache bench-child --probe' with every cache off in a
 // private folder: the kernel a file's trials launch, and its arguments.
 func probeLaunch(ctx context.Context, exe, dir, program, device string) (string, error) {
-	cmd := exec.CommandContext(ctx, exe, "cache", "bench-child", "--probe", "--program", program, "--device", device)
-	cmd.Env = childEnv(dir, dir, benchModes[modeCold])
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return "", fmt.Errorf("probe process failed (%v): %s", err, strings.TrimSpace(errb.String()))
+	rep, err := isolate.Call(ctx, isolate.Child{Command: []string{exe, "cache", "bench-child", "--probe", "--program", program, "--device", device},
+		Env: childEnv(dir, dir, benchModes[modeCold])})
+	if err != nil {
+		return "", err
+	}
+	if err := rep.Failure(); err != nil {
+		return "", fmt.Errorf("probe process failed: %w", err)
 	}
 	var p probeResult
-	if err := json.Unmarshal(lastJSONLine(out.Bytes()), &p); err != nil || p.Launch == "" {
-		return "", fmt.Errorf("probe process printed no result: %q %s", out.String(), errb.String())
+	if err := rep.Decode(&p); err != nil || p.Launch == "" {
+		return "", fmt.Errorf("probe process printed no launch: %q %s", rep.Stdout, strings.TrimSpace(rep.Stderr))
 	}
 	return p.Launch, nil
 }
@@ -270,7 +249,7 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 	}
 	d := devs[0]
 	m.Close()
-	family := runtime.DriverFamily(d.Platform.Name, d.Platform.Vendor)
+	family := cache.DriverFamily(d.Platform.Name, d.Platform.Vendor)
 	exe := opts.Exe
 	if exe == "" {
 		if exe, err = os.Executable(); err != nil {
@@ -291,47 +270,18 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "unknown driver: cold trials make the source unique instead of turning its cache off")
 	}
 	var sums []programSummary
+	tr := trials{exe: exe, tmp: tmp, ref: d.Ref(), family: family, n: opts.Trials}
 	for pi, name := range opts.Programs {
-		program, launch := name, ""
-		if _, builtin := builtinBenchPrograms[name]; !builtin {
-			program, _ = filepath.Abs(name)
-			if launch, err = probeLaunch(ctx, exe, filepath.Join(tmp, fmt.Sprintf("p%d-probe", pi)), program, d.Ref()); err != nil {
-				return fmt.Errorf("cache bench %s: %w", name, err)
-			}
-		}
-		rows := make([]benchRow, len(benchModes))
-		for mi, mode := range benchModes {
-			rows[mi] = benchRow{Program: name, Mode: mode}
-			if !mode.warm() {
-				continue
-			}
-			dir := filepath.Join(tmp, fmt.Sprintf("p%d-m%d", pi, mi))
-			if _, err := runChild(ctx, exe, childEnv(dir, filepath.Join(dir, "warm-up"), mode), program, d.Ref(), "", launch); err != nil {
-				return fmt.Errorf("cache bench %s, %s (warm-up): %w", name, mode.Name, err)
-			}
-		}
-		for t := range opts.Trials {
-			for k := range benchModes {
-				mi := (k + t) % len(benchModes)
-				mode := benchModes[mi]
-				dir := filepath.Join(tmp, fmt.Sprintf("p%d-m%d", pi, mi))
-				nonce := ""
-				if !mode.Driver && family == "" {
-					nonce = newNonce()
-				}
-				r, err := runChild(ctx, exe, childEnv(dir, filepath.Join(dir, fmt.Sprintf("t%d", t)), mode), program, d.Ref(), nonce, launch)
-				if err != nil {
-					return fmt.Errorf("cache bench %s, %s: %w", name, mode.Name, err)
-				}
-				rows[mi].Trials = append(rows[mi].Trials, r)
-			}
+		rows, err := tr.program(ctx, pi, name)
+		if err != nil {
+			return err
 		}
 		s := summarizeProgram(name, rows)
 		sums = append(sums, s)
 		writeBenchTable(stdout, s)
 		file.Benchmarks = append(file.Benchmarks, s.benchmarks(d)...)
 	}
-	policy := runtime.CachePolicyFor(family, os.Environ())
+	policy := cache.PolicyFor(family, os.Environ())
 	verdict := deviceVerdict(d.Info.Name, family, policy, sums)
 	fmt.Fprintln(stdout)
 	fmt.Fprintln(stdout, verdict)
@@ -353,21 +303,69 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// trials runs the fresh processes of one device's experiment.
+type trials struct {
+	exe, tmp, ref, family string
+	n                     int
+}
+
+// program runs one program's trials: an untimed warm-up child for each warm
+// mode, then n rounds of one fresh process per mode, the modes' order turning
+// each round. It returns one row per mode.
+func (tr trials) program(ctx context.Context, pi int, name string) ([]benchRow, error) {
+	program, launch := name, ""
+	if _, builtin := builtinBenchPrograms[name]; !builtin {
+		program, _ = filepath.Abs(name)
+		var err error
+		if launch, err = probeLaunch(ctx, tr.exe, filepath.Join(tr.tmp, fmt.Sprintf("p%d-probe", pi)), program, tr.ref); err != nil {
+			return nil, fmt.Errorf("cache bench %s: %w", name, err)
+		}
+	}
+	rows := make([]benchRow, len(benchModes))
+	for mi, mode := range benchModes {
+		rows[mi] = benchRow{Program: name, Mode: mode}
+		if !mode.warm() {
+			continue
+		}
+		dir := filepath.Join(tr.tmp, fmt.Sprintf("p%d-m%d", pi, mi))
+		if _, err := runChild(ctx, tr.exe, childEnv(dir, filepath.Join(dir, "warm-up"), mode), program, tr.ref, "", launch); err != nil {
+			return nil, fmt.Errorf("cache bench %s, %s (warm-up): %w", name, mode.Name, err)
+		}
+	}
+	for t := range tr.n {
+		for k := range benchModes {
+			mi := (k + t) % len(benchModes)
+			mode := benchModes[mi]
+			dir := filepath.Join(tr.tmp, fmt.Sprintf("p%d-m%d", pi, mi))
+			nonce := ""
+			if !mode.Driver && tr.family == "" {
+				nonce = newNonce()
+			}
+			r, err := runChild(ctx, tr.exe, childEnv(dir, filepath.Join(dir, fmt.Sprintf("t%d", t)), mode), program, tr.ref, nonce, launch)
+			if err != nil {
+				return nil, fmt.Errorf("cache bench %s, %s: %w", name, mode.Name, err)
+			}
+			rows[mi].Trials = append(rows[mi].Trials, r)
+		}
+	}
+	return rows, nil
+}
+
 // recordSavings keeps the measured savings in the clmeter cache folder.
 func recordSavings(dir string, d *runtime.Device, family, verdict string, sums []programSummary) error {
 	if dir == "" {
 		var err error
-		if dir, err = runtime.DefaultCacheDir(); err != nil {
+		if dir, err = cache.DefaultDir(); err != nil {
 			return err
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	rec := runtime.CacheSavings{Platform: d.Platform.Name, Device: d.Info.Name, DriverVersion: d.Info.DriverVersion,
+	rec := cache.Savings{Platform: d.Platform.Name, Device: d.Info.Name, DriverVersion: d.Info.DriverVersion,
 		Family: family, Measured: time.Now().UTC().Truncate(time.Second), Verdict: verdict}
 	for _, s := range sums {
 		rec.Programs = append(rec.Programs, s.savings())
 	}
-	return runtime.NewCache(dir, 0).RecordSavings(rec)
+	return cache.New(dir, 0).RecordSavings(rec)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
@@ -52,12 +53,13 @@ func (r childResult) TTFR() time.Duration {
 
 // Child is one trial, run in a fresh process by the hidden command
 // 'cache bench-child': everything from platform enumeration to a steady launch,
-// with the caches the environment sets. launch, for an OpenCL C file, is the
+// with the cache cfg asks for (the command reads the environment its parent
+// set). launch, for an OpenCL C file, is the
 // kernel and arguments Probe found ("name:buf,buf,int" or "skip:why"), so the
 // trial builds nothing beside what it times ("" finds them itself). It prints
 // one JSON line on stdout.
-func Child(program, device, nonce, launch string, stdout, stderr io.Writer) error {
-	r, err := runChildTrial(program, device, nonce, launch, stderr)
+func Child(program, device, nonce, launch string, cfg cache.Config, stdout, stderr io.Writer) error {
+	r, err := runChildTrial(program, device, nonce, launch, cfg, stderr)
 	if err != nil {
 		return err
 	}
@@ -136,7 +138,9 @@ func applyLaunch(prog *benchProgram, spec string) (string, error) {
 	return "", nil
 }
 
-func runChildTrial(program, device, nonce, launch string, stderr io.Writer) (childResult, error) {
+// runChildTrial builds (through the cache cfg asks for) and launches one
+// program in this process, the child of a trial.
+func runChildTrial(program, device, nonce, launch string, cfg cache.Config, stderr io.Writer) (childResult, error) {
 	var r childResult
 	prog, err := loadBenchProgram(program)
 	if err != nil {
@@ -154,15 +158,15 @@ func runChildTrial(program, device, nonce, launch string, stderr io.Writer) (chi
 	}
 	m := runtime.NewManager()
 	defer m.Close()
-	cache, warning, err := runtime.CacheFromEnv("", "", false)
+	bc, warning, err := cache.Open(cfg)
 	if err != nil {
 		return r, err
 	}
 	if warning != "" {
 		fmt.Fprintln(stderr, warning)
 	}
-	if cache != nil {
-		m.Cache = cache
+	if bc != nil {
+		m.Cache = bc
 	}
 	devs, err := m.Select(device)
 	if err != nil {
@@ -196,8 +200,8 @@ func runChildTrial(program, device, nonce, launch string, stderr io.Writer) (chi
 	}
 	// The work is done: a miss stores now, as Manager.CloseContext does at the
 	// end of every command.
-	if cache != nil {
-		rep := cache.StorePending(context.Background())
+	if bc != nil {
+		rep := bc.StorePending(context.Background())
 		r.Store, r.StoredBytes = rep.Took, rep.Bytes
 	}
 	return r, nil

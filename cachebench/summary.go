@@ -12,6 +12,7 @@ import (
 
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -124,8 +125,8 @@ func (s programSummary) breakEven() int {
 	return max(1, int(math.Ceil(float64(s.store())/float64(save))))
 }
 
-func (s programSummary) savings() runtime.ProgramSavings {
-	return runtime.ProgramSavings{Program: s.Program, Cold: s.ttfr(modeCold), Driver: s.ttfr(modeDriver), Ours: s.ttfr(modeOurs),
+func (s programSummary) savings() cache.ProgramSavings {
+	return cache.ProgramSavings{Program: s.Program, Cold: s.ttfr(modeCold), Driver: s.ttfr(modeDriver), Ours: s.ttfr(modeOurs),
 		Both: s.ttfr(modeBoth), MissStore: s.store(), BreakEven: s.breakEven()}
 }
 
@@ -233,7 +234,7 @@ func perProgram(sums []programSummary, f func(programSummary) string) string {
 }
 
 // deviceVerdict says in one line which cache saves what on the device.
-func deviceVerdict(device, family string, policy runtime.CachePolicy, sums []programSummary) string {
+func deviceVerdict(device, family string, policy cache.Policy, sums []programSummary) string {
 	name := family
 	if name == "" {
 		name = "unknown driver"

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 )
 
 // rowsOf makes one trial per mode with the given TTFR builds (enumeration,
@@ -43,7 +43,7 @@ func TestSummaryBreakEvenAndVerdict(t *testing.T) {
 	if never.breakEven() != 0 || !strings.Contains(never.breakEvenText(), "never repaid") {
 		t.Errorf("break-even %d (%s), want never", never.breakEven(), never.breakEvenText())
 	}
-	v := deviceVerdict("H200", "nvidia", runtime.CachePolicyFor("nvidia", nil), []programSummary{s})
+	v := deviceVerdict("H200", "nvidia", cache.PolicyFor("nvidia", nil), []programSummary{s})
 	for _, w := range []string{"verdict on H200 (nvidia)", "driver's cache alone p 5.27x faster than cold", "off by default on nvidia", "p 400 ms"} {
 		if !strings.Contains(v, w) {
 			t.Errorf("verdict lacks %q:\n%s", w, v)

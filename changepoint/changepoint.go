@@ -75,14 +75,6 @@ const (
 	Permutation
 )
 
-// String names the test.
-func (t Test) String() string {
-	if t == Permutation {
-		return "permutation"
-	}
-	return "t-test"
-}
-
 // DefaultMaxPValue is the default significance level a change must pass:
 // 0.001, Otava's.
 const DefaultMaxPValue = 0.001

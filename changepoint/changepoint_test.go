@@ -176,7 +176,7 @@ func flatRate(rng *rand.Rand, trials, n int, set Settings) float64 {
 	return float64(found) / float64(4*trials)
 }
 
-// TestPrecisionRecall prints the table in the README: series of 60 runs with
+// TestPrecisionRecall prints the table in docs/STORE.md: series of 60 runs with
 // one step at run 40 (20 runs after it), 1%, 5% and 20% steps at noise 0.5% to
 // 5% (Gaussian, relative), with the default settings (t-test, p = 0.001). A
 // change found within 2 runs of the step is a hit, any other a false change.

@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/icd"
 	"github.com/clmeter/clmeter/target"
 )
 
@@ -45,6 +45,9 @@ type Options struct {
 	// Command is the command line, and Version clmeter's, for the report.
 	Command []string
 	Version string
+	// OclgrindICD is Oclgrind's ICD library when the user named one
+	// (CLMETER_OCLGRIND_ICD); "" searches the usual places.
+	OclgrindICD string
 }
 
 // Defaults for Options.
@@ -88,7 +91,7 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	lib, err := runtime.FindOclgrindICD()
+	lib, err := icd.FindOclgrindICD(opts.OclgrindICD)
 	if err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/icd"
 	"github.com/clmeter/clmeter/target"
 )
 
@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 // skips it elsewhere.
 func needOclgrind(t *testing.T) {
 	t.Helper()
-	if _, err := runtime.FindOclgrindICD(); err != nil {
+	if _, err := icd.FindOclgrindICD(os.Getenv(icd.OclgrindICDEnv)); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("CI installs Oclgrind (make deps): %v", err)
 		}
@@ -238,12 +238,11 @@ func TestPlan(t *testing.T) {
 }
 
 func TestNoOclgrind(t *testing.T) {
-	if !strings.Contains(runtime.ErrNoOclgrind.Error(), "apt-get install oclgrind") {
-		t.Errorf("%v", runtime.ErrNoOclgrind)
+	if !strings.Contains(icd.ErrNoOclgrind.Error(), "apt-get install oclgrind") {
+		t.Errorf("%v", icd.ErrNoOclgrind)
 	}
-	t.Setenv(runtime.OclgrindICDEnv, "/nonexistent/liboclgrind-rt-icd.so")
-	err := Run(context.Background(), Options{Targets: []string{"saxpy"}, Child: []string{os.Args[0]}}, &bytes.Buffer{}, &bytes.Buffer{})
-	if err == nil || !strings.Contains(err.Error(), runtime.OclgrindICDEnv) {
+	err := Run(context.Background(), Options{Targets: []string{"saxpy"}, Child: []string{os.Args[0]}, OclgrindICD: "/nonexistent/liboclgrind-rt-icd.so"}, &bytes.Buffer{}, &bytes.Buffer{})
+	if err == nil || !strings.Contains(err.Error(), icd.OclgrindICDEnv) {
 		t.Errorf("%v", err)
 	}
 }

@@ -95,6 +95,42 @@ func Child(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return fail("setup", err)
 	}
+	plan := newChildPlan(dev, kb, types)
+	if err := enc.Encode(childMsg{Plan: plan}); err != nil {
+		return err
+	}
+	// Exactly one launch: every buffer written, the kernel run, the outputs
+	// read back and checked when the benchmark has a check (a built-in's CPU
+	// reference, a spec file's expect).
+	kb.NoDataWarmup = true
+	kb.HostOnly = true
+	if _, err := kb.Setup(ctx); err != nil {
+		kb.Teardown()
+		return fail("setup", err)
+	}
+	if err := sendFirstBuffer(enc, dev, kb); err != nil {
+		return err
+	}
+	done := &childDone{}
+	if check := kb.Check; check != nil {
+		// The check's own verdict is told apart from a failed launch.
+		var wrong error
+		kb.Check = func(in, out map[int][]byte) error { wrong = check(in, out); return wrong }
+		if err := kb.Validate(ctx); wrong != nil {
+			done.WrongOutput = wrong.Error()
+		} else if err != nil {
+			done.Stage, done.Error = "launch", err.Error()
+		}
+	} else if _, err := kb.RunPhases(ctx); err != nil {
+		done.Stage, done.Error = "launch", err.Error()
+	}
+	kb.Teardown()
+	return enc.Encode(childMsg{Done: done})
+}
+
+// newChildPlan is the plan a child writes before its launch: the device, the
+// kernel, its sizes and each argument, with its element type where known.
+func newChildPlan(dev *runtime.Device, kb *runtime.KernelBenchmark, types []spec.ElemType) *childPlan {
 	plan := &childPlan{Device: dev.Info.Name, Platform: dev.Platform.Name + " " + dev.Platform.Version, Kernel: kb.Kernel,
 		Source: kb.Source.Name, Text: kb.Source.Text, Dir: kb.Source.Dir, Options: kb.Options, Global: kb.Global, Local: kb.Local}
 	for i, a := range kb.Args {
@@ -112,18 +148,12 @@ func Child(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 		}
 		plan.Args = append(plan.Args, pa)
 	}
-	if err := enc.Encode(childMsg{Plan: plan}); err != nil {
-		return err
-	}
-	// Exactly one launch: every buffer written, the kernel run, the outputs
-	// read back and checked when the benchmark has a check (a built-in's CPU
-	// reference, a spec file's expect).
-	kb.NoDataWarmup = true
-	kb.HostOnly = true
-	if _, err := kb.Setup(ctx); err != nil {
-		kb.Teardown()
-		return fail("setup", err)
-	}
+	return plan
+}
+
+// sendFirstBuffer writes the number of the first of kb's buffers: without it,
+// findings name addresses but not arguments. Only a failed write is an error.
+func sendFirstBuffer(enc *json.Encoder, dev *runtime.Device, kb *runtime.KernelBenchmark) error {
 	nbuf := 0
 	for _, a := range kb.Args {
 		if a.Kind == runtime.ArgBuffer {
@@ -131,28 +161,13 @@ func Child(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 		}
 	}
 	if nbuf > 0 {
-		// Without the number, findings name addresses but not arguments.
 		if first, err := firstArgBuffer(dev, nbuf); err == nil {
 			if err := enc.Encode(childMsg{FirstBuffer: first}); err != nil {
 				return err
 			}
 		}
 	}
-	done := &childDone{}
-	if check := kb.Check; check != nil {
-		// The check's own verdict is told apart from a failed launch.
-		var wrong error
-		kb.Check = func(in, out map[int][]byte) error { wrong = check(in, out); return wrong }
-		if err := kb.Validate(ctx); wrong != nil {
-			done.WrongOutput = wrong.Error()
-		} else if err != nil {
-			done.Stage, done.Error = "launch", err.Error()
-		}
-	} else if _, err := kb.RunPhases(ctx); err != nil {
-		done.Stage, done.Error = "launch", err.Error()
-	}
-	kb.Teardown()
-	return enc.Encode(childMsg{Done: done})
+	return nil
 }
 
 // makeBenchmark makes the KernelBenchmark of a configuration on dev, as 'clmeter

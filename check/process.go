@@ -1,21 +1,17 @@
 package check
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 )
 
 // runner runs the child processes of one Run.
@@ -43,8 +39,8 @@ type outcome struct {
 
 // childEnvDrop are variables the child must not inherit: they would pick
 // another device or driver, or change Oclgrind's checks.
-var childEnvDrop = []string{"OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", runtime.DeviceEnv, runtime.NoCacheEnv,
-	runtime.CacheDirEnv, runtime.CacheDebugEnv, "GOTRACEBACK"}
+var childEnvDrop = []string{"OCL_ICD_VENDORS", "OCL_ICD_FILENAMES", runtime.DeviceEnv, cache.OffEnv,
+	cache.DirEnv, cache.DebugEnv, "GOTRACEBACK", isolate.Env}
 
 // env is the child's environment: the user's, less childEnvDrop and every
 // OCLGRIND_ variable, plus the private vendor folder, no binary cache (a
@@ -63,8 +59,7 @@ func (r *runner) env(logFile string, uninit bool) []string {
 	}
 	env = append(env,
 		"OCL_ICD_VENDORS="+r.vendors,
-		runtime.NoCacheEnv+"=1",
-		"GOTRACEBACK=single",
+		cache.OffEnv+"=1",
 		"OCLGRIND_CHECK_API=1",
 		"OCLGRIND_DATA_RACES=1",
 		fmt.Sprintf("OCLGRIND_MAX_ERRORS=%d", r.opts.MaxErrors),
@@ -156,27 +151,14 @@ func dropKind(fs []Finding, k Kind) []Finding {
 // Oclgrind's log in logFile. A crash or time-out is part of the outcome; the
 // error is for a child that could not be started, or an interrupt.
 func (r *runner) runChild(ctx context.Context, logFile string, cfg Config, uninit bool) (*outcome, error) {
-	in, err := json.Marshal(cfg)
+	rep, err := isolate.Call(ctx, isolate.Child{Command: r.opts.Child, Env: r.env(logFile, uninit), Request: cfg, Timeout: r.opts.Timeout})
 	if err != nil {
 		return nil, err
 	}
-	cctx, cancel := context.WithTimeout(ctx, r.opts.Timeout)
-	defer cancel()
-	cmd := exec.CommandContext(cctx, r.opts.Child[0], r.opts.Child[1:]...)
-	cmd.Env = r.env(logFile, uninit)
-	cmd.Stdin = bytes.NewReader(in)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
 	out := &outcome{}
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 64*1024), 64*1024*1024)
-	for sc.Scan() {
+	for _, line := range rep.Lines {
 		var m childMsg
-		if json.Unmarshal(sc.Bytes(), &m) != nil {
+		if json.Unmarshal(line, &m) != nil {
 			continue
 		}
 		if m.Plan != nil {
@@ -189,67 +171,41 @@ func (r *runner) runChild(ctx context.Context, logFile string, cfg Config, unini
 			out.done = m.Done
 		}
 	}
-	out.log = &Log{}
-	if f, err := os.Open(logFile); err == nil {
-		if l, err := ParseLog(f); err == nil {
-			out.log = l
-		}
-		f.Close()
-	}
-	// Oclgrind writes its API checks' reports to stderr, not to its log; the
-	// rest of stderr (the compiler's messages, a Go stack dump) is not parsed.
-	if l, err := ParseLog(bytes.NewReader(stderr.Bytes())); err == nil {
-		for _, f := range l.Findings {
-			if f.Kind == APIError {
-				out.log.Findings = append(out.log.Findings, f)
+	out.log = readLogs(logFile, rep.Stderr)
+	switch {
+	case rep.TimedOut:
+		out.timedOut = true
+	case rep.Failure() == nil && out.done != nil:
+	default:
+		out.crash = rep.Crash()
+		if out.crash == "" {
+			out.crash = "no result"
+			if err := rep.Failure(); err != nil {
+				out.crash = err.Error()
 			}
 		}
-	}
-	var ee *exec.ExitError
-	switch {
-	case cctx.Err() != nil:
-		out.timedOut = true
-	case runErr == nil && out.done != nil:
-	case errors.As(runErr, &ee) || (runErr == nil && out.done == nil):
-		out.crash = crashReason(ee, stderr.String())
 		out.done = nil
-	default:
-		return nil, fmt.Errorf("cannot run the check process %s: %w", r.opts.Child[0], runErr)
 	}
 	return out, nil
 }
 
-var reCrashLine = regexp.MustCompile(`(?m)^(SIG[A-Z]+: .*|fatal error: .*|panic: .*|terminate called .*|.*Assertion .* failed.*)$`)
-
-// crashReason says in one line why a child died: the signal, or the first line
-// of the Go runtime's or the C++ runtime's report, never the stack dump.
-func crashReason(ee *exec.ExitError, stderr string) string {
-	var parts []string
-	if m := reCrashLine.FindString(stderr); m != "" {
-		parts = append(parts, strings.TrimSpace(m))
+// readLogs reads Oclgrind's log file, and the API checks' reports it writes
+// to stderr, not to its log; the rest of stderr (the compiler's messages, a
+// Go stack dump) is not parsed.
+func readLogs(logFile, stderr string) *Log {
+	log := &Log{}
+	if f, err := os.Open(logFile); err == nil {
+		if l, err := ParseLog(f); err == nil {
+			log = l
+		}
+		f.Close()
 	}
-	if ee != nil {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			parts = append(parts, "killed by "+ws.Signal().String())
-		} else if len(parts) == 0 {
-			parts = append(parts, fmt.Sprintf("exit status %d", ee.ExitCode()))
-			if last := lastLine(stderr); last != "" {
-				parts = append(parts, last)
+	if l, err := ParseLog(strings.NewReader(stderr)); err == nil {
+		for _, f := range l.Findings {
+			if f.Kind == APIError {
+				log.Findings = append(log.Findings, f)
 			}
 		}
 	}
-	if len(parts) == 0 {
-		parts = append(parts, "no result")
-	}
-	return strings.Join(parts, ", ")
-}
-
-// lastLine is the last non-empty line of s, at most 200 bytes of it.
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	l := strings.TrimSpace(lines[len(lines)-1])
-	if len(l) > 200 {
-		l = l[:200] + "..."
-	}
-	return l
+	return log
 }

@@ -1,20 +1,17 @@
 package clkernels
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
@@ -25,7 +22,7 @@ var ColdStartChildCommand = []string{"suite-child", SuiteColdStart}
 
 // coldStartEnv turns the known drivers' program caches (and clmeter's) off in
 // the fresh process, so its build is a real JIT compilation every time.
-var coldStartEnv = []string{runtime.NoCacheEnv + "=1", "POCL_KERNEL_CACHE=0", "CUDA_CACHE_DISABLE=1",
+var coldStartEnv = []string{cache.OffEnv + "=1", "POCL_KERNEL_CACHE=0", "CUDA_CACHE_DISABLE=1",
 	"NEO_CACHE_PERSISTENT=0", "MESA_SHADER_CACHE_DISABLE=true", "AMD_COMGR_CACHE=0"}
 
 // ColdStartRun is one size of a fresh process, timed holistically: Total runs
@@ -65,20 +62,13 @@ type ColdStartChild struct {
 // platform enumeration (first size only) to copy-out. The inputs are filled
 // before each size's timer starts, and C is validated after it stops.
 func RunColdStartChild(ctx context.Context, spec string, small bool) (*ColdStartChild, error) {
-	m := runtime.NewManager()
-	defer m.Close()
-	out := &ColdStartChild{}
-	var (
-		dev  *runtime.Device
-		q    *cl.Queue
-		c    *cl.Context
-		prog *cl.Program
-		kern *cl.Kernel
-	)
+	st := &coldStart{m: runtime.NewManager()}
+	defer st.m.Close()
 	defer func() {
-		kern.Release()
-		prog.Release()
+		st.kern.Release()
+		st.prog.Release()
 	}()
+	out := &ColdStartChild{}
 	for _, s := range ColdStartSizes(small) {
 		if err := ctx.Err(); err != nil {
 			return out, err
@@ -86,67 +76,95 @@ func RunColdStartChild(ctx context.Context, spec string, small bool) (*ColdStart
 		a, b := matmulInputs(s)
 		res := make([]byte, 4*s.M*s.N)
 		run := ColdStartRun{Size: s}
-
 		t0 := time.Now()
-		if dev == nil {
-			devs, err := m.Select(spec)
-			if err != nil {
+		if st.dev == nil {
+			if err := st.open(spec, &run); err != nil {
 				return out, err
 			}
-			run.Enumeration = time.Since(t0)
-			dev = devs[0]
-			out.Platform, out.Device = dev.Platform.Name, dev.Info.Name
-			t := time.Now()
-			if c, q, err = dev.Context(); err != nil {
-				return out, err
-			}
-			run.Context = time.Since(t)
-			t = time.Now()
-			if prog, _, err = dev.BuildFromSource(source("matmul.cl"), ""); err != nil {
-				return out, err
-			}
-			run.Build = time.Since(t)
+			out.Platform, out.Device = st.dev.Platform.Name, st.dev.Info.Name
 		}
-		t := time.Now()
-		bufs, err := coldStartBuffers(c, q, a, b, len(res))
-		defer releaseBuffers(bufs)
-		if err != nil {
-			return out, fmt.Errorf("matmul %s: %w", s, err)
+		if err := st.multiply(s, a, b, res, t0, &run); err != nil {
+			return out, err
 		}
-		run.Buffers = time.Since(t)
-		t = time.Now()
-		if kern == nil {
-			if kern, err = prog.CreateKernel(MatmulNaive); err != nil {
-				return out, err
-			}
-		}
-		if err := kern.SetArgs(bufs[0], bufs[1], bufs[2], int32(s.M), int32(s.N), int32(s.W)); err != nil {
-			return out, fmt.Errorf("matmul %s: %w", s, err)
-		}
-		run.Kernel = time.Since(t)
-		t = time.Now()
-		if err := q.EnqueueNDRangeNoEvent(kern, []int{s.N, s.M}, nil, nil); err != nil {
-			return out, fmt.Errorf("matmul %s: %w", s, err)
-		}
-		if err := q.Finish(); err != nil {
-			return out, fmt.Errorf("matmul %s: %w", s, err)
-		}
-		run.Launch = time.Since(t)
-		t = time.Now()
-		ev, err := q.EnqueueReadBuffer(bufs[2], true, 0, res)
-		if err != nil {
-			return out, fmt.Errorf("matmul %s: reading C: %w", s, err)
-		}
-		ev.Release()
-		end := time.Now()
-		run.CopyOut, run.Total = end.Sub(t), end.Sub(t0)
-		releaseBuffers(bufs)
 		if err := checkMatmul(a, b, res, s); err != nil {
 			run.Invalid = err.Error()
 		}
 		out.Runs = append(out.Runs, run)
 	}
 	return out, nil
+}
+
+// coldStart is what the coldstart child made once and reuses for every size.
+type coldStart struct {
+	m    *runtime.Manager
+	dev  *runtime.Device
+	q    *cl.Queue
+	c    *cl.Context
+	prog *cl.Program
+	kern *cl.Kernel
+}
+
+// open selects the device spec names, makes its context and builds the
+// program, timing each into run.
+func (st *coldStart) open(spec string, run *ColdStartRun) error {
+	t := time.Now()
+	devs, err := st.m.Select(spec)
+	if err != nil {
+		return err
+	}
+	run.Enumeration = time.Since(t)
+	st.dev = devs[0]
+	t = time.Now()
+	if st.c, st.q, err = st.dev.Context(); err != nil {
+		return err
+	}
+	run.Context = time.Since(t)
+	t = time.Now()
+	if st.prog, _, err = st.dev.BuildFromSource(source("matmul.cl"), ""); err != nil {
+		return err
+	}
+	run.Build = time.Since(t)
+	return nil
+}
+
+// multiply makes the buffers of size s, sets the kernel's arguments, launches
+// it and copies C out into res, timing each into run, and the whole from t0
+// (before the buffers are released).
+func (st *coldStart) multiply(s MatmulSize, a, b, res []byte, t0 time.Time, run *ColdStartRun) error {
+	t := time.Now()
+	bufs, err := coldStartBuffers(st.c, st.q, a, b, len(res))
+	defer releaseBuffers(bufs)
+	if err != nil {
+		return fmt.Errorf("matmul %s: %w", s, err)
+	}
+	run.Buffers = time.Since(t)
+	t = time.Now()
+	if st.kern == nil {
+		if st.kern, err = st.prog.CreateKernel(MatmulNaive); err != nil {
+			return err
+		}
+	}
+	if err := st.kern.SetArgs(bufs[0], bufs[1], bufs[2], int32(s.M), int32(s.N), int32(s.W)); err != nil {
+		return fmt.Errorf("matmul %s: %w", s, err)
+	}
+	run.Kernel = time.Since(t)
+	t = time.Now()
+	if err := st.q.EnqueueNDRangeNoEvent(st.kern, []int{s.N, s.M}, nil, nil); err != nil {
+		return fmt.Errorf("matmul %s: %w", s, err)
+	}
+	if err := st.q.Finish(); err != nil {
+		return fmt.Errorf("matmul %s: %w", s, err)
+	}
+	run.Launch = time.Since(t)
+	t = time.Now()
+	ev, err := st.q.EnqueueReadBuffer(bufs[2], true, 0, res)
+	if err != nil {
+		return fmt.Errorf("matmul %s: reading C: %w", s, err)
+	}
+	ev.Release()
+	end := time.Now()
+	run.CopyOut, run.Total = end.Sub(t), end.Sub(t0)
+	return nil
 }
 
 // coldStartBuffers creates A and B and writes them (blocking), and creates C.
@@ -182,32 +200,21 @@ func releaseBuffers(bufs []*cl.Buffer) {
 
 // freshColdStart runs the child process and reads its JSON line.
 func (r *runner) freshColdStart() (*ColdStartChild, error) {
-	args := append(append([]string{}, ColdStartChildCommand...), "--device", r.dev.Ref())
+	args := append(append([]string{r.o.Executable}, ColdStartChildCommand...), "--device", r.dev.Ref())
 	if r.o.Small {
 		args = append(args, "--small")
 	}
-	cmd := exec.CommandContext(r.ctx, r.o.Executable, args...)
-	cmd.Env = append(os.Environ(), coldStartEnv...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		if r.ctx.Err() != nil {
-			return nil, r.ctx.Err()
-		}
-		// One line, never the child's stack dump: a driver may crash it.
-		return nil, fmt.Errorf("fresh process %s failed: %s", strings.Join(args, " "), isolate.Describe(err, stderr.String()))
+	rep, err := isolate.Call(r.ctx, isolate.Child{Command: args, Env: append(os.Environ(), coldStartEnv...)})
+	if err != nil {
+		return nil, err
 	}
-	var last string
-	sc := bufio.NewScanner(&stdout)
-	sc.Buffer(make([]byte, 1<<16), 1<<22)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "{") {
-			last = l
-		}
+	if err := rep.Failure(); err != nil {
+		// One line, never the child's stack dump: a driver may crash it.
+		return nil, fmt.Errorf("fresh process %s failed: %w", strings.Join(args[1:], " "), err)
 	}
 	var child ColdStartChild
-	if err := json.Unmarshal([]byte(last), &child); err != nil || len(child.Runs) == 0 {
-		return nil, fmt.Errorf("fresh process printed no result: %q %s", stdout.String(), strings.TrimSpace(stderr.String()))
+	if err := rep.Decode(&child); err != nil || len(child.Runs) == 0 {
+		return nil, fmt.Errorf("fresh process printed no result: %q %s", rep.Stdout, strings.TrimSpace(rep.Stderr))
 	}
 	return &child, nil
 }

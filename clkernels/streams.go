@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 )
 
@@ -178,95 +179,125 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 		Device: dev, Source: source("stream.cl"), Options: opts, Kernel: kernel,
 		Global: []int{int(items)}, Local: localFor(dev, items), OpsUnit: "FLOP", Traffic: StreamTraffic(kernel),
 	}
-	s := t.round(streamScalar)
-	// val[i] reads element j of input argument i (host data or pattern).
-	val := map[int]func(in map[int][]byte, j int64) float64{}
-	pats := map[int]pattern{}
-	nextArg := 0
-	in := func(name string, seed uint64) runtime.Arg {
-		i := nextArg
-		nextArg++
-		if filled {
-			p := newPattern(t, seed)
-			pats[i] = p
-			val[i] = func(_ map[int][]byte, j int64) float64 { return p.at(j) }
-			return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Fill: p.fill}
-		}
-		val[i] = func(in map[int][]byte, j int64) float64 { return t.get(in[i], j) }
-		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Init: fillUniform(t, seed, 0, 1)}
-	}
-	out := func(name string) runtime.Arg {
-		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Output: true}
-	}
-	scalar := runtime.Arg{Kind: runtime.ArgScalar, Name: "s", Value: t.scalar(s)}
-	get := func(b []byte, i int64) float64 { return t.get(b, i) }
-	what := fmt.Sprintf("%s (%s)", kernel, t.Name)
-	switch kernel {
-	case StreamSaxpy:
-		nextArg = 1
-		x := in("x", 1)
-		y := in("y", 2)
-		y.Output = true
-		kb.Args = []runtime.Arg{scalar, x, y}
-		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
-		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(s*val[1](in, i) + val[2](in, i)) })
-		}
-	case StreamCopy:
-		kb.Args = []runtime.Arg{in("a", 1), out("b")}
-		kb.BytesPerLaunch = 2 * bytes
-		kb.OpsUnit = ""
-		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[1], n, func(i int64) float64 { return val[0](in, i) })
-		}
-	case StreamScale:
-		nextArg = 1
-		kb.Args = []runtime.Arg{scalar, in("c", 3), out("b")}
-		kb.BytesPerLaunch, kb.OpsPerLaunch = 2*bytes, n
-		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(s * val[1](in, i)) })
-		}
-	case StreamAdd:
-		kb.Args = []runtime.Arg{in("a", 1), in("b", 2), out("c")}
-		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, n
-		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(val[0](in, i) + val[1](in, i)) })
-		}
-	case StreamTriad:
-		nextArg = 1
-		kb.Args = []runtime.Arg{scalar, in("b", 2), in("c", 3), out("a")}
-		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
-		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[3], n, func(i int64) float64 { return t.round(val[1](in, i) + s*val[2](in, i)) })
-		}
-	case StreamDot:
-		groups := dotShape(dev, kb, t, n)
-		kb.Args = []runtime.Arg{in("a", 1), in("b", 2),
-			{Kind: runtime.ArgBuffer, Name: "sums", Bytes: int64(groups) * t.Size, Output: true},
-			{Kind: runtime.ArgScalar, Name: "n", Value: uint64(n)}}
-		kb.BytesPerLaunch, kb.OpsPerLaunch = 2*bytes, 2*n
-		// A float sum of n products drifts with n (each work-item adds its
-		// share in order): 1e-7*sqrt(n), at least 1e-4; a missing work-group
-		// (1/groups of the sum) still shows.
-		rel := max(1e-4, 1e-7*math.Sqrt(float64(n)))
-		if t.Name == "double" {
-			rel = max(1e-10, 1e-15*math.Sqrt(float64(n)))
-		}
-		kb.Check = func(in, o map[int][]byte) error {
-			var got float64
-			var want float64
-			if filled {
-				want = pats[0].sumProducts(pats[1], n)
-			} else {
-				want = sumProducts(t, in[0], in[1], n)
-			}
-			for g := int64(0); g < int64(groups); g++ {
-				got += get(o[2], g)
-			}
-			return checkSum(what, got, want, rel)
-		}
+	a := &streamArgs{t: t, n: n, bytes: bytes, filled: filled, s: t.round(streamScalar), what: fmt.Sprintf("%s (%s)", kernel, t.Name),
+		val: map[int]func(in map[int][]byte, j int64) float64{}, pats: map[int]pattern{}}
+	if kernel == StreamDot {
+		a.dot(dev, kb)
+	} else {
+		a.elementWise(kb, kernel)
 	}
 	return kb, nil
+}
+
+// streamArgs makes the arguments and the check of a stream kernel over n
+// elements of t (bytes each array), its inputs filled with a pattern on the
+// device (filled) or from host data.
+type streamArgs struct {
+	t        elemType
+	n, bytes int64
+	filled   bool
+	// s is the kernels' scalar; what names the kernel in a check's error.
+	s    float64
+	what string
+	// val[i] reads element j of input argument i (host data or pattern);
+	// pats[i] is its pattern when filled.
+	val  map[int]func(in map[int][]byte, j int64) float64
+	pats map[int]pattern
+	// next is the index of the next argument in.
+	next int
+}
+
+// in is the next argument, an input array named name filled from seed.
+func (a *streamArgs) in(name string, seed uint64) runtime.Arg {
+	i, t := a.next, a.t
+	a.next++
+	if a.filled {
+		p := newPattern(t, seed)
+		a.pats[i] = p
+		a.val[i] = func(_ map[int][]byte, j int64) float64 { return p.at(j) }
+		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: a.bytes, Fill: p.fill}
+	}
+	a.val[i] = func(in map[int][]byte, j int64) float64 { return t.get(in[i], j) }
+	return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: a.bytes, Init: fillUniform(t, seed, 0, 1)}
+}
+
+// out is an output array named name.
+func (a *streamArgs) out(name string) runtime.Arg {
+	return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: a.bytes, Output: true}
+}
+
+// elementWise sets the arguments, traffic, operations and check of an
+// element-wise stream kernel (copy, scale, add, triad, saxpy); the scalar,
+// where a kernel takes one, is its first argument.
+func (a *streamArgs) elementWise(kb *runtime.KernelBenchmark, kernel string) {
+	t, n, s, bytes, val := a.t, a.n, a.s, a.bytes, a.val
+	scalar := runtime.Arg{Kind: runtime.ArgScalar, Name: "s", Value: t.scalar(s)}
+	var output int
+	var want func(in map[int][]byte, i int64) float64
+	switch kernel {
+	case StreamSaxpy:
+		a.next = 1
+		x := a.in("x", 1)
+		y := a.in("y", 2)
+		y.Output = true
+		kb.Args, output = []runtime.Arg{scalar, x, y}, 2
+		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
+		want = func(in map[int][]byte, i int64) float64 { return t.round(s*val[1](in, i) + val[2](in, i)) }
+	case StreamCopy:
+		kb.Args, output = []runtime.Arg{a.in("a", 1), a.out("b")}, 1
+		kb.BytesPerLaunch = 2 * bytes
+		kb.OpsUnit = ""
+		want = func(in map[int][]byte, i int64) float64 { return val[0](in, i) }
+	case StreamScale:
+		a.next = 1
+		kb.Args, output = []runtime.Arg{scalar, a.in("c", 3), a.out("b")}, 2
+		kb.BytesPerLaunch, kb.OpsPerLaunch = 2*bytes, n
+		want = func(in map[int][]byte, i int64) float64 { return t.round(s * val[1](in, i)) }
+	case StreamAdd:
+		kb.Args, output = []runtime.Arg{a.in("a", 1), a.in("b", 2), a.out("c")}, 2
+		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, n
+		want = func(in map[int][]byte, i int64) float64 { return t.round(val[0](in, i) + val[1](in, i)) }
+	case StreamTriad:
+		a.next = 1
+		kb.Args, output = []runtime.Arg{scalar, a.in("b", 2), a.in("c", 3), a.out("a")}, 3
+		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
+		want = func(in map[int][]byte, i int64) float64 { return t.round(val[1](in, i) + s*val[2](in, i)) }
+	}
+	what := a.what
+	kb.Check = func(in, o map[int][]byte) error {
+		return checkElems(t, what, o[output], n, func(i int64) float64 { return want(in, i) })
+	}
+}
+
+// dot sets the arguments, traffic, operations and check of the dot kernel
+// (its partial sums, one a work-group, added on the host).
+func (a *streamArgs) dot(dev *runtime.Device, kb *runtime.KernelBenchmark) {
+	t, n := a.t, a.n
+	groups := dotShape(dev, kb, t, n)
+	kb.Args = []runtime.Arg{a.in("a", 1), a.in("b", 2),
+		{Kind: runtime.ArgBuffer, Name: "sums", Bytes: int64(groups) * t.Size, Output: true},
+		{Kind: runtime.ArgScalar, Name: "n", Value: uint64(n)}}
+	kb.BytesPerLaunch, kb.OpsPerLaunch = 2*a.bytes, 2*n
+	// A float sum of n products drifts with n (each work-item adds its
+	// share in order): 1e-7*sqrt(n), at least 1e-4; a missing work-group
+	// (1/groups of the sum) still shows.
+	rel := max(1e-4, 1e-7*math.Sqrt(float64(n)))
+	if t.Name == "double" {
+		rel = max(1e-10, 1e-15*math.Sqrt(float64(n)))
+	}
+	filled, pats, what := a.filled, a.pats, a.what
+	kb.Check = func(in, o map[int][]byte) error {
+		var got, want float64
+		if filled {
+			want = pats[0].sumProducts(pats[1], n)
+		} else {
+			want = sumProducts(t, in[0], in[1], n)
+		}
+		for g := int64(0); g < int64(groups); g++ {
+			got += t.get(o[2], g)
+		}
+		return checkSum(what, got, want, rel)
+	}
 }
 
 // StreamTraffic names the kind of memory traffic of a stream kernel: dot reads
@@ -274,11 +305,11 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 func StreamTraffic(kernel string) string {
 	switch kernel {
 	case StreamDot:
-		return "read-only"
+		return results.TrafficReadOnly
 	case StreamSaxpy:
-		return "read-modify-write"
+		return results.TrafficReadModifyWrite
 	}
-	return "copy"
+	return results.TrafficCopy
 }
 
 // streamWidth is the number of elements a work-item of the element-wise

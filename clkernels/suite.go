@@ -106,6 +106,18 @@ type runner struct {
 	o     Options
 	suite string
 	state *suiteState
+	// id is the identity of the benchmarks r makes (with); nil for those
+	// that have none (the experiments).
+	id *results.Identity
+}
+
+// with returns r making benchmarks of identity id: the typed parameters
+// that the profile and the % PEAK read (its Suite is set to the suite's).
+func (r *runner) with(id results.Identity) *runner {
+	sub := *r
+	id.Suite = r.suite
+	sub.id = &id
+	return &sub
 }
 
 // suiteState is shared by the suites of one run ('all' runs several).
@@ -119,6 +131,10 @@ type param struct{ name, value string }
 
 func (r *runner) newBenchmark(name string, params []param) results.Benchmark {
 	b := results.Benchmark{Name: name, Kind: "suite:" + r.suite, Device: r.dev.Describe(), Figures: []results.Figure{}}
+	if r.id != nil {
+		id := *r.id
+		b.Identity = &id
+	}
 	for _, p := range params {
 		b.SetParam(p.name, p.value)
 	}
@@ -340,14 +356,9 @@ func (r *runner) streams(kernels, types []string, n int64) error {
 			size = 1 << 16
 		}
 		for _, k := range kernels {
-			_, err := r.kernelSized(fmt.Sprintf("streams/%s/%s", k, typ), size*t.Size, func(b int64) []param {
+			_, err := r.kernelSized(fmt.Sprintf("streams/%s/%s", k, typ), size*t.Size, func(b int64) (results.Identity, []param) {
 				e := b / t.Size
-				ws := streamWorkingSet(k, e*t.Size)
-				ps := []param{{"type", typ}, {"elements", fmt.Sprint(e)}, {"array", sizeLabel(e * t.Size)}, {"region", Region(r.dev, ws)}}
-				if ps[3].value == sizing.RegionMemory {
-					ps = append(ps, param{"plateau", OnPlateau(r.dev, ws)})
-				}
-				return ps
+				return streamDef(r.dev, k, typ, e*t.Size)
 			}, func(b int64) (*runtime.KernelBenchmark, error) {
 				return StreamBenchmarkFilled(r.dev, k, typ, b/t.Size)
 			})
@@ -357,6 +368,22 @@ func (r *runner) streams(kernels, types []string, n int64) error {
 		}
 	}
 	return nil
+}
+
+// streamDef is the identity and params of stream kernel k over arrays of
+// arrayBytes of typ each on dev: its working set is what the kernel touches
+// (streamWorkingSet), its region and plateau those of that working set.
+func streamDef(dev *runtime.Device, k, typ string, arrayBytes int64) (results.Identity, []param) {
+	t, _ := typeByName(typ)
+	ws := streamWorkingSet(k, arrayBytes)
+	id := results.Identity{Kind: results.KindBandwidth, Kernel: k, Traffic: StreamTraffic(k), Type: typ, WorkingSetBytes: ws, Region: Region(dev, ws)}
+	ps := []param{{"type", typ}, {"elements", fmt.Sprint(arrayBytes / t.Size)}, {"array", sizeLabel(arrayBytes)}, {"region", id.Region}}
+	if id.Region == sizing.RegionMemory {
+		plateau := OnPlateau(dev, ws)
+		id.OffPlateau = plateau == "no"
+		ps = append(ps, param{"plateau", plateau})
+	}
+	return id, ps
 }
 
 // streamWorkingSet is the bytes a stream kernel touches over arrays of
@@ -383,7 +410,7 @@ func (r *runner) launch(mode string) (*measure.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.measure("launch/"+mode, []param{{"mode", mode}}, lb.Timer(), func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+	return r.with(results.Identity{Kind: results.KindLaunch, Mode: mode}).measure("launch/"+mode, []param{{"mode", mode}}, lb.Timer(), func() (measure.Benchmark, func() *results.ProgramInfo, error) {
 		return lb, func() *results.ProgramInfo { return lb.Build.ProgramInfo("builtin:empty.cl") }, nil
 	})
 }
@@ -405,7 +432,8 @@ func (r *runner) transfers(kinds []string, sizes []int64) error {
 		for _, dir := range TransferDirections {
 			for _, size := range sizes {
 				name := fmt.Sprintf("transfers/%s/%s/%s", kind, dir, sizeLabel(size))
-				_, err := r.measure(name, []param{{"memory", kind}, {"direction", dir}, {"size", sizeLabel(size)}, {"device memory", memory}}, measure.TimerHost, func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+				id := results.Identity{Kind: results.KindTransfer, Memory: kind, Direction: dir, WorkingSetBytes: size}
+				_, err := r.with(id).measure(name, []param{{"memory", kind}, {"direction", dir}, {"size", sizeLabel(size)}, {"device memory", memory}}, measure.TimerHost, func() (measure.Benchmark, func() *results.ProgramInfo, error) {
 					tb, err := NewTransferBenchmark(r.dev, kind, dir, size)
 					return tb, nil, err
 				})

@@ -1,7 +1,9 @@
 // Package isolate runs a command again in a child process, so that a driver
 // that can crash the process (Oclgrind under its checks, an OpenCL layer) takes
 // only the child down, and turns a crash into one line naming the driver, the
-// OpenCL call it died in and the fix: never a Go stack dump.
+// OpenCL call it died in and the fix: never a Go stack dump. Call is the one
+// protocol of clmeter's children: a request on stdin, JSON lines back, a crash
+// or time-out told apart.
 package isolate
 
 import (

@@ -2,6 +2,7 @@ package isolate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // childEnv tells this test binary to act as the child: the value names what
@@ -45,6 +47,15 @@ func TestMain(m *testing.M) {
 	case "env":
 		fmt.Println(os.Getenv(Env))
 		os.Exit(0)
+	case "echo":
+		// The child protocol: read a request, answer in JSON lines.
+		var req map[string]int
+		json.NewDecoder(os.Stdin).Decode(&req)
+		fmt.Println("not json")
+		fmt.Printf("{\"stage\": 1}\n{\"n\": %d, \"marker\": %q, \"traceback\": %q}\n", req["n"]*2, os.Getenv(Env), os.Getenv("GOTRACEBACK"))
+		os.Exit(0)
+	case "sleep":
+		time.Sleep(time.Minute)
 	}
 }
 
@@ -146,5 +157,57 @@ func TestDescribe(t *testing.T) {
 		if got := Describe(c.err, c.stderr); got != c.want {
 			t.Errorf("%q: got %q, want %q", c.stderr, got, c.want)
 		}
+	}
+}
+
+// callChild runs this test binary as a child of the protocol in mode.
+func callChild(t *testing.T, mode string, c Child) *Reply {
+	t.Helper()
+	c.Command = []string{os.Args[0]}
+	c.Env = append(os.Environ(), childEnv+"="+mode)
+	r, err := Call(context.Background(), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestCallRequestReply: the request reaches the child's stdin, its JSON lines
+// come back, the last one decoded, with the marker and GOTRACEBACK set.
+func TestCallRequestReply(t *testing.T) {
+	r := callChild(t, "echo", Child{Request: map[string]int{"n": 21}})
+	var got struct {
+		N                 int
+		Marker, Traceback string
+	}
+	if err := r.Failure(); err != nil || len(r.Lines) != 2 || r.Decode(&got) != nil || got.N != 42 || got.Marker != "1" || got.Traceback != "single" || r.Wall <= 0 {
+		t.Errorf("reply %+v, failure %v, decoded %+v", r, r.Failure(), got)
+	}
+	if r.Crash() != "" {
+		t.Errorf("a child that exited 0 crashed: %q", r.Crash())
+	}
+}
+
+// TestCallFailures: a failed child's own line, a crash in one line, no result
+// and a time-out are each told apart.
+func TestCallFailures(t *testing.T) {
+	r := callChild(t, "fail", Child{})
+	if err := r.Failure(); err == nil || err.Error() != "kernel k wrote past the end of argument 1" || r.Crash() != "" {
+		t.Errorf("fail: %v, crash %q", err, r.Crash())
+	}
+	var v struct{}
+	if err := r.Decode(&v); err == nil || !strings.Contains(err.Error(), "printed no result") {
+		t.Errorf("decode of no JSON: %v", err)
+	}
+	r = callChild(t, "segv", Child{})
+	if err := r.Failure(); err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "SIGSEGV") || !strings.HasPrefix(r.Crash(), "SIGSEGV") {
+		t.Errorf("segv: %v, crash %q", err, r.Crash())
+	}
+	r = callChild(t, "sleep", Child{Timeout: 200 * time.Millisecond})
+	if !r.TimedOut || r.Failure() == nil {
+		t.Errorf("sleep: timed out %v, failure %v", r.TimedOut, r.Failure())
+	}
+	if _, err := Call(context.Background(), Child{Command: []string{"/nonexistent/clmeter"}}); err == nil {
+		t.Error("a child that cannot start is no error")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	goruntime "runtime"
 	"time"
 )
 
@@ -69,6 +70,9 @@ type engine struct {
 	disagreements int
 	// abandoned is true once a call was abandoned (see call).
 	abandoned bool
+	// jobs feeds the worker that makes every call into the benchmark (see
+	// onWorker); nil until the first call.
+	jobs chan func()
 }
 
 // Run measures b: Setup; a cold run (the first launch, reported as Result.Cold
@@ -94,6 +98,7 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	r := &Result{Samples: []Sample{}, Warnings: []string{}, Settings: s}
 	r.Settings.Clock, r.Settings.Progress = nil, nil
 	e.r = r
+	defer e.stopWorker()
 	defer func() {
 		if e.abandoned {
 			return // Teardown would wait for the device too
@@ -101,6 +106,10 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 		if terr := b.Teardown(); terr != nil {
 			err = errors.Join(err, fmt.Errorf("teardown: %w", terr))
 		}
+		// What Teardown let go of (host copies of the buffers, read-backs)
+		// is collected now, so that the next benchmark's host data reuses
+		// its pages instead of adding to the peak (docs/OWNCOST.md).
+		goruntime.GC()
 	}()
 	if s.Cold {
 		f, ok := b.(Flusher)
@@ -123,11 +132,7 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	e.pickTimer(cold)
 	e.start = s.Clock.Now()
 
-	k, calibrated, err := e.warmup(ctx)
-	if err != nil {
-		return e.fail(ctx, fmt.Errorf("warm-up: %w", err))
-	}
-	if err := e.sample(ctx, k, calibrated); err != nil {
+	if err := e.timed(ctx); err != nil {
 		return e.fail(ctx, err)
 	}
 	r.Elapsed = e.elapsed()
@@ -157,6 +162,18 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 		}
 	}
 	return r, nil
+}
+
+// timed runs the warm-up and the samples with the garbage collector paused
+// (the loop allocates little: a sample, a sorted copy for the noise), up to a
+// cap (see pauseGC).
+func (e *engine) timed(ctx context.Context) error {
+	defer pauseGC()()
+	k, calibrated, err := e.warmup(ctx)
+	if err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	return e.sample(ctx, k, calibrated)
 }
 
 // setup runs the benchmark's Setup (abandoned Settings.Grace after a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	goruntime "runtime"
 	"time"
 )
 
@@ -21,7 +22,7 @@ var ErrKernelTimeout = errors.New("the device did not finish in time")
 // device may still be busy with it: it must not be used again in this process.
 var ErrAbandoned = errors.New("the wait for the device was abandoned")
 
-// call runs f, a call into the benchmark, on its own goroutine and waits for it,
+// call runs f, a call into the benchmark, on the engine's worker and waits for it,
 // for ctx's cancellation plus s.Grace, and for timeout (when positive). A call
 // that outlasts either is abandoned: the benchmark is told (Abandoner), its
 // Teardown is skipped, and the error wraps ErrAbandoned and ctx.Err() or
@@ -38,10 +39,10 @@ func call[T any](e *engine, ctx context.Context, timeout time.Duration, f func()
 		err error
 	}
 	done := make(chan result, 1)
-	go func() {
+	e.onWorker(func() {
 		v, err := f()
 		done <- result{v, err}
-	}()
+	})
 	var timeoutC, graceC <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
@@ -78,5 +79,37 @@ func (e *engine) abandon() {
 	e.r.Abandoned = true
 	if a, ok := e.b.(Abandoner); ok {
 		a.Abandon()
+	}
+}
+
+// onWorker runs job on the engine's worker: one goroutine locked to one OS
+// thread for the whole Run, so that every call into the driver (set-up,
+// launches, finishes) comes from the same thread, as in a C loop. With a
+// goroutine a call, the calls landed on whichever thread the scheduler
+// picked: on PoCL the enqueue loop moved between threads from batch to batch
+// (docs/OWNCOST.md).
+func (e *engine) onWorker(job func()) {
+	if e.jobs == nil {
+		e.jobs = make(chan func())
+		go work(e.jobs)
+	}
+	e.jobs <- job
+}
+
+// work runs jobs on its own locked OS thread until jobs is closed. A job the
+// engine abandoned keeps it (and its thread) until the job returns.
+func work(jobs <-chan func()) {
+	goruntime.LockOSThread()
+	defer goruntime.UnlockOSThread()
+	for job := range jobs {
+		job()
+	}
+}
+
+// stopWorker lets the worker end once its last job has returned.
+func (e *engine) stopWorker() {
+	if e.jobs != nil {
+		close(e.jobs)
+		e.jobs = nil
 	}
 }

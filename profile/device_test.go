@@ -63,7 +63,7 @@ func smallBandwidth(t *testing.T, dev *runtime.Device, p *Profile) *Ceiling {
 // stores it once and loads it after.
 func TestShortProfileOnDevice(t *testing.T) {
 	dev := device(t)
-	st := Store{Dir: t.TempDir()}
+	st := Folder{Dir: t.TempDir()}
 	var names []string
 	o := MeasureOptions{Settings: tiny, Small: true, Progress: func(n string) { names = append(names, n) }}
 	p, note, err := LoadOrMeasure(context.Background(), st, dev, true, o)
@@ -85,7 +85,7 @@ func TestShortProfileOnDevice(t *testing.T) {
 		t.Errorf("second load: %q, %v", note, err)
 	}
 	// --no-profile on a device without one.
-	p, note, err = LoadOrMeasure(context.Background(), Store{Dir: t.TempDir()}, dev, false, o)
+	p, note, err = LoadOrMeasure(context.Background(), Folder{Dir: t.TempDir()}, dev, false, o)
 	if p != nil || err != nil || !strings.Contains(note, "--no-profile") {
 		t.Errorf("no profile: %v %q %v", p, note, err)
 	}
@@ -95,7 +95,7 @@ func TestShortProfileOnDevice(t *testing.T) {
 // is still missing.
 func TestUpdateFromSuite(t *testing.T) {
 	dev := device(t)
-	st := Store{Dir: t.TempDir()}
+	st := Folder{Dir: t.TempDir()}
 	s, _ := clkernels.LookupSuite("streams")
 	var got []string
 	var benches = collect(t, s, dev)
@@ -166,7 +166,7 @@ func collect(t *testing.T, s clkernels.Suite, dev *runtime.Device) []results.Ben
 // keeps the figures it has.
 func TestLoadOrMeasureFillsMissing(t *testing.T) {
 	dev := device(t)
-	st := Store{Dir: t.TempDir()}
+	st := Folder{Dir: t.TempDir()}
 	d := dev.Describe()
 	stored := &Profile{Key: KeyOf(d), Device: d, Compute: map[string]*Ceiling{"float": {Value: 1e9, Unit: "GFLOP/s", Origin: Origin{From: "peaks/compute/float/4", Source: "clmeter suite peaks"}}},
 		Launch: &Latency{Value: time.Nanosecond, Origin: Origin{From: "launch/throughput", Source: "clmeter suite launch"}}}

@@ -73,14 +73,15 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 		want[p] = true
 	}
 	var out []results.Benchmark
-	run := func(name string, params [][2]string, timer measure.Timer, mk func() (measure.Benchmark, error)) error {
+	run := func(name string, id results.Identity, params [][2]string, timer measure.Timer, mk func() (measure.Benchmark, error)) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if o.Progress != nil {
 			o.Progress(name)
 		}
-		b := results.Benchmark{Name: name, Kind: "profile", Device: dev.Describe(), Figures: []results.Figure{}}
+		id.Suite = "profile"
+		b := results.Benchmark{Name: name, Kind: "profile", Identity: &id, Device: dev.Describe(), Figures: []results.Figure{}}
 		for _, p := range params {
 			b.SetParam(p[0], p[1])
 		}
@@ -105,8 +106,8 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 		out = append(out, b)
 		return nil
 	}
-	kernel := func(name string, params [][2]string, mk func() (*runtime.KernelBenchmark, error)) error {
-		return run(name, params, "", func() (measure.Benchmark, error) {
+	kernel := func(name string, id results.Identity, params [][2]string, mk func() (*runtime.KernelBenchmark, error)) error {
+		return run(name, id, params, "", func() (measure.Benchmark, error) {
 			kb, err := mk()
 			if err != nil {
 				return nil, err
@@ -139,11 +140,16 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", pw.pattern, pw.width)
 			// The working set of the peaks suite (clkernels.WorkingSet):
 			// its region says whether it is memory's or a cache's.
-			params := [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}, {"size", clkernels.SizeLabel(bwSize)}, {"region", clkernels.Region(dev, bwSize)}}
-			if params[3][1] == RegionMemory {
-				params = append(params, [2]string{"plateau", clkernels.OnPlateau(dev, bwSize)})
+			id := clkernels.BandwidthIdentity(dev, pw.pattern, pw.width, bwSize)
+			params := [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}, {"size", clkernels.SizeLabel(bwSize)}, {"region", id.Region}}
+			if id.Region == RegionMemory {
+				plateau := "yes"
+				if id.OffPlateau {
+					plateau = "no"
+				}
+				params = append(params, [2]string{"plateau", plateau})
 			}
-			if err := kernel(name, params, func() (*runtime.KernelBenchmark, error) {
+			if err := kernel(name, id, params, func() (*runtime.KernelBenchmark, error) {
 				n := bwSize
 				if pw.pattern == clkernels.PatternCopy {
 					n /= 2 // two buffers share the working set
@@ -159,7 +165,7 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 		if o.Small {
 			iters = 64
 		}
-		if err := kernel("peaks/local-bandwidth/float4", [][2]string{{"width", "4"}}, func() (*runtime.KernelBenchmark, error) {
+		if err := kernel("peaks/local-bandwidth/float4", results.Identity{Kind: results.KindLocalBandwidth, Type: "float", Width: 4}, [][2]string{{"width", "4"}}, func() (*runtime.KernelBenchmark, error) {
 			return clkernels.LocalBandwidthBenchmark(dev, 4, iters)
 		}); err != nil {
 			return nil, out, err
@@ -178,7 +184,7 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 				continue
 			}
 			name := fmt.Sprintf("peaks/compute/%s/%d", tw.typ, tw.width)
-			if err := kernel(name, [][2]string{{"type", tw.typ}, {"width", fmt.Sprint(tw.width)}}, func() (*runtime.KernelBenchmark, error) {
+			if err := kernel(name, results.Identity{Kind: results.KindCompute, Type: tw.typ, Width: tw.width}, [][2]string{{"type", tw.typ}, {"width", fmt.Sprint(tw.width)}}, func() (*runtime.KernelBenchmark, error) {
 				return clkernels.ComputeBenchmark(dev, tw.typ, tw.width, iters)
 			}); err != nil {
 				return nil, out, err
@@ -187,7 +193,7 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 	}
 	if want[PartLaunch] {
 		lb, _ := clkernels.NewLaunchBenchmark(dev, clkernels.LaunchThroughput)
-		if err := run("launch/"+clkernels.LaunchThroughput, [][2]string{{"mode", clkernels.LaunchThroughput}}, lb.Timer(), func() (measure.Benchmark, error) {
+		if err := run("launch/"+clkernels.LaunchThroughput, results.Identity{Kind: results.KindLaunch, Mode: clkernels.LaunchThroughput}, [][2]string{{"mode", clkernels.LaunchThroughput}}, lb.Timer(), func() (measure.Benchmark, error) {
 			return lb, nil
 		}); err != nil {
 			return nil, out, err
@@ -206,7 +212,8 @@ func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*
 		}
 		for _, dir := range clkernels.TransferDirections {
 			name := fmt.Sprintf("transfers/%s/%s/%dMiB", clkernels.TransferPinned, dir, size>>20)
-			if err := run(name, [][2]string{{"memory", clkernels.TransferPinned}, {"direction", dir}}, measure.TimerHost, func() (measure.Benchmark, error) {
+			id := results.Identity{Kind: results.KindTransfer, Memory: clkernels.TransferPinned, Direction: dir, WorkingSetBytes: size}
+			if err := run(name, id, [][2]string{{"memory", clkernels.TransferPinned}, {"direction", dir}}, measure.TimerHost, func() (measure.Benchmark, error) {
 				return clkernels.NewTransferBenchmark(dev, clkernels.TransferPinned, dir, size)
 			}); err != nil {
 				return nil, out, err
@@ -263,7 +270,7 @@ func MemoryTheory(dev *runtime.Device, mon *clocks.Monitor) *Theory {
 // and returns it with its path and Merge's notes (figures kept over lower
 // ones of bs). It returns a nil profile, and no error, when bs give no figure
 // of dev.
-func Update(ctx context.Context, st Store, dev *runtime.Device, bs []results.Benchmark, source string, fill bool, o MeasureOptions) (*Profile, string, []string, error) {
+func Update(ctx context.Context, st Folder, dev *runtime.Device, bs []results.Benchmark, source string, fill bool, o MeasureOptions) (*Profile, string, []string, error) {
 	n := FromBenchmarks(dev.Describe(), bs, source, time.Now().UTC().Truncate(time.Second))
 	if n == nil {
 		return nil, "", nil, nil
@@ -323,7 +330,7 @@ func fillMissing(ctx context.Context, dev *runtime.Device, p *Profile, o Measure
 // measure, a stored profile that lacks a part (Missing) has that part
 // measured short, merged in and stored. note says which happened in one
 // line.
-func LoadOrMeasure(ctx context.Context, st Store, dev *runtime.Device, measureIt bool, o MeasureOptions) (p *Profile, note string, err error) {
+func LoadOrMeasure(ctx context.Context, st Folder, dev *runtime.Device, measureIt bool, o MeasureOptions) (p *Profile, note string, err error) {
 	key := KeyOf(dev.Describe())
 	p, err = st.Load(key)
 	if err == nil && (!measureIt || len(p.Missing()) == 0) {

@@ -71,9 +71,6 @@ type Pair struct {
 	Warnings []string
 }
 
-// Delta is Ratio - 1 (-0.1 is 10% faster).
-func (p Pair) Delta() float64 { return p.Ratio - 1 }
-
 // A Comparison is the outcome of Compare.
 type Comparison struct {
 	Alpha float64

@@ -155,11 +155,6 @@ func benchLabel(k Key) string {
 	return k.Name + " " + k.Params
 }
 
-// formatValue writes a figure's value with up to four significant digits.
-func formatValue(v float64) string {
-	return strconv.FormatFloat(v, 'g', 4, 64)
-}
-
 // scaledFigure writes a figure's value and unit as people read them
 // (units.Quantity): 6.454e+04 GFLOP/s becomes "64.5", "TFLOP/s".
 func scaledFigure(v float64, unit string) (string, string) {

@@ -146,9 +146,6 @@ func Create(path string, f File) (*Writer, error) {
 	return w, nil
 }
 
-// Path returns the file's path.
-func (w *Writer) Path() string { return w.path }
-
 // Append adds b and rewrites the file. When the write fails, b is kept and the
 // file on disk is the previous complete one; the next Append or Flush retries.
 func (w *Writer) Append(b Benchmark) error {
@@ -163,15 +160,6 @@ func (w *Writer) Flush() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return writeAtomic(w.path, &w.file, w.wrap)
-}
-
-// File returns a copy of what the Writer holds.
-func (w *Writer) File() File {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	c := w.file
-	c.Benchmarks = append([]Benchmark{}, w.file.Benchmarks...)
-	return c
 }
 
 // CheckWritable fails with a usage error when path's folder does not take a new file, so that a bad

@@ -16,7 +16,7 @@ import (
 // the roofline placement against the device's profile, the clocks around it,
 // and (verbose) the kernel's resources.
 type analysis struct {
-	store     profile.Store
+	store     profile.Folder
 	storeErr  error
 	noProfile bool
 	verbose   bool
@@ -25,8 +25,8 @@ type analysis struct {
 	mon       *clocks.Monitor
 }
 
-func newAnalysis(noProfile, verbose bool, stderr io.Writer) *analysis {
-	st, err := profile.DefaultStore()
+func newAnalysis(profileDir string, noProfile, verbose bool, stderr io.Writer) *analysis {
+	st, err := profile.DefaultFolder(profileDir)
 	return &analysis{store: st, storeErr: err, noProfile: noProfile, verbose: verbose, stderr: stderr,
 		profiles: map[*runtime.Device]*profile.Profile{}, mon: clocks.Open()}
 }
@@ -143,7 +143,7 @@ func updateProfile(ctx context.Context, o SuiteOptions, dev *runtime.Device, don
 	if o.NoProfile || !profileSuites[o.Suite] {
 		return
 	}
-	st, err := profile.DefaultStore()
+	st, err := profile.DefaultFolder(o.ProfileDir)
 	if err != nil {
 		fmt.Fprintf(stderr, "device profile not saved: %v\n", err)
 		return

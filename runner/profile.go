@@ -33,31 +33,27 @@ type ProfileOptions struct {
 	Files []string
 	// Format is "table" or "json" (show and rebuild).
 	Format string
-	// Store is the profile store (zero: profile.DefaultStore).
-	Store *profile.Store
+	// Dir is the profiles' folder (CLMETER_PROFILE_DIR; "": profile.DefaultFolder's).
+	Dir string
 }
 
 // Profile shows, rebuilds from result files, or resets the stored device
 // profiles.
 func Profile(ctx context.Context, o ProfileOptions, stdout, stderr io.Writer) error {
-	st := o.Store
-	if st == nil {
-		s, err := profile.DefaultStore()
-		if err != nil {
-			return err
-		}
-		st = &s
+	st, err := profile.DefaultFolder(o.Dir)
+	if err != nil {
+		return err
 	}
 	if o.Format == "" {
 		o.Format = "table"
 	}
 	switch o.Action {
 	case ProfileShow:
-		return showProfiles(o, *st, stdout, stderr)
+		return showProfiles(o, st, stdout, stderr)
 	case ProfileRebuild:
-		return rebuildProfiles(o, *st, stdout)
+		return rebuildProfiles(o, st, stdout)
 	case ProfileReset:
-		return resetProfiles(o, *st, stdout)
+		return resetProfiles(o, st, stdout)
 	}
 	return usageErr("'clmeter profile %s': want show, rebuild or reset", o.Action)
 }
@@ -79,7 +75,7 @@ func selectedKeys(o ProfileOptions) ([]profile.Key, []string, error) {
 	return keys, names, nil
 }
 
-func showProfiles(o ProfileOptions, st profile.Store, stdout, stderr io.Writer) error {
+func showProfiles(o ProfileOptions, st profile.Folder, stdout, stderr io.Writer) error {
 	var ps []*profile.Profile
 	var missing []string
 	if o.Device == "" {
@@ -138,7 +134,7 @@ func writeProfile(w io.Writer, p *profile.Profile, where string) {
 	}
 }
 
-func rebuildProfiles(o ProfileOptions, st profile.Store, stdout io.Writer) error {
+func rebuildProfiles(o ProfileOptions, st profile.Folder, stdout io.Writer) error {
 	if len(o.Files) == 0 {
 		return usageErr("'clmeter profile rebuild' takes the result files to build the profiles from (clmeter suite peaks -o FILE writes one)")
 	}
@@ -173,7 +169,7 @@ func rebuildProfiles(o ProfileOptions, st profile.Store, stdout io.Writer) error
 	return nil
 }
 
-func resetProfiles(o ProfileOptions, st profile.Store, stdout io.Writer) error {
+func resetProfiles(o ProfileOptions, st profile.Folder, stdout io.Writer) error {
 	switch {
 	case o.All && o.Device != "":
 		return usageErr("'clmeter profile reset' takes --device or --all, not both")

@@ -18,22 +18,13 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/target"
 )
 
-// CacheOptions choose the program binary cache (see runtime.CacheFromEnv).
-type CacheOptions struct {
-	// Dir is the cache folder ("": the user cache folder or CLMETER_CACHE_DIR).
-	Dir string
-	// MaxSize bounds the cache, in the units grammar ("512MiB").
-	MaxSize string
-	// Off builds every program from source.
-	Off bool
-	// StoreCommand runs a detached store child for a miss's entry (see
-	// runtime.Cache.StoreCommand); nil stores in this process after the work.
-	StoreCommand []string
-}
+// CacheOptions choose the program binary cache (see cache.Open).
+type CacheOptions = cache.Config
 
 // RunOptions are what 'clmeter run' was asked to do.
 type RunOptions struct {
@@ -59,6 +50,9 @@ type RunOptions struct {
 	// NoProfile never measures a device profile: without a stored one there
 	// is no roofline. Verbose adds kernel resources and clocks to the notes.
 	NoProfile, Verbose bool
+	// ProfileDir is the device profiles' folder (CLMETER_PROFILE_DIR; "": the
+	// user cache folder's).
+	ProfileDir string
 	// Store, when set, also puts the results into this results database (see
 	// store.Open), with Labels.
 	Store  string
@@ -87,11 +81,12 @@ func Run(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error {
 	return executeRun(ctx, plan, stdout, stderr)
 }
 
-// NewManager returns a manager with the binary cache that opts and the
-// environment ask for, or none. An unwritable folder prints one warning on
+// NewManager returns a manager with the binary cache that opts ask for, or
+// none. An unwritable folder prints one warning on
 // stderr and leaves the builds uncached; only a bad size is an error.
 func NewManager(opts CacheOptions, stderr io.Writer) (*runtime.Manager, error) {
-	cache, warning, err := runtime.CacheFromEnv(opts.Dir, opts.MaxSize, opts.Off)
+	opts.Stderr = stderr
+	bc, warning, err := cache.Open(opts)
 	if err != nil {
 		return nil, fail.With(fail.Usage, err)
 	}
@@ -99,13 +94,8 @@ func NewManager(opts CacheOptions, stderr io.Writer) (*runtime.Manager, error) {
 		fmt.Fprintln(stderr, warning)
 	}
 	m := runtime.NewManager()
-	if cache != nil {
-		cache.Warn = stderr
-		if cache.Debug != nil {
-			cache.Debug = stderr
-		}
-		cache.StoreCommand = opts.StoreCommand
-		m.Cache = cache
+	if bc != nil {
+		m.Cache = bc
 	}
 	return m, nil
 }
@@ -125,6 +115,7 @@ type runPlan struct {
 	noDataWarmup bool
 	syncEach     bool
 	noProfile    bool
+	profileDir   string
 	verbose      bool
 	analysis     *analysis
 }
@@ -184,7 +175,7 @@ func newRunPlan(opts RunOptions) (*runPlan, error) {
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
 		store: opts.Store, labels: opts.Labels,
 		noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach,
-		noProfile: opts.NoProfile, verbose: opts.Verbose}
+		noProfile: opts.NoProfile, verbose: opts.Verbose, profileDir: opts.ProfileDir}
 	if plan.output != "" {
 		if err := results.CheckWritable(plan.output); err != nil {
 			return nil, err
@@ -249,7 +240,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 	if pl != nil {
 		progress = pl.update
 	}
-	plan.analysis = newAnalysis(plan.noProfile, plan.verbose, stderr)
+	plan.analysis = newAnalysis(plan.profileDir, plan.noProfile, plan.verbose, stderr)
 	defer plan.analysis.close()
 	for _, it := range plan.items {
 		if ctx.Err() != nil {
@@ -337,7 +328,7 @@ func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(s
 		s.Progress = func(p measure.Progress) { progress(label, p) }
 	}
 	if plan.analysis == nil {
-		plan.analysis = newAnalysis(plan.noProfile, plan.verbose, io.Discard)
+		plan.analysis = newAnalysis(plan.profileDir, plan.noProfile, plan.verbose, io.Discard)
 	}
 	watch := plan.analysis.watch(it.device)
 	res, err := measure.Run(ctx, kb.Measurable(), s)

@@ -42,7 +42,10 @@ type SuiteOptions struct {
 	// NoProfile leaves the stored device profile alone (peaks, streams,
 	// launch, transfers, quick and all update it otherwise).
 	NoProfile bool
-	Cache     CacheOptions
+	// ProfileDir is the device profiles' folder (CLMETER_PROFILE_DIR; "": the
+	// user cache folder's).
+	ProfileDir string
+	Cache      CacheOptions
 	// Store, when set, also puts the results into this results database, with Labels.
 	Store   string
 	Labels  map[string]string

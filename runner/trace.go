@@ -12,6 +12,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/timeline"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -51,8 +52,8 @@ func Trace(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error
 		return err
 	}
 	plan.output = output
-	rec := runtime.NewRecorder()
-	tracers := map[*runtime.Device]*runtime.QueueTracer{}
+	rec := timeline.NewRecorder()
+	tracers := map[*runtime.Device]*timeline.QueueTracer{}
 	launches := 0
 	var names []string
 	var runErr error

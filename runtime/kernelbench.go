@@ -195,7 +195,7 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 		if a.Kind != ArgBuffer && a.Kind != ArgImage2D || a.Kind == ArgBuffer && len(a.Fill) > 0 {
 			continue
 		}
-		data := make([]byte, a.Bytes)
+		data := hostBuffer(a.Bytes)
 		if a.Init != nil {
 			a.Init(data)
 		}
@@ -444,7 +444,7 @@ func (b *KernelBenchmark) Teardown() error {
 	b.flush.Release()
 	b.kernel.Release()
 	b.Program.Release()
-	b.bufs, b.inputs, b.flush, b.kernel, b.Program = nil, nil, nil, nil, nil
+	b.bufs, b.inputs, b.outHost, b.flush, b.kernel, b.Program = nil, nil, nil, nil, nil, nil
 	b.guards, b.guardsChecked = nil, false
 	return nil
 }

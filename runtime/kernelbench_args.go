@@ -3,7 +3,10 @@ package runtime
 import (
 	"context"
 	"fmt"
+	goruntime "runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
@@ -199,3 +202,42 @@ type kbBoth struct{ kbPlain }
 func (p kbBoth) RunPhases(ctx context.Context) (measure.Phases, error) { return p.b.RunPhases(ctx) }
 
 func (p kbBoth) Validate(ctx context.Context) error { return p.b.Validate(ctx) }
+
+// populateChunk is the span one worker asks the kernel to back with memory at
+// a time (hostBuffer).
+const populateChunk = 8 << 20
+
+// hostBuffer returns n zero bytes of host memory for a benchmark's input, its
+// pages already backed (where the system can: populate), on every core. Fresh
+// memory is paid for page by page on first touch, one fault each: on a 2-core
+// VM that was most of the "host data" time of a 64 Mi-element saxpy (2 x 256
+// MiB). Asking the kernel for a range at once costs half of that or less, and
+// the fill that follows then runs at the generator's speed (docs/OWNCOST.md).
+func hostBuffer(n int64) []byte {
+	b := make([]byte, n)
+	if n < 2*populateChunk {
+		return b
+	}
+	parallelSpans(n, populateChunk, func(lo, hi int64) { populate(b[lo:hi]) })
+	return b
+}
+
+// parallelSpans calls f over [0, n) in spans of chunk bytes, on every core.
+func parallelSpans(n, chunk int64, f func(lo, hi int64)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range max(1, min(goruntime.GOMAXPROCS(0), int((n+chunk-1)/chunk))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lo := next.Add(chunk) - chunk
+				if lo >= n {
+					return
+				}
+				f(lo, min(n, lo+chunk))
+			}
+		}()
+	}
+	wg.Wait()
+}

@@ -1,6 +1,10 @@
-// Package runtime is clmeter's OpenCL context manager. A Manager enumerates
-// platforms and devices lazily, once, and selects devices from a user's spec; each
-// Device gives a context and an in-order profiling queue, made once and reused.
+// Package runtime is clmeter's device layer. A Manager enumerates platforms and
+// devices lazily, once, and selects devices from a user's Selector; each Device
+// gives a context and an in-order profiling queue, made once and reused, builds
+// programs (through a ProgramCache, runtime/cache's) and runs a
+// KernelBenchmark's launches. The binary cache (runtime/cache), the library
+// finder (runtime/icd), the trace timeline (runtime/timeline) and the doctor
+// (doctor) sit on top of it.
 package runtime
 
 import (
@@ -13,7 +17,8 @@ import (
 	"github.com/clmeter/clmeter/runtime/cl"
 )
 
-// DeviceEnv names the environment variable that holds the default device spec.
+// DeviceEnv names the environment variable that holds the default device
+// selector; cmd/clmeter binds it to --device.
 const DeviceEnv = "CLMETER_DEVICE"
 
 // A Manager owns the OpenCL platforms and devices of one process. The zero value
@@ -124,14 +129,15 @@ func (m *Manager) EnumerationTime() time.Duration {
 // then 1 for ever.
 func (m *Manager) Enumerations() int { return int(m.enumerations.Load()) }
 
-// Select returns the devices a spec names (see ParseSpec); "" takes CLMETER_DEVICE,
-// then the default: the first GPU, else the first device.
+// Select returns the devices a selector names (see ParseSelector); "" is the
+// default: the first GPU, else the first device. (The command passes
+// CLMETER_DEVICE as the --device it binds.)
 func (m *Manager) Select(spec string) ([]*Device, error) {
 	devs, err := m.Devices()
 	if err != nil {
 		return nil, err
 	}
-	s, err := ParseSpec(resolveSpec(spec))
+	s, err := ParseSelector(spec)
 	if err != nil {
 		return nil, err
 	}

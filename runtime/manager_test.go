@@ -55,7 +55,7 @@ func TestSpecMatch(t *testing.T) {
 	}
 	for _, c := range cases {
 		got, err := func() ([]*Device, error) {
-			s, err := ParseSpec(c.spec)
+			s, err := ParseSelector(c.spec)
 			if err != nil {
 				return nil, err
 			}
@@ -87,7 +87,7 @@ func TestSpecMatch(t *testing.T) {
 		}
 	}
 	// With no GPU the default is the first device.
-	s, _ := ParseSpec("")
+	s, _ := ParseSelector("")
 	got, err := s.Match(devs[:1])
 	if err != nil || got[0].Index != 0 {
 		t.Errorf("default without GPU: %v %v", got, err)

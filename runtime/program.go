@@ -3,7 +3,6 @@ package runtime
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -20,11 +19,6 @@ type Source struct {
 	// Dir is the folder #include "..." lines are searched in besides -I options
 	// (the source file's folder; "" for built-ins).
 	Dir string
-}
-
-// SourceFile returns the Source for a file already read.
-func SourceFile(path string, text []byte) Source {
-	return Source{Name: path, Text: string(text), Dir: filepath.Dir(path)}
 }
 
 // BuildInfo says how a program was made and what it cost.
@@ -45,7 +39,7 @@ type BuildInfo struct {
 	DriverOutput string `json:"driver_output,omitempty"`
 }
 
-// ProgramCache builds programs through a binary cache. runtime's Cache implements
+// ProgramCache builds programs through a binary cache. Package runtime/cache's Cache implements
 // it; the Manager's Cache field holds one.
 type ProgramCache interface {
 	BuildProgram(d *Device, src Source, options string) (*cl.Program, BuildInfo, error)

@@ -23,6 +23,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/spec"
 	"github.com/clmeter/clmeter/target"
 )
@@ -57,10 +58,8 @@ type Options struct {
 	Output string
 	// Format is "table" or "json".
 	Format string
-	// CacheDir, CacheMaxSize and NoCache choose the binary cache
-	// (runtime.CacheFromEnv).
-	CacheDir, CacheMaxSize string
-	NoCache                bool
+	// Cache chooses the binary cache (see cache.Open).
+	Cache cache.Config
 	// Tool and Command describe the run in the result file.
 	Tool    results.ToolInfo
 	Command []string
@@ -149,7 +148,8 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	if o.Budget <= 0 {
 		o.Budget = DefaultBudget
 	}
-	cache, warning, err := runtime.CacheFromEnv(o.CacheDir, o.CacheMaxSize, o.NoCache)
+	o.Cache.Stderr = stderr
+	bc, warning, err := cache.Open(o.Cache)
 	if err != nil {
 		return fail.With(fail.Usage, err)
 	}
@@ -157,9 +157,8 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, warning)
 	}
 	mgr := runtime.NewManager()
-	if cache != nil {
-		cache.Warn = stderr
-		mgr.Cache = cache
+	if bc != nil {
+		mgr.Cache = bc
 	}
 	defer mgr.Close()
 	devs, err := mgr.Select(o.Device)

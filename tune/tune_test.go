@@ -16,6 +16,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/cl"
 	"github.com/clmeter/clmeter/runtime/spec"
 	"github.com/clmeter/clmeter/target"
@@ -136,7 +137,7 @@ expect:
 	os.WriteFile(path, []byte(yaml), 0o644)
 	out := filepath.Join(dir, "r.json")
 	var stdout, stderr bytes.Buffer
-	err := Run(context.Background(), Options{Target: path, Flags: target.Flags{Set: []string{"N=4096"}}, Settings: quick, Output: out, NoCache: true}, &stdout, &stderr)
+	err := Run(context.Background(), Options{Target: path, Flags: target.Flags{Set: []string{"N=4096"}}, Settings: quick, Output: out, Cache: cache.Config{Off: true}}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
 	}

@@ -12,20 +12,21 @@ import (
 
 	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/units"
 )
 
 // cacheFlags are the binary-cache flags of every command that builds programs
 // (run, suite, ...); setupCache reads them.
 var cacheFlags = []cli.Flag{
-	&cli.BoolFlag{Name: "no-cache", Usage: "build every program from source, bypassing clmeter's binary cache", EnvVars: []string{runtime.NoCacheEnv}},
+	&cli.BoolFlag{Name: "no-cache", Usage: "build every program from source, bypassing clmeter's binary cache", EnvVars: []string{cache.OffEnv}},
 	cacheDirFlag,
 	cacheMaxSizeFlag,
 }
 
-var cacheDirFlag = &cli.StringFlag{Name: "cache-dir", Usage: "binary cache folder (default: the user cache folder/clmeter)", EnvVars: []string{runtime.CacheDirEnv}}
+var cacheDirFlag = &cli.StringFlag{Name: "cache-dir", Usage: "binary cache folder (default: the user cache folder/clmeter)", EnvVars: []string{cache.DirEnv}}
 
-var cacheMaxSizeFlag = &cli.StringFlag{Name: "cache-max-size", Usage: "bound on the binary cache; least-recently-used entries are trimmed (512MiB, 1GiB, 100M)", Value: "512MiB", EnvVars: []string{runtime.CacheMaxSizeEnv}}
+var cacheMaxSizeFlag = &cli.StringFlag{Name: "cache-max-size", Usage: "bound on the binary cache; least-recently-used entries are trimmed (512MiB, 1GiB, 100M)", Value: "512MiB", EnvVars: []string{cache.MaxSizeEnv}}
 
 // storeCommand runs the store child of a miss ('clmeter cache store-jobs'),
 // detached; main sets it. Nil (clmeter run in-process, as tests do) stores in
@@ -44,14 +45,15 @@ func selfStoreCommand() []string {
 
 // cacheOptions reads cacheFlags.
 func cacheOptions(c *cli.Context) runner.CacheOptions {
-	return runner.CacheOptions{Dir: c.String("cache-dir"), MaxSize: c.String("cache-max-size"), Off: c.Bool("no-cache"), StoreCommand: storeCommand}
+	return runner.CacheOptions{Dir: c.String("cache-dir"), MaxSize: c.String("cache-max-size"), Off: c.Bool("no-cache"), StoreCommand: storeCommand,
+		Force: env.cacheForce(), Debug: env.cacheDebug(), WaitStore: env.cacheStoreWait()}
 }
 
 // openCache opens the cache folder for the cache commands (no write probe).
-func openCache(c *cli.Context) (*runtime.Cache, error) {
+func openCache(c *cli.Context) (*cache.Cache, error) {
 	dir := c.String("cache-dir")
 	if dir == "" {
-		d, err := runtime.DefaultCacheDir()
+		d, err := cache.DefaultDir()
 		if err != nil {
 			return nil, err
 		}
@@ -61,11 +63,10 @@ func openCache(c *cli.Context) (*runtime.Cache, error) {
 	if err != nil {
 		return nil, usageErr("--cache-max-size: %v", err)
 	}
-	return runtime.NewCache(dir, size), nil
+	return cache.New(dir, size), nil
 }
 
 func init() {
-	folder := []cli.Flag{cacheDirFlag, cacheMaxSizeFlag}
 	register(&cli.Command{
 		Name:  "cache",
 		Usage: "inspect, verify, clear and benchmark the program binary cache",
@@ -75,126 +76,119 @@ func init() {
 			"   A bad entry is deleted and rebuilt silently. The folder is the user cache folder/clmeter\n" +
 			"   (CLMETER_CACHE_DIR), bounded by --cache-max-size (512MiB); --no-cache or CLMETER_NO_CACHE=1\n" +
 			"   turn it off; CLMETER_CACHE_DEBUG=1 prints each hit, miss, store, evict and reject to stderr.",
-		Subcommands: append(append(cacheListingCommands(folder), cacheUpkeepCommands(folder)...),
-			cacheBenchCommand(), cacheBenchChildCommand()),
+		Subcommands: []*cli.Command{
+			cacheReportCommand("stats", "show the cache's folder, entries, size, bound and recorded hits and misses",
+				"Hits and misses are counted by every clmeter process since the last 'cache clear'.", runCacheStats),
+			cacheReportCommand("list", "list the entries, most recently used first",
+				"Shows each entry's key prefix, device, source, size and time since last use.\n   --format json prints a list ([] when empty).", runCacheList),
+			cacheReportCommand("verify", "check every entry as a build would (whole, proven, loadable with its kernels) and remove the bad ones",
+				"Reads every entry and checks it: magic, header, length, checksum and proof (the binary was\n"+
+					"   loaded back with its source's kernels when stored); an entry of a device of this machine must also\n"+
+					"   be proven on the device's driver library and load with the kernels and arguments of its source.\n"+
+					"   Bad entries are reported and removed (a build would reject and rebuild them). Exit status 1 when\n"+
+					"   any entry was bad, 0 otherwise.", runCacheVerify),
+			cacheClearCommand(),
+			cacheWaitCommand(),
+			cacheStoreJobsCommand(),
+			cacheBenchCommand(),
+			cacheBenchChildCommand(),
+		},
 	})
 }
 
-// cacheListingCommands are 'clmeter cache stats', 'list' and 'verify'.
-func cacheListingCommands(folder []cli.Flag) []*cli.Command {
-	return []*cli.Command{
-		{
-			Name:        "stats",
-			Usage:       "show the cache's folder, entries, size, bound and recorded hits and misses",
-			Description: "Hits and misses are counted by every clmeter process since the last 'cache clear'.",
-			Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
-			Action: func(c *cli.Context) error {
-				cache, format, err := cacheCmdSetup(c)
-				if err != nil {
-					return err
-				}
-				return runCacheStats(c.Context, cache, format, c.App.Writer)
-			},
-		},
-		{
-			Name:        "list",
-			Usage:       "list the entries, most recently used first",
-			Description: "Shows each entry's key prefix, device, source, size and time since last use.\n   --format json prints a list ([] when empty).",
-			Flags:       append([]cli.Flag{formatFlag("table", "json")}, folder...),
-			Action: func(c *cli.Context) error {
-				cache, format, err := cacheCmdSetup(c)
-				if err != nil {
-					return err
-				}
-				return runCacheList(c.Context, cache, format, c.App.Writer)
-			},
-		},
-		{
-			Name:  "verify",
-			Usage: "check every entry as a build would (whole, proven, loadable with its kernels) and remove the bad ones",
-			Description: "Reads every entry and checks it: magic, header, length, checksum and proof (the binary was\n" +
-				"   loaded back with its source's kernels when stored); an entry of a device of this machine must also\n" +
-				"   be proven on the device's driver library and load with the kernels and arguments of its source.\n" +
-				"   Bad entries are reported and removed (a build would reject and rebuild them). Exit status 1 when\n" +
-				"   any entry was bad, 0 otherwise.",
-			Flags: append([]cli.Flag{formatFlag("table", "json")}, folder...),
-			Action: func(c *cli.Context) error {
-				cache, format, err := cacheCmdSetup(c)
-				if err != nil {
-					return err
-				}
-				return runCacheVerify(c.Context, cache, format, c.App.Writer)
-			},
+// cacheFolderFlags name the cache folder and its bound for the cache commands.
+var cacheFolderFlags = []cli.Flag{cacheDirFlag, cacheMaxSizeFlag}
+
+// cacheReportCommand is a cache subcommand that prints a report of the
+// folder as a table or JSON (stats, list, verify).
+func cacheReportCommand(name, usage, desc string, run func(context.Context, *cache.Cache, string, io.Writer) error) *cli.Command {
+	return &cli.Command{
+		Name:        name,
+		Usage:       usage,
+		Description: desc,
+		Flags:       append([]cli.Flag{formatFlag("table", "json")}, cacheFolderFlags...),
+		Action: func(c *cli.Context) error {
+			bc, format, err := cacheCmdSetup(c)
+			if err != nil {
+				return err
+			}
+			return run(c.Context, bc, format, c.App.Writer)
 		},
 	}
 }
 
-// cacheUpkeepCommands are 'clmeter cache clear', 'wait' and the hidden
-// 'store-jobs'.
-func cacheUpkeepCommands(folder []cli.Flag) []*cli.Command {
-	return []*cli.Command{
-		{
-			Name:  "clear",
-			Usage: "remove every entry and the recorded counters",
-			Flags: folder,
-			Action: func(c *cli.Context) error {
-				if err := noArgs(c); err != nil {
-					return err
-				}
-				cache, err := openCache(c)
-				if err != nil {
-					return err
-				}
-				n, b, err := cache.Clear()
-				if err != nil {
-					return fmt.Errorf("cache clear: %w", err)
-				}
-				fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, units.Bytes(b), cache.Dir)
-				return nil
-			},
-		},
-		{
-			Name:  "wait",
-			Usage: "wait until the binaries of earlier runs' misses are stored",
-			Description: "A miss's binary is stored by a detached child process after the run exits (reading it\n" +
-				"   compiles every kernel on PoCL); this waits for those children, at most --timeout.",
-			Flags: append([]cli.Flag{&cli.DurationFlag{Name: "timeout", Value: runtime.StoreChildLimit, Usage: "give up after this long (exit 1)"}}, folder...),
-			Action: func(c *cli.Context) error {
-				if err := noArgs(c); err != nil {
-					return err
-				}
-				cache, err := openCache(c)
-				if err != nil {
-					return err
-				}
-				ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
-				defer cancel()
-				if err := cache.WaitStores(ctx); err != nil {
-					if c.Context.Err() != nil {
-						return c.Context.Err()
-					}
-					return fmt.Errorf("cache wait: stores still running after %s", c.Duration("timeout"))
-				}
-				return nil
-			},
-		},
-		{
-			Name:   "store-jobs",
-			Usage:  "store the entries of the given keys from their job files (the store child of a run)",
-			Hidden: true,
-			Flags:  folder,
-			Action: func(c *cli.Context) error {
-				cache, err := openCache(c)
-				if err != nil {
-					return err
-				}
-				return runtime.RunStoreJobs(c.Context, cache.Dir, c.Args().Slice())
-			},
+// cacheClearCommand is 'clmeter cache clear'.
+func cacheClearCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "clear",
+		Usage: "remove every entry and the recorded counters",
+		Flags: cacheFolderFlags,
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			bc, err := openCache(c)
+			if err != nil {
+				return err
+			}
+			n, b, err := bc.Clear()
+			if err != nil {
+				return fmt.Errorf("cache clear: %w", err)
+			}
+			fmt.Fprintf(c.App.Writer, "removed %d entries (%s) from %s\n", n, units.Bytes(b), bc.Dir)
+			return nil
 		},
 	}
 }
 
-func cacheCmdSetup(c *cli.Context) (*runtime.Cache, string, error) {
+// cacheWaitCommand is 'clmeter cache wait'.
+func cacheWaitCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "wait",
+		Usage: "wait until the binaries of earlier runs' misses are stored",
+		Description: "A miss's binary is stored by a detached child process after the run exits (reading it\n" +
+			"   compiles every kernel on PoCL); this waits for those children, at most --timeout.",
+		Flags: append([]cli.Flag{&cli.DurationFlag{Name: "timeout", Value: cache.StoreChildLimit, Usage: "give up after this long (exit 1)"}}, cacheFolderFlags...),
+		Action: func(c *cli.Context) error {
+			if err := noArgs(c); err != nil {
+				return err
+			}
+			bc, err := openCache(c)
+			if err != nil {
+				return err
+			}
+			ctx, cancel := context.WithTimeout(c.Context, c.Duration("timeout"))
+			defer cancel()
+			if err := bc.WaitStores(ctx); err != nil {
+				if c.Context.Err() != nil {
+					return c.Context.Err()
+				}
+				return fmt.Errorf("cache wait: stores still running after %s", c.Duration("timeout"))
+			}
+			return nil
+		},
+	}
+}
+
+// cacheStoreJobsCommand is the hidden 'clmeter cache store-jobs', the store
+// child of a run's misses.
+func cacheStoreJobsCommand() *cli.Command {
+	return &cli.Command{
+		Name:   "store-jobs",
+		Usage:  "store the entries of the given keys from their job files (the store child of a run)",
+		Hidden: true,
+		Flags:  cacheFolderFlags,
+		Action: func(c *cli.Context) error {
+			bc, err := openCache(c)
+			if err != nil {
+				return err
+			}
+			return cache.RunStoreJobs(c.Context, bc.Dir, c.Args().Slice())
+		},
+	}
+}
+
+func cacheCmdSetup(c *cli.Context) (*cache.Cache, string, error) {
 	if err := noArgs(c); err != nil {
 		return nil, "", err
 	}
@@ -202,12 +196,12 @@ func cacheCmdSetup(c *cli.Context) (*runtime.Cache, string, error) {
 	if err != nil {
 		return nil, "", err
 	}
-	cache, err := openCache(c)
-	return cache, format, err
+	bc, err := openCache(c)
+	return bc, format, err
 }
 
-func runCacheStats(ctx context.Context, cache *runtime.Cache, format string, stdout io.Writer) error {
-	s, err := cache.Stats()
+func runCacheStats(ctx context.Context, bc *cache.Cache, format string, stdout io.Writer) error {
+	s, err := bc.Stats()
 	if err != nil {
 		return fmt.Errorf("cache stats: %w", err)
 	}
@@ -248,7 +242,7 @@ type cacheEntryJSON struct {
 	Error     string    `json:"error,omitempty"`
 }
 
-func entryJSON(e runtime.CacheEntry) cacheEntryJSON {
+func entryJSON(e cache.Entry) cacheEntryJSON {
 	j := cacheEntryJSON{Key: e.Key, SizeBytes: e.Size, LastUsed: e.Used.UTC()}
 	if e.Header != nil {
 		j.Device, j.Platform, j.Source, j.Options, j.Created = e.Header.Device, e.Header.Platform, e.Header.Source, e.Header.Options, e.Header.Created
@@ -266,7 +260,7 @@ func shortKey(k string) string {
 	return k
 }
 
-func writeEntryTable(w io.Writer, es []runtime.CacheEntry, withStatus bool) error {
+func writeEntryTable(w io.Writer, es []cache.Entry, withStatus bool) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	head := "KEY\tDEVICE\tSOURCE\tSIZE\tLAST USED"
 	if withStatus {
@@ -292,8 +286,8 @@ func writeEntryTable(w io.Writer, es []runtime.CacheEntry, withStatus bool) erro
 	return tw.Flush()
 }
 
-func runCacheList(ctx context.Context, cache *runtime.Cache, format string, stdout io.Writer) error {
-	es, err := cache.Entries()
+func runCacheList(ctx context.Context, bc *cache.Cache, format string, stdout io.Writer) error {
+	es, err := bc.Entries()
 	if err != nil {
 		return fmt.Errorf("cache list: %w", err)
 	}
@@ -305,22 +299,22 @@ func runCacheList(ctx context.Context, cache *runtime.Cache, format string, stdo
 		return writeJSON(stdout, out)
 	}
 	if len(es) == 0 {
-		fmt.Fprintf(stdout, "no entries in %s\n", cache.Dir)
+		fmt.Fprintf(stdout, "no entries in %s\n", bc.Dir)
 		return nil
 	}
 	return writeEntryTable(stdout, es, false)
 }
 
-func runCacheVerify(ctx context.Context, cache *runtime.Cache, format string, stdout io.Writer) error {
+func runCacheVerify(ctx context.Context, bc *cache.Cache, format string, stdout io.Writer) error {
 	// The entries of this machine's devices are also loaded, as a build would
 	// (once proven on the device's driver); without OpenCL, the files alone.
 	var devs []*runtime.Device
-	if es, _ := cache.Entries(); len(es) > 0 {
+	if es, _ := bc.Entries(); len(es) > 0 {
 		m := runtime.NewManager()
 		defer m.Close()
 		devs, _ = m.Devices()
 	}
-	es, err := cache.VerifyOn(devs)
+	es, err := bc.VerifyOn(devs)
 	if err != nil {
 		return fmt.Errorf("cache verify: %w", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/cachebench"
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 )
 
 func cacheBenchCommand() *cli.Command {
@@ -43,7 +43,7 @@ func cacheBenchCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			return cachebench.Run(c.Context, cachebench.Options{
 				Programs: c.Args().Slice(), Trials: c.Int("trials"), Device: c.String("device"),
-				Output: c.String("output"), Tool: toolInfo(), Args: os.Args,
+				Output: c.String("output"), Tool: toolInfo(), Args: os.Args, SavingsDir: env.cacheDir(),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	}
@@ -65,14 +65,14 @@ func cacheBenchChildCommand() *cli.Command {
 			if c.Bool("probe") {
 				return cachebench.Probe(c.String("program"), c.String("device"), c.App.Writer, c.App.ErrWriter)
 			}
-			return cachebench.Child(c.String("program"), c.String("device"), c.String("nonce"), c.String("launch"), c.App.Writer, c.App.ErrWriter)
+			return cachebench.Child(c.String("program"), c.String("device"), c.String("nonce"), c.String("launch"), env.cacheConfig(), c.App.Writer, c.App.ErrWriter)
 		},
 	}
 }
 
 // writeCacheAdvice prints what each binary cache saves on a device: clmeter's
 // policy for its driver and, when 'cache bench' ran here, the measured figures.
-func writeCacheAdvice(w io.Writer, indent string, pol runtime.CachePolicy, s *runtime.CacheSavings) {
+func writeCacheAdvice(w io.Writer, indent string, pol cache.Policy, s *cache.Savings) {
 	writePolicy(w, indent, pol)
 	if s == nil {
 		fmt.Fprintf(w, "%sno measurement of what each cache saves on this device: run clmeter cache bench\n", indent)
@@ -85,7 +85,7 @@ func writeCacheAdvice(w io.Writer, indent string, pol runtime.CachePolicy, s *ru
 }
 
 // writeSavings prints, per device measured, what each cache saves there.
-func writeSavings(w io.Writer, all []runtime.CacheSavings) error {
+func writeSavings(w io.Writer, all []cache.Savings) error {
 	if len(all) == 0 {
 		_, err := fmt.Fprintln(w, "what each cache saves: not measured here yet (run clmeter cache bench)")
 		return err
@@ -95,13 +95,13 @@ func writeSavings(w io.Writer, all []runtime.CacheSavings) error {
 		for _, p := range s.Programs {
 			fmt.Fprintf(w, "  %s\n", p.Summary())
 		}
-		writePolicy(w, "  ", runtime.CachePolicyFor(s.Family, os.Environ()))
+		writePolicy(w, "  ", cache.PolicyFor(s.Family, os.Environ()))
 	}
 	return nil
 }
 
 // writePolicy prints clmeter's binary-cache policy for a driver.
-func writePolicy(w io.Writer, indent string, pol runtime.CachePolicy) {
+func writePolicy(w io.Writer, indent string, pol cache.Policy) {
 	state := "off"
 	if pol.On {
 		state = "on"

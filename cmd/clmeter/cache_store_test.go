@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 )
 
 // TestCacheStoreChildAndWrongPayload runs a user file as a user would: the
@@ -27,7 +27,7 @@ __kernel void mul(__global float *x, int n) { int i = get_global_id(0); if (i < 
 `), 0o644)
 	args := append([]string{"run", src, "--kernel", "add", "--global", "N", "--arg", "buf:float:N:rand", "--arg", "int:N", "--size", "1Ki", "--no-profile"}, fast...)
 	cmd := child(args...)
-	cmd.Env = append(cmd.Env, runtime.CacheDirEnv+"="+cacheDir, runtime.CacheStoreWaitEnv+"=", runtime.CacheDebugEnv+"=1")
+	cmd.Env = append(cmd.Env, cache.DirEnv+"="+cacheDir, cache.StoreWaitEnv+"=", cache.DebugEnv+"=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "handed to child process") {
 		t.Fatalf("first run: %v\n%s", err, out)
@@ -66,7 +66,7 @@ __kernel void mul(__global float *x, int n) { int i = get_global_id(0); if (i < 
 	}
 	os.WriteFile(files[0], planted, 0o644)
 	cmd = child(args...)
-	cmd.Env = append(cmd.Env, runtime.CacheDirEnv+"="+cacheDir, runtime.CacheDebugEnv+"=1")
+	cmd.Env = append(cmd.Env, cache.DirEnv+"="+cacheDir, cache.DebugEnv+"=1")
 	out, err = cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "reject") || !strings.Contains(string(out), "not proven") || !strings.Contains(string(out), "Time (median)") {
 		t.Fatalf("a run on a planted payload: %v\n%s", err, out)

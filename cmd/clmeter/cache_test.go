@@ -13,6 +13,7 @@ import (
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 )
 
 // fillCache builds two small programs into a cache in dir.
@@ -24,7 +25,7 @@ func fillCache(t *testing.T, dir string) {
 	if err != nil || len(devs) == 0 {
 		t.Skipf("no OpenCL device here: %v", err)
 	}
-	c := runtime.NewCache(dir, 0)
+	c := cache.New(dir, 0)
 	for i, text := range []string{
 		"__kernel void a(__global float *x) { x[get_global_id(0)] = 1.0f; }\n",
 		"__kernel void b(__global float *x) { x[get_global_id(0)] = 2.0f; }\n",
@@ -39,7 +40,7 @@ func fillCache(t *testing.T, dir string) {
 
 func TestCacheCommands(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv(runtime.CacheDirEnv, dir)
+	t.Setenv(cache.DirEnv, dir)
 
 	// An empty cache.
 	if code, out, errs := clm(t, "cache", "list", "--format", "json"); code != 0 || strings.TrimSpace(out) != "[]" {
@@ -51,11 +52,11 @@ func TestCacheCommands(t *testing.T) {
 
 	fillCache(t, dir)
 	code, out, errs := clm(t, "cache", "stats", "--format", "json")
-	var s runtime.CacheStats
+	var s cache.Stats
 	if code != 0 || json.Unmarshal([]byte(out), &s) != nil {
 		t.Fatalf("stats: %d %s %s", code, out, errs)
 	}
-	if s.Entries != 2 || s.Misses != 2 || s.Dir != dir || s.MaxBytes != runtime.DefaultCacheMaxSize {
+	if s.Entries != 2 || s.Misses != 2 || s.Dir != dir || s.MaxBytes != cache.DefaultMaxSize {
 		t.Errorf("stats = %+v", s)
 	}
 	if code, out, _ := clm(t, "cache", "stats"); code != 0 || !strings.Contains(out, "hits / misses       0 / 2") {
@@ -128,21 +129,21 @@ func setupCacheApp(t *testing.T, args ...string) (runtime.ProgramCache, string, 
 
 func TestSetupCache(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv(runtime.CacheDirEnv, "")
-	t.Setenv(runtime.NoCacheEnv, "")
-	t.Setenv(runtime.CacheMaxSizeEnv, "")
+	t.Setenv(cache.DirEnv, "")
+	t.Setenv(cache.OffEnv, "")
+	t.Setenv(cache.MaxSizeEnv, "")
 	c, _, err := setupCacheApp(t, "--cache-dir", dir, "--cache-max-size", "1GiB")
-	if cc, ok := c.(*runtime.Cache); err != nil || !ok || cc.Dir != dir || cc.MaxSize != 1<<30 {
+	if cc, ok := c.(*cache.Cache); err != nil || !ok || cc.Dir != dir || cc.MaxSize != 1<<30 {
 		t.Fatalf("setupCache = %#v, %v", c, err)
 	}
 	if c, _, _ := setupCacheApp(t, "--cache-dir", dir, "--no-cache"); c != nil {
 		t.Error("--no-cache left a cache")
 	}
-	t.Setenv(runtime.NoCacheEnv, "1")
+	t.Setenv(cache.OffEnv, "1")
 	if c, _, _ := setupCacheApp(t, "--cache-dir", dir); c != nil {
 		t.Error("CLMETER_NO_CACHE=1 left a cache")
 	}
-	t.Setenv(runtime.NoCacheEnv, "")
+	t.Setenv(cache.OffEnv, "")
 	file := filepath.Join(dir, "file")
 	os.WriteFile(file, nil, 0o644)
 	c, errs, err := setupCacheApp(t, "--cache-dir", filepath.Join(file, "sub"))
@@ -161,7 +162,7 @@ func TestCacheBench(t *testing.T) {
 	}
 	t.Setenv("CLMETER_TEST_MAIN", "1") // the trial processes are this test binary running main
 	cacheDir := t.TempDir()
-	t.Setenv(runtime.CacheDirEnv, cacheDir) // where the savings are recorded
+	t.Setenv(cache.DirEnv, cacheDir) // where the savings are recorded
 	out := filepath.Join(t.TempDir(), "bench.json")
 	user := filepath.Join(t.TempDir(), "user.cl")
 	os.WriteFile(user, []byte("__kernel void f(__global float *x, int n) { if (get_global_id(0) < n) x[get_global_id(0)] *= 2.0f; }\n"), 0o644)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/clmeter/clmeter/check"
 	"github.com/clmeter/clmeter/results"
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/icd"
 	"github.com/clmeter/clmeter/target"
 )
 
@@ -28,7 +28,7 @@ func init() {
 			"   Targets take run's arguments.\n   " + indent(target.Rule, "   ") + "\n" +
 			"   So 'clmeter check bugs/*.cl' checks each kernel as its spec file beside it says (bugs/oob.cl ->\n" +
 			"   bugs/oob.yaml), at the smallest value of each axis --size and --set leave (--all: every one).\n" +
-			"   Needs Oclgrind: " + runtime.OclgrindInstall + ".\n\n" +
+			"   Needs Oclgrind: " + icd.OclgrindInstall + ".\n\n" +
 			"   Examples:\n" +
 			"     clmeter check examples/bugs/*.cl\n" +
 			"     clmeter check saxpy --size 4096\n" +
@@ -60,7 +60,7 @@ func init() {
 
 // checkOptions reads check's flags (or run's, for run --check) into Options.
 func checkOptions(c *cli.Context, targets []string) (check.Options, error) {
-	opts := check.Options{Targets: targets, Command: os.Args, Version: version, Flags: kernelDescription(c)}
+	opts := check.Options{Targets: targets, Command: os.Args, Version: version, OclgrindICD: env.oclgrindICD(), Flags: kernelDescription(c)}
 	if c.Command.Name != "check" {
 		opts.Flags = opts.Flags.WithoutN() // run --check: check's own size
 	}
@@ -118,11 +118,11 @@ func checkBeforeRun(c *cli.Context) error {
 }
 
 // writeOclgrind is doctor's section on Oclgrind.
-func writeOclgrind(w io.Writer, st *runtime.OclgrindStatus) {
+func writeOclgrind(w io.Writer, st *icd.OclgrindStatus) {
 	fmt.Fprintln(w, "Oclgrind (for 'clmeter check')")
 	switch {
 	case st == nil:
-		fmt.Fprintf(w, "  --   not installed: 'clmeter check' needs it (%s)\n", runtime.OclgrindInstall)
+		fmt.Fprintf(w, "  --   not installed: 'clmeter check' needs it (%s)\n", icd.OclgrindInstall)
 	case st.Registered == "":
 		fmt.Fprintf(w, "  ok   %s: installed, not in the vendor folder. 'clmeter check' loads it in a child process\n"+
 			"       through a private vendor folder (OCL_ICD_VENDORS), so runs and suites never see the simulator\n", st.Library)

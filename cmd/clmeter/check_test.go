@@ -8,12 +8,12 @@ import (
 	"testing"
 
 	"github.com/clmeter/clmeter/check"
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/icd"
 )
 
 func needOclgrind(t *testing.T) {
 	t.Helper()
-	if _, err := runtime.FindOclgrindICD(); err != nil {
+	if _, err := icd.FindOclgrindICD(os.Getenv(icd.OclgrindICDEnv)); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("CI installs Oclgrind (make deps): %v", err)
 		}
@@ -85,7 +85,7 @@ func TestDoctorOclgrind(t *testing.T) {
 	if !strings.Contains(out, "Oclgrind (for 'clmeter check')") || !strings.Contains(out, "installed, not in the vendor folder") {
 		t.Errorf("doctor:\n%s", out)
 	}
-	lib, _ := runtime.FindOclgrindICD()
+	lib, _ := icd.FindOclgrindICD(os.Getenv(icd.OclgrindICDEnv))
 	os.WriteFile(filepath.Join(dir, "oclgrind.icd"), []byte(lib+"\n"), 0o644)
 	_, out, _ = clm(t, "doctor")
 	if !strings.Contains(out, "registered by "+filepath.Join(dir, "oclgrind.icd")) {

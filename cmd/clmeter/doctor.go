@@ -8,9 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/doctor"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
-	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -36,7 +36,7 @@ func init() {
 }
 
 func runDoctor(ctx context.Context, format string, stdout io.Writer) error {
-	d := runtime.Diagnose()
+	d := doctor.Diagnose(doctor.Options{OclgrindICD: env.oclgrindICD(), CacheDir: env.cacheDir(), CacheForce: env.cacheForce()})
 	if format == "json" {
 		if err := writeJSON(stdout, d); err != nil {
 			return err
@@ -57,7 +57,7 @@ func mark(ok bool) string {
 	return "FAIL"
 }
 
-func writeDiagnosis(w io.Writer, d *runtime.Diagnosis) {
+func writeDiagnosis(w io.Writer, d *doctor.Diagnosis) {
 	fmt.Fprintln(w, "ICD loader")
 	if d.LoaderErr != "" {
 		fmt.Fprintf(w, "  FAIL %s\n", d.LoaderErr)
@@ -121,7 +121,7 @@ func writeDiagnosis(w io.Writer, d *runtime.Diagnosis) {
 
 // writeDoctorTimer prints, under a device of 'clmeter doctor', the timer its
 // benchmarks get and its quirks.
-func writeDoctorTimer(w io.Writer, dc runtime.DeviceCheck) {
+func writeDoctorTimer(w io.Writer, dc doctor.DeviceCheck) {
 	switch {
 	case dc.Timer != nil && dc.Timer.Timer == measure.TimerDevice:
 		c := dc.Timer.Check

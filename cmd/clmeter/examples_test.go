@@ -8,7 +8,7 @@ import (
 )
 
 // TestExampleSpecs loads every spec file under examples/ (sources found,
-// expressions valid for every axis value) so the README's examples stay true.
+// expressions valid for every axis value) so the examples of docs/COMMANDS.md stay true.
 func TestExampleSpecs(t *testing.T) {
 	files, _ := filepath.Glob("../../examples/*/*.yaml")
 	if len(files) < 5 {
@@ -21,7 +21,7 @@ func TestExampleSpecs(t *testing.T) {
 	}
 }
 
-// TestExampleRuns runs the README's stencil spec and blur kernel, briefly.
+// TestExampleRuns runs docs/COMMANDS.md's stencil spec and blur kernel, briefly.
 func TestExampleRuns(t *testing.T) {
 	needDevice(t)
 	code, out, errs := clm(t, append([]string{"run", "../../examples/stencil/stencil.yaml"}, fast...)...)

@@ -11,6 +11,7 @@ import (
 	"github.com/clmeter/clmeter/internal/impls"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cl"
+	"github.com/clmeter/clmeter/runtime/icd"
 )
 
 const copyKernel = `__kernel void copy(__global const float *a, __global float *b) {
@@ -78,7 +79,7 @@ const localKernel = `__kernel void rev(__global const float *a, __global float *
 // naming the driver, the call and the fix: never a Go stack dump. The binary
 // under test is this test binary running main.
 func TestOclgrindIsolated(t *testing.T) {
-	lib, err := runtime.FindOclgrindICD()
+	lib, err := icd.FindOclgrindICD(os.Getenv(icd.OclgrindICDEnv))
 	if err != nil {
 		if strings.Contains(os.Getenv(impls.RequiredEnvVar), "oclgrind") {
 			t.Fatal(err)

@@ -14,7 +14,7 @@ import (
 	"github.com/clmeter/clmeter/results"
 )
 
-// TestEveryImplementation runs the commands a new user tries, the README's
+// TestEveryImplementation runs the commands a new user tries, the documented
 // examples and the interrupt test on every installed OpenCL implementation
 // (PoCL, Rusticl on llvmpipe, Oclgrind), each in a child process named after it.
 // Oclgrind is a simulator: it gets the smallest sizes.
@@ -132,7 +132,7 @@ func smallSpec(t *testing.T, path, n string) string {
 	return out
 }
 
-// readmeExamplesOn runs the README's examples (user kernel with includes, a
+// readmeExamplesOn runs the documented examples of README.md and docs/COMMANDS.md (user kernel with includes, a
 // spec file, compare --interleave, trace) at sizes the implementation can take.
 func readmeExamplesOn(t *testing.T, im impls.Impl) {
 	blur, stencilN, reduceN := "256", "256", "64Ki"

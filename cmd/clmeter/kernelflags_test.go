@@ -12,7 +12,7 @@ import (
 
 	"github.com/clmeter/clmeter/check"
 	"github.com/clmeter/clmeter/results"
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/icd"
 )
 
 // TestKernelFlagsShared: run, check, tune, compare and trace take the one
@@ -67,7 +67,7 @@ func TestSameTargetEveryCommand(t *testing.T) {
 		{"FILE.cl with flags", []string{cl, "--kernel", "scale", "--global", "N", "--arg", "buf:float:N:ones", "--arg", "buf:float:N:zero:out",
 			"-D", "FACTOR=2", "--size", "1Ki,2Ki"}, []string{"N=1024", "N=2048"}},
 	}
-	_, oclgrind := runtime.FindOclgrindICD()
+	_, oclgrind := icd.FindOclgrindICD(os.Getenv(icd.OclgrindICDEnv))
 	for _, form := range forms {
 		for _, cmd := range []string{"run", "compare", "trace", "tune", "check"} {
 			if cmd == "check" && oclgrind != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/devsel"
+	"github.com/clmeter/clmeter/runtime/icd"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -214,7 +215,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code = exitInterrupted
 	case errors.Is(err, check.ErrFindings):
 		code = exitInvalid
-	case errors.Is(err, runtime.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice), errors.Is(err, runtime.ErrNoOclgrind):
+	case errors.Is(err, runtime.ErrNoLibrary), errors.Is(err, runtime.ErrNoDevice), errors.Is(err, icd.ErrNoOclgrind):
 		code = exitNoDevice
 	case errors.As(err, &ce):
 		code = ce.ExitCode()

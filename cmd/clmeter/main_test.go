@@ -11,8 +11,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clmeter/clmeter/doctor"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
+	"github.com/clmeter/clmeter/runtime/icd"
 )
 
 // clm runs clmeter in-process and returns its exit status, stdout and stderr.
@@ -96,8 +99,8 @@ func TestDoctorVendorFolder(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "missing.icd"), []byte("/nonexistent/libnothing.so\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "empty.icd"), []byte(""), 0o644)
 	t.Setenv("OCL_ICD_VENDORS", dir)
-	d := runtime.ReadVendorDir(dir, "OCL_ICD_VENDORS")
-	status := map[string]runtime.VendorFile{}
+	d := icd.ReadVendorDir(dir, "OCL_ICD_VENDORS")
+	status := map[string]icd.VendorFile{}
 	for _, f := range d.Files {
 		status[filepath.Base(f.Path)] = f
 	}
@@ -118,7 +121,7 @@ func TestDoctorVendorFolder(t *testing.T) {
 		t.Errorf("doctor: %d\n%s", code, out)
 	}
 	code, out, _ = clm(t, "doctor", "--format", "json")
-	var diag runtime.Diagnosis
+	var diag doctor.Diagnosis
 	if code != 0 || json.Unmarshal([]byte(out), &diag) != nil || diag.UsableDevices < 1 || len(diag.VendorDirs[0].Files) != 4 {
 		t.Errorf("doctor json: %d %s", code, out)
 	}
@@ -177,7 +180,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Setenv("CLMETER_CACHE_DIR", dir)
 	os.Setenv("CLMETER_PROFILE_DIR", filepath.Join(dir, "profiles")) // and a private device profile
-	os.Setenv(runtime.CacheStoreWaitEnv, "1")                        // a child clmeter waits for its store child: none outlives a test
+	os.Setenv(cache.StoreWaitEnv, "1")                               // a child clmeter waits for its store child: none outlives a test
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -12,7 +12,7 @@ func init() {
 	device := &cli.StringFlag{Name: "device", Aliases: []string{"d"}, Usage: "the devices whose profiles to act on (the syntax of every command's --device)"}
 	action := func(name string) cli.ActionFunc {
 		return func(c *cli.Context) error {
-			o := runner.ProfileOptions{Action: name, Device: c.String("device"), All: c.Bool("all"), Files: c.Args().Slice()}
+			o := runner.ProfileOptions{Action: name, Device: c.String("device"), All: c.Bool("all"), Files: c.Args().Slice(), Dir: env.profileDir()}
 			if c.Command.Name == "profile" && c.NArg() > 0 {
 				return usageErr("%q is not a profile action: want show, rebuild or reset (see 'clmeter profile --help')", c.Args().First())
 			}

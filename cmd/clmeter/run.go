@@ -142,6 +142,6 @@ func runOptions(c *cli.Context, name string) (runner.RunOptions, error) {
 		Output: c.String("output"), Settings: settings,
 		NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 		Cache: cacheOptions(c), Tool: toolInfo(), Command: os.Args, Child: rerunCommand(c),
-		NoProfile: c.Bool("no-profile"), Verbose: c.Bool("verbose"),
+		NoProfile: c.Bool("no-profile"), Verbose: c.Bool("verbose"), ProfileDir: env.profileDir(),
 	}, nil
 }

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/results"
-	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cache"
 )
 
 // stormKernels is a user file of four kernels: its store reads a binary that
@@ -96,7 +96,7 @@ func TestSignalStorm(t *testing.T) {
 		out := filepath.Join(tdir, "r.json")
 		os.MkdirAll(cacheDir, 0o755)
 		cmd := child(sc.args(out)...)
-		cmd.Env = append(cmd.Env, runtime.CacheDirEnv+"="+cacheDir,
+		cmd.Env = append(cmd.Env, cache.DirEnv+"="+cacheDir,
 			"GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=0") // under -race, not the default 1 s sleep at exit
 		if sc.freshDriverCache {
 			cmd.Env = append(cmd.Env, "POCL_CACHE_DIR="+filepath.Join(tdir, "pocl"))
@@ -193,7 +193,7 @@ func TestSignalStorm(t *testing.T) {
 			t.Errorf("%s: temporary result files left: %v", what, tmp)
 		}
 		// No store child left behind, and only whole, proven entries.
-		c := runtime.NewCache(cacheDir, 0)
+		c := cache.New(cacheDir, 0)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		if err := c.WaitStores(ctx); err != nil {
 			t.Errorf("%s: a store child still holds its lock 10s after the process ended", what)

@@ -60,8 +60,8 @@ func init() {
 				Flags: desc, Budget: c.Duration("budget"),
 				Strategy: strings.ToLower(c.String("strategy")), Seed: c.Uint64("seed"), Tolerance: c.Float64("tolerance"),
 				Settings: s, Output: c.String("output"), Format: format,
-				CacheDir: cache.Dir, CacheMaxSize: cache.MaxSize, NoCache: cache.Off,
-				Tool: toolInfo(), Command: os.Args, Child: rerunCommand(c),
+				Cache: cache,
+				Tool:  toolInfo(), Command: os.Args, Child: rerunCommand(c),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	})

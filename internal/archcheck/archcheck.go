@@ -1,7 +1,9 @@
 // Package archcheck checks the layering rules of docs/ARCHITECTURE.md that the
 // Go compiler does not: only runtime/cl imports "C", nothing imports a command,
-// and cmd/clmeter does not reach the OpenCL binding itself. Its test runs the
-// check over the module as part of 'make test'.
+// cmd/clmeter does not reach the OpenCL binding itself, the device layer sits
+// beneath the binary cache, the library finder and the doctor, and only the
+// commands read CLMETER_* variables (CheckEnv). Its test runs the checks over
+// the module as part of 'make test'.
 package archcheck
 
 import (
@@ -21,6 +23,10 @@ const Module = "github.com/clmeter/clmeter"
 // noOpenCL are the packages beneath everything that never reach OpenCL
 // (docs/ARCHITECTURE.md): they import nothing of runtime.
 var noOpenCL = map[string]bool{"measure": true, "results": true, "units": true, "fail": true, "sizing": true, "table": true}
+
+// aboveDevices are the packages that sit on the device layer (runtime): the
+// device layer never imports them (docs/ARCHITECTURE.md).
+var aboveDevices = map[string]bool{Module + "/runtime/cache": true, Module + "/runtime/icd": true, Module + "/runtime/timeline": true, Module + "/doctor": true}
 
 // Check walks the non-test Go files under root and returns each import that
 // breaks a rule, as "file: reason".
@@ -55,6 +61,10 @@ func Check(root string) ([]string, error) {
 				out = append(out, fmt.Sprintf("%s: imports %s: nothing may import a command", path, p))
 			case p == Module+"/runtime/cl" && strings.HasPrefix(rel, "cmd/"):
 				out = append(out, fmt.Sprintf("%s: imports runtime/cl: a command reaches OpenCL through runtime", path))
+			case rel == "runtime" && aboveDevices[p]:
+				out = append(out, fmt.Sprintf("%s: imports %s: the device layer (runtime) sits beneath it", path, p))
+			case p == Module+"/doctor" && !strings.HasPrefix(rel, "cmd/"):
+				out = append(out, fmt.Sprintf("%s: imports doctor: only the command runs the diagnosis", path))
 			case noOpenCL[strings.SplitN(rel, "/", 2)[0]] && (p == Module+"/runtime" || strings.HasPrefix(p, Module+"/runtime/")):
 				out = append(out, fmt.Sprintf("%s: imports %s: %s is tested without a device and never reaches OpenCL", path, p, rel))
 			}

@@ -57,3 +57,32 @@ func TestNVMLBuildsQuietly(t *testing.T) {
 		t.Errorf("go-nvml is built from %s with cgo flags %q: its deprecation warnings would print on every fresh build", dir, flags)
 	}
 }
+
+// TestEnvOnlyInCommands fails on every read of a CLMETER_* variable outside
+// the commands and the listed exceptions.
+func TestEnvOnlyInCommands(t *testing.T) {
+	ps, err := CheckEnv(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		t.Error(p)
+	}
+}
+
+// TestCheckEnvFinds shows the environment rule can fail, and spares commands.
+func TestCheckEnvFinds(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "cmd", "x"), 0o755)
+	os.MkdirAll(filepath.Join(dir, "lib"), 0o755)
+	os.WriteFile(filepath.Join(dir, "cmd", "x", "m.go"), []byte("package main\n\nimport \"os\"\n\nvar _ = os.Getenv(\"CLMETER_X\")\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "lib", "l.go"), []byte("package lib\n\nimport \"os\"\n\nconst DirEnv = \"CLMETER_DIR\"\n\nvar a = os.Getenv(\"CLMETER_Y\")\nvar b, _ = os.LookupEnv(DirEnv)\nvar c = os.Getenv(\"HOME\")\n\nfunc f(n string) string { return os.Getenv(n) }\n"), 0o644)
+	ps, err := CheckEnv(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(ps, "\n")
+	if len(ps) != 3 || !strings.Contains(all, "reads CLMETER_Y") || !strings.Contains(all, "reads CLMETER_DIR") || !strings.Contains(all, "named at run time (n)") || strings.Contains(all, "cmd") {
+		t.Errorf("findings:\n%s", all)
+	}
+}

@@ -36,15 +36,6 @@ func (e *Event) Wait() error {
 	return check("clWaitForEvents", C.clm_clWaitForEvents(1, &e.h))
 }
 
-// WaitForEvents blocks until every event's command has completed.
-func WaitForEvents(events ...*Event) error {
-	n, p := waitList(events)
-	if n == 0 {
-		return nil
-	}
-	return check("clWaitForEvents", C.clm_clWaitForEvents(n, p))
-}
-
 // CommandStatus is an event's execution status: Queued, Submitted, Running,
 // Complete, or a negative error status.
 type CommandStatus int32

@@ -94,9 +94,6 @@ func Parse(spec string) (Spec, error) {
 	return s, nil
 }
 
-// IsDefault reports whether the spec is the default ("").
-func (s Spec) IsDefault() bool { return len(s.parts) == 1 && s.parts[0].kind == kindDefault }
-
 // Match returns the indexes into cands of the devices the spec names, each
 // once, in the spec's order. The default is the first GPU, else the first
 // candidate. A part that names none is an error wrapping ErrNoMatch that

@@ -1,0 +1,214 @@
+package main
+
+// Rows on clmeter's own cost around a measurement (issue #27): how fast it
+// prepares a benchmark's inputs against the machine's copy bandwidth, its time
+// to first result against a plain C program doing the same set-up, and its
+// peak resident memory against the bytes of the benchmark's buffers.
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+var (
+	saxpyrun   = flag.String("saxpyrun", "bin/saxpyrun", "the plain C peer of 'clmeter run saxpy' (bench/c/saxpyrun.c)")
+	hostRounds = flag.Int("host-rounds", 3, "alternating rounds of the C peer and 'clmeter run saxpy' for the host data rows")
+	hostSize   = flag.String("host-size", "64Mi", "elements of the saxpy run of the host data and memory rows")
+)
+
+// maxRSS is a finished process's peak resident memory in bytes (0 when the
+// system does not tell).
+func maxRSS(ps *os.ProcessState) int64 {
+	if ps == nil {
+		return 0
+	}
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return ru.Maxrss * 1024 // Linux reports KiB
+	}
+	return 0
+}
+
+// copyBandwidth is the machine's host memory copy bandwidth in bytes/s, as
+// the C peer measures it (the median of 5 memcpy of n bytes between buffers
+// already touched). It runs in that process: buffers of this one would count
+// in every later child's ru_maxrss (a child starts as a copy of it).
+func copyBandwidth(dev *deviceJSON, n int64) (float64, error) {
+	out, err := exec.Command(*saxpyrun, "copy", fmt.Sprint(n)).Output()
+	if err != nil {
+		return 0, fmt.Errorf("saxpyrun copy: %w", err)
+	}
+	var c struct {
+		BytesPerS float64 `json:"copy_bytes_per_s"`
+	}
+	if err := json.Unmarshal(out, &c); err != nil || c.BytesPerS <= 0 {
+		return 0, fmt.Errorf("saxpyrun copy: %q", out)
+	}
+	return c.BytesPerS, nil
+}
+
+// saxpyC is what bench/c/saxpyrun.c prints.
+type saxpyC struct {
+	HostData    float64 `json:"host_data_ns"`
+	Upload      float64 `json:"upload_ns"`
+	FirstResult float64 `json:"first_result_ns"`
+	Build       float64 `json:"build_ns"`
+	FirstLaunch float64 `json:"first_launch_ns"`
+}
+
+// saxpyClm is the part of 'clmeter run saxpy --format json' the rows read.
+type saxpyClm struct {
+	Benchmarks []struct {
+		Program *struct {
+			Build float64 `json:"build_time_ns"`
+		} `json:"program"`
+		Measurement *struct {
+			HostPrep float64 `json:"host_prep_ns"`
+			Upload   float64 `json:"upload_ns"`
+			Cold     struct {
+				Host float64 `json:"host_ns"`
+			} `json:"cold"`
+		} `json:"measurement"`
+	} `json:"benchmarks"`
+}
+
+// hostDataRows runs 'clmeter run saxpy --size 64Mi' (one sample, one phase
+// run) and the C peer alternately. The set-up to the first result is the sum
+// of the parts each reports: build, host data, upload, first launch (neither
+// counts enumeration and context, alike in both).
+func hostDataRows(dev *deviceJSON) ([]row, error) {
+	n, err := parseCount(*hostSize)
+	if err != nil {
+		return nil, err
+	}
+	inputBytes := float64(2 * 4 * n) // x and y, float
+	bw, err := copyBandwidth(dev, 4*n)
+	if err != nil {
+		return nil, err
+	}
+	var rate, rateRatio, hostC, hostClm, hostRatio, ttfrC, ttfrClm, ttfrRatio, wallC, wallClm, wallRatio, rss []float64
+	for r := 0; r < *hostRounds; r++ {
+		start := time.Now()
+		out, err := exec.Command(*saxpyrun, fmt.Sprint(dev.Index), fmt.Sprint(n)).Output()
+		if err != nil {
+			return nil, fmt.Errorf("saxpyrun: %w", err)
+		}
+		wc := time.Since(start).Seconds()
+		var c saxpyC
+		if err := json.Unmarshal(out, &c); err != nil {
+			return nil, fmt.Errorf("saxpyrun: %w", err)
+		}
+		start = time.Now()
+		out, peak, err := clmRSS("run", "saxpy", "--size", *hostSize, "--device", dev.Ref, "--samples", "1", "--min-samples", "1",
+			"--warmup", "1x", "--min-sample-time", "1ms", "--format", "json")
+		if err != nil {
+			return nil, err
+		}
+		wm := time.Since(start).Seconds()
+		var f saxpyClm
+		if err := json.Unmarshal(out, &f); err != nil || len(f.Benchmarks) == 0 || f.Benchmarks[0].Measurement == nil || f.Benchmarks[0].Program == nil {
+			return nil, fmt.Errorf("clmeter run saxpy: no measurement (%v)", err)
+		}
+		m := f.Benchmarks[0].Measurement
+		tm := f.Benchmarks[0].Program.Build + m.HostPrep + m.Upload + m.Cold.Host
+		tc := c.Build + c.HostData + c.Upload + c.FirstLaunch
+		rate = append(rate, inputBytes/m.HostPrep) // GB/s
+		rateRatio = append(rateRatio, inputBytes/m.HostPrep/(bw/1e9))
+		hostC, hostClm, hostRatio = append(hostC, c.HostData), append(hostClm, m.HostPrep), append(hostRatio, m.HostPrep/c.HostData)
+		ttfrC, ttfrClm, ttfrRatio = append(ttfrC, tc), append(ttfrClm, tm), append(ttfrRatio, tm/tc)
+		wallC, wallClm, wallRatio = append(wallC, wc*1e9), append(wallClm, wm*1e9), append(wallRatio, wm/wc)
+		rss = append(rss, float64(peak))
+	}
+	how := fmt.Sprintf("clmeter run saxpy --size %s (one sample, one phase run) and bench/c/saxpyrun.c alternated, median of %d rounds [95%% CI]", *hostSize, *hostRounds)
+	ge := func(v float64) bool { return v >= 0.25 }
+	le15 := func(v float64) bool { return v <= 1.5 }
+	hostRow := ratioRow("host data: input fill rate / host copy bandwidth", rateRatio, rate, []float64{bw / 1e9}, gbs, ">= 0.25", ge,
+		how+fmt.Sprintf("; fill rate = %s of inputs / clmeter's host data time; copy bandwidth of %s buffers in this process", bytesSI(inputBytes), bytesSI(4*float64(n))))
+	hostVsC := ratioRow("host data time, run saxpy "+*hostSize+": clmeter / C", hostRatio, hostClm, hostC, ns, "-", func(float64) bool { return true },
+		"allocate + fill x and y; the C peer fills on one thread, clmeter on every core")
+	hostVsC.verdict = "-"
+	ttfr := ratioRow("time to first result, run saxpy "+*hostSize+": clmeter / C", ttfrRatio, ttfrClm, ttfrC, ns, "<= 1.5", le15,
+		how+"; build + host data + upload + first launch as each reports them")
+	wall := ratioRow("whole process, run saxpy "+*hostSize+": clmeter / C", wallRatio, wallClm, wallC, ns, "-", func(float64) bool { return true },
+		"the same processes' wall time: set-up, 3 launches, the check against a CPU reference, one phase run")
+	wall.verdict = "-"
+	bufs := inputBytes
+	limit := 1.25*bufs + 200e6
+	peak := median(rss)
+	mem := row{"peak memory, run saxpy " + *hostSize, fmt.Sprintf("%.2fx the limit (%s vs %s; buffers %s)", peak/limit, bytesSI(peak), bytesSI(limit), bytesSI(bufs)),
+		"<= 1.25 x buffers + 200 MB", met(peak <= limit), "median ru_maxrss of the same clmeter processes"}
+	return []row{hostRow, hostVsC, ttfr, wall, mem}, nil
+}
+
+// bytesSI prints a byte count in SI units (MB, GB).
+func bytesSI(b float64) string {
+	switch {
+	case b >= 1e9:
+		return fmt.Sprintf("%.2f GB", b/1e9)
+	case b >= 1e6:
+		return fmt.Sprintf("%.0f MB", b/1e6)
+	}
+	return fmt.Sprintf("%.0f kB", b/1e3)
+}
+
+// parseCount reads an element count: a number with an optional Ki, Mi or Gi.
+func parseCount(s string) (int64, error) {
+	var n int64
+	var suffix string
+	if _, err := fmt.Sscanf(s, "%d%s", &n, &suffix); err != nil && suffix == "" {
+		if _, err := fmt.Sscanf(s, "%d", &n); err != nil {
+			return 0, fmt.Errorf("-host-size %q: want a count such as 64Mi", s)
+		}
+	}
+	switch suffix {
+	case "":
+	case "Ki":
+		n <<= 10
+	case "Mi":
+		n <<= 20
+	case "Gi":
+		n <<= 30
+	default:
+		return 0, fmt.Errorf("-host-size %q: want a count such as 64Mi", s)
+	}
+	if n <= 0 {
+		return 0, fmt.Errorf("-host-size %q: want a positive count", s)
+	}
+	return n, nil
+}
+
+// memoryRows runs each suite with its buffers bounded by --max-memory and
+// short sampling, and compares its peak resident memory with 1.25 x the
+// budget of one benchmark's buffers + 200 MB.
+func memoryRows(dev *deviceJSON, dir string) ([]row, error) {
+	const budget = 256 << 20
+	limit := 1.25*budget + 200e6
+	suites := []struct {
+		name string
+		args []string
+	}{
+		{"quick", nil},
+		{"peaks", []string{"--filter", "peaks/(bandwidth/[a-z]+/float4$|cache-bandwidth/[a-z]+/float4$|local-bandwidth/float4$|image-bandwidth|compute/float/4$)"}},
+		{"streams", nil},
+		{"launch", nil},
+		{"transfers", []string{"--max-size", "64MiB"}},
+	}
+	var rows []row
+	for _, s := range suites {
+		args := append([]string{"suite", s.name, "--device", dev.Ref, "--max-memory", "256MiB", "--max-time", "200ms", "--min-samples", "3", "--no-profile",
+			"-o", fmt.Sprintf("%s/memory-%s.json", dir, s.name)}, s.args...)
+		start := time.Now()
+		_, peak, err := clmRSS(args...)
+		if err != nil {
+			return nil, err
+		}
+		p := float64(peak)
+		rows = append(rows, row{"peak memory, suite " + s.name, fmt.Sprintf("%.2fx the limit (%s vs %s) in %s", p/limit, bytesSI(p), bytesSI(limit), time.Since(start).Round(100*time.Millisecond)),
+			"<= 1.25 x 256 MiB + 200 MB", met(p <= limit), "ru_maxrss of clmeter suite " + s.name + " --max-memory 256MiB (the budget of one benchmark's buffers), 200 ms a benchmark"})
+	}
+	return rows, nil
+}

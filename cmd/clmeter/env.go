@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"strings"
+
+	"github.com/clmeter/clmeter/profile"
+	"github.com/clmeter/clmeter/runtime/cache"
+	"github.com/clmeter/clmeter/runtime/icd"
+)
+
+// environment reads the CLMETER_* variables that are no flag's EnvVars:
+// cmd/clmeter is the one place that reads them (internal/archcheck), and
+// passes their values down in the packages' options. envHelp documents each.
+type environment struct{}
+
+// env is the process's environment, read when a command asks.
+var env environment
+
+// oclgrindICD is CLMETER_OCLGRIND_ICD: Oclgrind's ICD library ("" searches).
+func (environment) oclgrindICD() string { return os.Getenv(icd.OclgrindICDEnv) }
+
+// cacheDir is the binary cache's folder: CLMETER_CACHE_DIR, else the user
+// cache folder's clmeter ("" when there is none).
+func (environment) cacheDir() string {
+	if d := os.Getenv(cache.DirEnv); d != "" {
+		return d
+	}
+	d, _ := cache.DefaultDir()
+	return d
+}
+
+// profileDir is CLMETER_PROFILE_DIR: the device profiles' folder ("": the
+// user cache folder's).
+func (environment) profileDir() string { return os.Getenv(profile.DirEnv) }
+
+// cacheConfig is the binary cache the CLMETER_CACHE* variables ask for, for
+// the hidden child commands that take no cache flags.
+func (e environment) cacheConfig() cache.Config {
+	return cache.Config{Dir: os.Getenv(cache.DirEnv), MaxSize: os.Getenv(cache.MaxSizeEnv), Off: envTrue(cache.OffEnv),
+		Force: e.cacheForce(), Debug: e.cacheDebug(), WaitStore: e.cacheStoreWait()}
+}
+
+// cacheForce is CLMETER_CACHE=1: the binary cache on for every driver.
+func (environment) cacheForce() bool { return envTrue(cache.ForceEnv) }
+
+// cacheDebug is CLMETER_CACHE_DEBUG=1: one line per cache event on stderr.
+func (environment) cacheDebug() bool { return envTrue(cache.DebugEnv) }
+
+// cacheStoreWait is CLMETER_CACHE_STORE_WAIT=1: wait for the store child.
+func (environment) cacheStoreWait() bool { return envTrue(cache.StoreWaitEnv) }
+
+// envTrue reports whether the variable name is set to 1, true, yes or on.
+func envTrue(name string) bool {
+	switch strings.ToLower(os.Getenv(name)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return false
+}
