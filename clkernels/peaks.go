@@ -2,11 +2,11 @@ package clkernels
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/spec"
 )
 
 // Bandwidth indexing patterns.
@@ -136,7 +136,7 @@ func bandwidthReadOnly(dev *runtime.Device, pattern string, width int, bytes int
 		for _, item := range spread(g, 33) {
 			want := sumOf(item)
 			got := t.get(out[1], item)
-			if math.Abs(got-want) > 1e-4*math.Abs(want)+1e-3 {
+			if !(spec.Tolerance{Abs: 1e-3, Rel: 1e-4}).Within(got, want) {
 				return fmt.Errorf("bandwidth %s float%d: work-item %d summed %g, CPU %g", pattern, width, item, got, want)
 			}
 		}
@@ -204,7 +204,7 @@ func streamingBenchmark(dev *runtime.Device, pattern string, width int, bytes in
 	kb.Check = func(in, out map[int][]byte) error {
 		for _, i := range spread(elems, 65) {
 			want := fill.at(i)*computeA + computeB
-			if got := t.get(out[0], i); math.Abs(got-want) > 1e-6*math.Abs(want)+1e-6 {
+			if got := t.get(out[0], i); !(spec.Tolerance{Abs: 1e-6, Rel: 1e-6}).Within(got, want) {
 				return fmt.Errorf("bandwidth rmw float%d: element %d is %g, CPU %g", width, i, got, want)
 			}
 		}

@@ -54,7 +54,7 @@ func ComputeIters(dev *runtime.Device, width int) int {
 	// A launch should last far longer than the gap between two back-to-back
 	// launches (about 1-2 us on NVIDIA, tens of us on PoCL), which would
 	// otherwise count as idle time: 2048 trips make a launch last about 0.5 ms
-	// on an H100; 256 trips of 8-16 chains 0.1-1 ms on a CPU core.
+	// on an H100; 256 trips of 2-16 chains 0.1-1 ms on a CPU core.
 	base := 2048
 	if isCPU(dev) {
 		base = 256
@@ -64,25 +64,30 @@ func ComputeIters(dev *runtime.Device, width int) int {
 
 // ComputeChains is the number of independent chains per lane for vectors of
 // vectorBytes: 2 on a GPU (other warps hide the latency; registers are
-// scarce); on a CPU, which has no other threads to switch to, enough to cover
-// the multiply-add latency of two FMA pipes: 16 where a vector fits one
-// AVX-512 register (32 of them: 16 chains leave room for the coefficients),
-// else 8 (seen on a Zen 5 core under PoCL: float16 reaches 293 GFLOP/s with 8
-// chains, 459 with 16; double16, two registers a vector, is best at 8).
+// scarce). A CPU core has no other threads to switch to: its chains must cover
+// two FMA pipes' latency (8 in flight) without spilling, so they take 16
+// vector registers where it has 32 (AVX-512: a native float vector of 64
+// bytes), else 8, a vector wider than a register taking several. Seen under
+// PoCL: Zen 5 float16 293 GFLOP/s with 8 chains, 459 with 16; Zen 3 (AVX2)
+// double4 x 8, double8 x 4 and double16 x 2 all 50 GFLOP/s, double8 x 8 and
+// double16 x 8 spill (25 and 6).
 func ComputeChains(dev *runtime.Device, vectorBytes int64) int {
 	if !isCPU(dev) {
 		return 2
 	}
-	if reg := int64(dev.Info.NativeVectorWidthFloat) * 4; reg >= 64 && vectorBytes <= reg {
-		return 16
+	reg, inFlight := int64(dev.Info.NativeVectorWidthFloat)*4, int64(8)
+	if reg >= 64 {
+		inFlight = 16
+	} else if reg <= 0 {
+		reg = 32
 	}
-	return 8
+	return int(max(inFlight/max((vectorBytes+reg-1)/reg, 1), 1))
 }
 
-// ComputeBenchmark runs two dependent multiply-add chains per lane in vectors
-// of width lanes of typ (float, double, half with fp16, int). Operations count
-// a multiply-add as two (FLOP, or IOP for int). The check recomputes a spread
-// of lanes on the CPU. iters <= 0 takes ComputeIters.
+// ComputeBenchmark runs ComputeChains dependent multiply-add chains per lane
+// in vectors of width lanes of typ (float, double, half with fp16, int).
+// Operations count a multiply-add as two (FLOP, or IOP for int). The check
+// recomputes a spread of lanes on the CPU. iters <= 0 takes ComputeIters.
 func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runtime.KernelBenchmark, error) {
 	t, err := computeType(typ)
 	if err != nil {
@@ -102,6 +107,9 @@ func ComputeBenchmark(dev *runtime.Device, typ string, width, iters int) (*runti
 	lanes := int64(global) * int64(width)
 	chains := ComputeChains(dev, t.Size*int64(width))
 	opts := fmt.Sprintf("%s -DW=%d -DITERS=%d -DCHAINS=%d", t.options(), width, iters, chains)
+	if isCPU(dev) && !integerType(t.Name) {
+		opts += " -DCONTRACT" // one FMA a step where the core has it (peaks.cl)
+	}
 	a, b := computeA, computeB
 	unit := "FLOP"
 	if integerType(t.Name) {

@@ -2,9 +2,9 @@ package clkernels
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/spec"
 )
 
 // ImageSupported reports whether the device reads images.
@@ -57,7 +57,7 @@ func ImageBandwidthBenchmark(dev *runtime.Device, bytes int64, walk string) (*ru
 					want += tFloat.get(in[0], 4*t+c)
 				}
 			})
-			if got := tFloat.get(out[1], i); math.Abs(got-want) > 1e-4*math.Abs(want)+1e-3 {
+			if got := tFloat.get(out[1], i); !(spec.Tolerance{Abs: 1e-3, Rel: 1e-4}).Within(got, want) {
 				return fmt.Errorf("image bandwidth (%s walk): work-item %d summed %g, CPU %g", walk, i, got, want)
 			}
 		}

@@ -2,12 +2,12 @@ package clkernels
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"sort"
 	"time"
 
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -141,21 +141,13 @@ func (r *runner) newBenchmark(name string, params []param) results.Benchmark {
 	return b
 }
 
-// emit hands b on; it stops on cancellation.
-func (r *runner) emit(b results.Benchmark) error {
-	if r.o.Emit != nil {
-		if err := r.o.Emit(b); err != nil {
-			return err
-		}
-	}
-	return r.ctx.Err()
+// seq is the harness's loop for this suite run.
+func (r *runner) seq() *harness.Sequence {
+	return &harness.Sequence{Ctx: r.ctx, Device: r.dev, Settings: r.o.Settings, Filter: r.o.Filter, Progress: r.o.Progress, Emit: r.o.Emit}
 }
 
-// An extraReporter is a benchmark that settles something of its own while it
-// sets up (the launch benchmark's local size): the suite records it in Extra.
-type extraReporter interface {
-	RunExtra() map[string]any
-}
+// emit hands b on; it stops on cancellation.
+func (r *runner) emit(b results.Benchmark) error { return r.seq().Hand(b) }
 
 // measure runs bench (made by mk) with the suite's settings (timer, when not
 // empty, overrides theirs) and emits the result. It returns only errors that
@@ -165,20 +157,10 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 	return res, r.finish(b, res, stop)
 }
 
-// finish emits b as measureOnly left it and returns what must stop the suite:
-// an abandoned or canceled benchmark is emitted only while it carries figures
-// (results.Conclude kept them).
-func (r *runner) finish(b results.Benchmark, res *measure.Result, stop error) error {
-	if b.Name == "" && stop == nil {
-		return nil // filtered out
-	}
-	if stop != nil {
-		if b.HasFigure() {
-			r.emit(b)
-		}
-		return stop
-	}
-	return r.emit(b)
+// finish emits b as measureOnly left it and returns what must stop the suite
+// (harness.Sequence.Finish).
+func (r *runner) finish(b results.Benchmark, _ *measure.Result, stop error) error {
+	return r.seq().Finish(b, stop)
 }
 
 // measureOnly is measure without the emit: the benchmark as it would be
@@ -186,57 +168,20 @@ func (r *runner) finish(b results.Benchmark, res *measure.Result, stop error) er
 // abandonment). A benchmark that Options.Filter leaves out comes back unnamed
 // and unmeasured.
 func (r *runner) measureOnly(name string, params []param, timer measure.Timer, mk func() (measure.Benchmark, func() *results.ProgramInfo, error)) (results.Benchmark, *measure.Result, error) {
-	if err := r.ctx.Err(); err != nil {
-		return results.Benchmark{}, nil, err
-	}
-	if r.o.Filter != nil && !r.o.Filter.MatchString(name) {
-		return results.Benchmark{}, nil, nil
-	}
-	if r.o.Progress != nil {
-		r.o.Progress(name)
-	}
-	b := r.newBenchmark(name, params)
-	bench, prog, err := mk()
-	if err != nil {
-		b.Error = err.Error()
-		return b, nil, nil
-	}
-	s := r.o.Settings
-	if timer != "" {
-		s.Timer = timer
-	}
-	res, err := measure.Run(r.ctx, bench, s)
-	b.Measurement = res
-	if prog != nil {
-		b.Program = prog()
-	}
-	if er, ok := bench.(extraReporter); ok {
-		for k, v := range er.RunExtra() {
-			if b.Extra == nil {
-				b.Extra = map[string]any{}
-			}
-			b.Extra[k] = v
+	return r.measureBench(name, params, timer, harness.Modes{}, func() (harness.Bench, error) {
+		bench, prog, err := mk()
+		if err != nil {
+			return nil, err
 		}
-	}
-	if err != nil {
-		if errors.Is(err, measure.ErrAbandoned) {
-			// The device may still be busy with the abandoned work: nothing
-			// more can run on it in this process.
-			r.dev.MarkBusy()
-		}
-		// An interrupted benchmark keeps its figures only when it reached
-		// its minimum of samples; a failed one is kept without any
-		// (results.Conclude). finish emits an interrupted one only with
-		// figures.
-		b.Conclude(err)
-		if errors.Is(err, measure.ErrAbandoned) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return b, b.Measurement, err
-		}
-		return b, b.Measurement, nil
-	} else if res.Valid != nil && !*res.Valid {
-		b.Error = "validation failed: " + res.ValidationError
-	}
-	return b, res, nil
+		return harness.Plain(bench, prog), nil
+	})
+}
+
+// measureBench measures what mk makes in modes through the suite run's
+// harness.Sequence.
+func (r *runner) measureBench(name string, params []param, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) (results.Benchmark, *measure.Result, error) {
+	b, stop := r.seq().Measure(r.newBenchmark(name, params), timer, modes, mk)
+	return b, b.Measurement, stop
 }
 
 // kernel measures a KernelBenchmark made by mk, without the copy-in, compute
@@ -248,13 +193,18 @@ func (r *runner) kernel(name string, params []param, mk func() (*runtime.KernelB
 // kernelPhases measures a KernelBenchmark made by mk, with its phases when
 // phases is set (the coldstart experiment's in-process totals).
 func (r *runner) kernelPhases(name string, params []param, phases bool, mk func() (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
-	return r.measure(name, params, "", func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+	b, res, stop := r.kernelOnly(name, params, phases, mk)
+	return res, r.finish(b, res, stop)
+}
+
+// kernelOnly is kernelPhases without the emit (see measureOnly).
+func (r *runner) kernelOnly(name string, params []param, phases bool, mk func() (*runtime.KernelBenchmark, error)) (results.Benchmark, *measure.Result, error) {
+	return r.measureBench(name, params, "", harness.Modes{NoPhases: !phases}, func() (harness.Bench, error) {
 		kb, err := mk()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		kb.NoPhases = !phases
-		return kb.Measurable(), func() *results.ProgramInfo { return kb.Build.ProgramInfo(kb.Source.Name) }, nil
+		return harness.Kernel(kb), nil
 	})
 }
 

@@ -59,6 +59,7 @@ func init() {
 				Target: c.Args().First(), Device: c.String("device"),
 				Flags: desc, Budget: c.Duration("budget"),
 				Strategy: strings.ToLower(c.String("strategy")), Seed: c.Uint64("seed"), Tolerance: c.Float64("tolerance"),
+				NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 				Settings: s, Output: c.String("output"), Format: format,
 				Cache: cache,
 				Tool:  toolInfo(), Command: os.Args, Child: rerunCommand(c),
