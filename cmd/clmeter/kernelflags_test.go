@@ -90,10 +90,12 @@ func resolvedBy(t *testing.T, cmd string, args []string, dev string) []string {
 	measuring := append([]string{"--device", dev, "-o", out}, fast...)
 	var line []string
 	switch cmd {
-	case "run", "trace":
+	case "run":
 		line = append(append([]string{cmd, "--no-profile"}, args...), measuring...)
+	case "trace":
+		line = append(append([]string{cmd}, args...), measuring...)
 	case "compare":
-		line = append(append([]string{cmd, "--interleave", "--no-profile", args[0]}, args...), measuring...)
+		line = append(append([]string{cmd, "--interleave", args[0]}, args...), measuring...)
 	case "tune":
 		line = append(append([]string{cmd, "--max-time", "1s"}, args...), measuring...)
 	case "check":
