@@ -5,10 +5,10 @@
 # make bench's cache-exit row. Run from the repository root, with
 # .device/{clmeter,bench,rawlaunch,progbin} built from this branch (or main
 # after the merge) and .device/peers/clpeak (2.1.2):
-#   bash .device-free dp      # fp64, 5 rounds each, alternating (about 4 min)
-#   bash .device-free types   # fp32, int, short, char, 2 rounds each (about 4 min)
-#   bash .device-free isa     # FMAs or multiplies and adds in the compute kernel (30 s)
-#   bash .device-free exit    # the cache-exit row (under 90 s of pairs)
+#   bash bench/hostpeers.sh dp      # fp64, 5 rounds each, alternating (about 4 min)
+#   bash bench/hostpeers.sh types   # fp32, int, short, char, 2 rounds each (about 4 min)
+#   bash bench/hostpeers.sh isa     # FMAs or multiplies and adds in the compute kernel (30 s)
+#   bash bench/hostpeers.sh exit    # the cache-exit row (under 90 s of pairs)
 # Results go to $OUT/everymach (summary.txt: one line a run, then the ratios).
 . .device/opencl-env.sh >/dev/null
 B=$PWD/.device; R=$OUT/everymach; mkdir -p "$R"
@@ -68,6 +68,6 @@ exit)
 	el "bench cache-exit rc=$?"
 	cat "$R/bench-cache-exit.txt" "$R/bench-cache-exit.err" ;;
 *)
-	echo "usage: bash .device-free dp|types|isa|exit" >&2
+	echo "usage: bash bench/hostpeers.sh dp|types|isa|exit" >&2
 	exit 2 ;;
 esac
