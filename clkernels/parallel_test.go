@@ -2,7 +2,9 @@ package clkernels
 
 import (
 	"bytes"
+	"math"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -24,24 +26,78 @@ func TestFillSameOnAnyCoreCount(t *testing.T) {
 	}
 }
 
-func TestCheckElemsFindsFirstMismatch(t *testing.T) {
-	n := int64(1 << 20)
-	got := make([]byte, n*4)
-	fillUniform(tFloat, 1, 0, 1)(got)
-	want := func(i int64) float64 { return tFloat.get(got, i) }
-	if err := checkElems(tFloat, "x", got, n, want); err != nil {
-		t.Fatal(err)
-	}
-	tFloat.put(got, 700000, 5)
-	tFloat.put(got, 300001, 5)
-	err := checkElems(tFloat, "x", got, n, func(i int64) float64 {
-		if i == 700000 || i == 300001 {
-			return 1
+// uniformAt regenerates every element fillUniform wrote, across chunk
+// boundaries, for float and double.
+func TestUniformAtMatchesFill(t *testing.T) {
+	n := int64(2*fillChunk + 333)
+	for _, et := range []elemType{tFloat, tDouble} {
+		b := make([]byte, n*et.Size)
+		fillUniform(et, 7, -1, 1)(b)
+		for i := int64(0); i < n; i++ {
+			if got, want := uniformAt(et, 7, -1, 1, i), et.get(b, i); got != want {
+				t.Fatalf("%s element %d: regenerated %g, filled %g", et.Name, i, got, want)
+			}
 		}
-		return want(i)
-	})
-	if err == nil || !bytes.Contains([]byte(err.Error()), []byte("2 of 1048576 elements differ")) || !bytes.Contains([]byte(err.Error()), []byte("first at 300001")) {
-		t.Fatalf("got %v", err)
+		v := inputVals{t: et, seed: 7}
+		dst := make([]float64, fillChunk+10)
+		v.chunk(fillChunk-5, dst)
+		for i, w := range dst {
+			if g := uniformAt(et, 7, 0, 1, fillChunk-5+int64(i)); g != w {
+				t.Fatalf("%s chunk element %d: %g, want %g", et.Name, i, w, g)
+			}
+		}
+	}
+}
+
+// checkStream passes the output the reference makes and counts, with the
+// first, every wrong element, for float and double.
+func TestCheckStreamFindsFirstMismatch(t *testing.T) {
+	n := int64(1<<20 + 3)
+	for _, et := range []elemType{tFloat, tDouble} {
+		ins := []inputVals{{t: et, seed: 1}, {t: et, seed: 2}}
+		add := func(w []float64, in [3][]float64) {
+			for i := range w {
+				w[i] = in[0][i] + in[1][i]
+			}
+			roundAll(et, w)
+		}
+		got := make([]byte, n*et.Size)
+		for i := int64(0); i < n; i++ {
+			et.put(got, i, et.round(uniformAt(et, 1, 0, 1, i)+uniformAt(et, 2, 0, 1, i)))
+		}
+		if err := checkStream(et, "x", got, n, ins, add); err != nil {
+			t.Fatal(err)
+		}
+		et.put(got, 700000, 5)
+		et.put(got, 300001, math.NaN())
+		et.put(got, n-1, 0)
+		err := checkStream(et, "x", got, n, ins, add)
+		if err == nil || !strings.Contains(err.Error(), "3 of 1048579 elements differ") || !strings.Contains(err.Error(), "first at 300001") {
+			t.Fatalf("%s: got %v", et.Name, err)
+		}
+	}
+}
+
+// BenchmarkCheckSaxpy is the check of a 2^24-element float saxpy: inputs
+// regenerated from their seeds, reference and comparison, in GB/s of output.
+func BenchmarkCheckSaxpy(b *testing.B) {
+	dev := device(b)
+	const n = 1 << 24
+	kb, err := StreamBenchmark(dev, StreamSaxpy, "float", n)
+	if err != nil {
+		b.Fatal(err)
+	}
+	y := make([]byte, 4*n)
+	for i := int64(0); i < n; i++ {
+		tFloat.put(y, i, tFloat.round(0.4*uniformAt(tFloat, 1, 0, 1, i)+uniformAt(tFloat, 2, 0, 1, i)))
+	}
+	out := map[int][]byte{2: y}
+	b.SetBytes(4 * n)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := kb.Check(nil, out); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

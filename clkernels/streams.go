@@ -179,28 +179,38 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 		Global: []int{int(items)}, Local: localFor(dev, items), OpsUnit: "FLOP", Traffic: StreamTraffic(kernel),
 	}
 	s := t.round(streamScalar)
-	// val[i] reads element j of input argument i (host data or pattern).
-	val := map[int]func(in map[int][]byte, j int64) float64{}
-	pats := map[int]pattern{}
+	// vals[i] gives input argument i's elements (regenerated from its seed or
+	// its pattern): the checks read no host copy of an input.
+	vals := map[int]inputVals{}
 	nextArg := 0
 	in := func(name string, seed uint64) runtime.Arg {
 		i := nextArg
 		nextArg++
 		if filled {
 			p := newPattern(t, seed)
-			pats[i] = p
-			val[i] = func(_ map[int][]byte, j int64) float64 { return p.at(j) }
+			vals[i] = inputVals{t: t, pat: &p}
 			return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Fill: p.fill}
 		}
-		val[i] = func(in map[int][]byte, j int64) float64 { return t.get(in[i], j) }
+		vals[i] = inputVals{t: t, seed: seed}
 		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Init: fillUniform(t, seed, 0, 1)}
 	}
 	out := func(name string) runtime.Arg {
 		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Output: true}
 	}
 	scalar := runtime.Arg{Kind: runtime.ArgScalar, Name: "s", Value: t.scalar(s)}
-	get := func(b []byte, i int64) float64 { return t.get(b, i) }
 	what := fmt.Sprintf("%s (%s)", kernel, t.Name)
+	// check compares output argument o with ref over the inputs ins.
+	check := func(o int, ins []int, ref func(w []float64, in [3][]float64)) func(_, out map[int][]byte) error {
+		iv := make([]inputVals, len(ins))
+		for k, i := range ins {
+			iv[k] = vals[i]
+		}
+		rounded := func(w []float64, in [3][]float64) {
+			ref(w, in)
+			roundAll(t, w)
+		}
+		return func(_, out map[int][]byte) error { return checkStream(t, what, out[o], n, iv, rounded) }
+	}
 	switch kernel {
 	case StreamSaxpy:
 		nextArg = 1
@@ -209,36 +219,42 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 		y.Output = true
 		kb.Args = []runtime.Arg{scalar, x, y}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
-		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(s*val[1](in, i) + val[2](in, i)) })
-		}
+		kb.Check = check(2, []int{1, 2}, func(w []float64, in [3][]float64) {
+			for i, x := range in[0] {
+				w[i] = s*x + in[1][i]
+			}
+		})
 	case StreamCopy:
 		kb.Args = []runtime.Arg{in("a", 1), out("b")}
 		kb.BytesPerLaunch = 2 * bytes
 		kb.OpsUnit = ""
-		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[1], n, func(i int64) float64 { return val[0](in, i) })
-		}
+		kb.Check = check(1, []int{0}, func(w []float64, in [3][]float64) { copy(w, in[0]) })
 	case StreamScale:
 		nextArg = 1
 		kb.Args = []runtime.Arg{scalar, in("c", 3), out("b")}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 2*bytes, n
-		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(s * val[1](in, i)) })
-		}
+		kb.Check = check(2, []int{1}, func(w []float64, in [3][]float64) {
+			for i, c := range in[0] {
+				w[i] = s * c
+			}
+		})
 	case StreamAdd:
 		kb.Args = []runtime.Arg{in("a", 1), in("b", 2), out("c")}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, n
-		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[2], n, func(i int64) float64 { return t.round(val[0](in, i) + val[1](in, i)) })
-		}
+		kb.Check = check(2, []int{0, 1}, func(w []float64, in [3][]float64) {
+			for i, a := range in[0] {
+				w[i] = a + in[1][i]
+			}
+		})
 	case StreamTriad:
 		nextArg = 1
 		kb.Args = []runtime.Arg{scalar, in("b", 2), in("c", 3), out("a")}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
-		kb.Check = func(in, o map[int][]byte) error {
-			return checkElems(t, what, o[3], n, func(i int64) float64 { return t.round(val[1](in, i) + s*val[2](in, i)) })
-		}
+		kb.Check = check(3, []int{1, 2}, func(w []float64, in [3][]float64) {
+			for i, b := range in[0] {
+				w[i] = b + s*in[1][i]
+			}
+		})
 	case StreamDot:
 		groups := dotShape(dev, kb, t, n)
 		kb.Args = []runtime.Arg{in("a", 1), in("b", 2),
@@ -252,16 +268,16 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 		if t.Name == "double" {
 			rel = max(1e-10, 1e-15*math.Sqrt(float64(n)))
 		}
-		kb.Check = func(in, o map[int][]byte) error {
+		kb.Check = func(_, o map[int][]byte) error {
 			var got float64
 			var want float64
 			if filled {
-				want = pats[0].sumProducts(pats[1], n)
+				want = vals[0].pat.sumProducts(*vals[1].pat, n)
 			} else {
-				want = sumProducts(t, in[0], in[1], n)
+				want = sumProductsOf(vals[0], vals[1], n)
 			}
 			for g := int64(0); g < int64(groups); g++ {
-				got += get(o[2], g)
+				got += t.get(o[2], g)
 			}
 			return checkSum(what, got, want, rel)
 		}
