@@ -192,7 +192,7 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 			return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Fill: p.fill}
 		}
 		vals[i] = inputVals{t: t, seed: seed}
-		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Init: fillUniform(t, seed, 0, 1)}
+		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Init: fillUniform(t, seed, 0, 1), Regen: true}
 	}
 	out := func(name string) runtime.Arg {
 		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Output: true}
