@@ -78,27 +78,49 @@ func (s *splitMix) Uint32() uint32 { return uint32(s.Uint64() >> 32) }
 // [lo, hi) from a fixed seed, so every run sees the same data. Chunks of
 // fillChunk elements have streams of their own and fill on every core.
 func fillUniform(t elemType, seed uint64, lo, hi float64) func([]byte) {
-	return func(b []byte) {
-		n := int64(len(b)) / t.Size
+	at := fillUniformAt(t, seed, lo, hi)
+	return func(b []byte) { at(b, 0) }
+}
+
+// fillUniformAt is fillUniform for a piece of the buffer: b is its bytes
+// from off on (off a multiple of t.Size), filled as the whole buffer's
+// would be (runtime.Arg.InitAt).
+func fillUniformAt(t elemType, seed uint64, lo, hi float64) func(b []byte, off int64) {
+	return func(b []byte, off int64) {
+		n, base := int64(len(b))/t.Size, off/t.Size
 		parallelChunks(n, fillChunk, func(from, to int64) {
-			r := chunkRand(seed, from/fillChunk)
-			switch {
-			case t.Name == "float" && littleEndian:
-				f := unsafe.Slice((*float32)(unsafe.Pointer(&b[from*4])), to-from)
-				for i := range f {
-					f[i] = float32(lo + (hi-lo)*r.Float64())
-				}
-			case t.Name == "double" && littleEndian:
-				f := unsafe.Slice((*float64)(unsafe.Pointer(&b[from*8])), to-from)
-				for i := range f {
-					f[i] = lo + (hi-lo)*r.Float64()
-				}
-			default:
-				for i := from; i < to; i++ {
-					t.put(b, i, lo+(hi-lo)*r.Float64())
-				}
+			for from < to {
+				k := base + from
+				end := min(to, from+fillChunk-k%fillChunk)
+				uniformSpan(t, chunkRand(seed, k/fillChunk).skip(k%fillChunk), lo, hi, b[from*t.Size:end*t.Size])
+				from = end
 			}
 		})
+	}
+}
+
+// uniformSpan writes uniform values in [lo, hi) of t from r into b, one an
+// element, over a typed slice where the host's byte order allows.
+func uniformSpan(t elemType, r splitMix, lo, hi float64, b []byte) {
+	n := int64(len(b)) / t.Size
+	if n == 0 {
+		return
+	}
+	switch {
+	case t.Name == "float" && littleEndian:
+		f := unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n)
+		for i := range f {
+			f[i] = float32(lo + (hi-lo)*r.Float64())
+		}
+	case t.Name == "double" && littleEndian:
+		f := unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), n)
+		for i := range f {
+			f[i] = lo + (hi-lo)*r.Float64()
+		}
+	default:
+		for i := int64(0); i < n; i++ {
+			t.put(b, i, lo+(hi-lo)*r.Float64())
+		}
 	}
 }
 

@@ -38,6 +38,17 @@ func TestUniformAtMatchesFill(t *testing.T) {
 				t.Fatalf("%s element %d: regenerated %g, filled %g", et.Name, i, got, want)
 			}
 		}
+		piece := make([]byte, len(b))
+		at := fillUniformAt(et, 7, -1, 1)
+		for _, cut := range []int64{0, 5, fillChunk - 1, fillChunk + 7, n} {
+			lo := cut * et.Size
+			at(piece[lo:], lo) // from cut on, then the part before it
+			at(piece[:lo], 0)
+			if !bytes.Equal(piece, b) {
+				t.Fatalf("%s: filled in two pieces cut at %d differs from one fill", et.Name, cut)
+			}
+			clear(piece)
+		}
 		v := inputVals{t: et, seed: 7}
 		dst := make([]float64, fillChunk+10)
 		v.chunk(fillChunk-5, dst)

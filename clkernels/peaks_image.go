@@ -55,7 +55,7 @@ func ImageBandwidthBenchmark(dev *runtime.Device, bytes int64, walk string) (*ru
 		return nil, err
 	}
 	const seed = 9 // the texels' (the check regenerates them: no host copy is kept)
-	img := runtime.Arg{Kind: runtime.ArgImage2D, Name: "img", Bytes: texels * 16, Width: width, Height: height, Init: fillUniform(tFloat, seed, 0, 1)}
+	img := runtime.Arg{Kind: runtime.ArgImage2D, Name: "img", Bytes: texels * 16, Width: width, Height: height, InitAt: fillUniformAt(tFloat, seed, 0, 1)}
 	kb := &runtime.KernelBenchmark{Device: dev, Source: source("peaks.cl"), Options: "-DT=float", Traffic: "read-only"}
 	// item(i) lists the texels work-item i (by its output index) sums.
 	var items int64

@@ -254,11 +254,13 @@ func (a Arg) regen() bool {
 	return a.Kind == ArgBuffer && a.Regen && a.Init != nil && len(a.Fill) == 0
 }
 
-// lean reports whether some input is regenerated: the benchmark then keeps no
-// host copy of a whole buffer (the phases stage pieces, Validate maps).
+// lean reports whether some input is regenerated or filled on the device
+// (Arg.Fill): the benchmark then keeps no host copy of a whole buffer (its
+// zero buffers are filled on the device, the phases stage pieces, Validate
+// maps the outputs).
 func (b *KernelBenchmark) lean() bool {
 	for _, a := range b.Args {
-		if a.regen() {
+		if a.regen() || a.Kind == ArgBuffer && len(a.Fill) > 0 {
 			return true
 		}
 	}
@@ -416,4 +418,29 @@ func (b *KernelBenchmark) copyOut() error {
 		}
 	}
 	return nil
+}
+
+// makeImage makes image argument i: from its host copy, or, with InitAt, empty
+// and then written in pieces of rows (at most stageBytes of host memory).
+func (b *KernelBenchmark) makeImage(c *cl.Context, i int) (*cl.Buffer, error) {
+	a := b.Args[i]
+	if a.InitAt == nil {
+		return c.CreateImage2DFloat4(a.Width, a.Height, b.inputs[i])
+	}
+	img, err := c.CreateImage2DFloat4(a.Width, a.Height, nil)
+	if err != nil {
+		return nil, err
+	}
+	row := int64(a.Width) * 16
+	rows := max(1, min(int64(a.Height), stageBytes/row))
+	piece := hostBuffer(rows * row)
+	for y := int64(0); y < int64(a.Height); y += rows {
+		p := piece[:min(rows, int64(a.Height)-y)*row]
+		a.InitAt(p, y*row)
+		if err := b.queue.EnqueueWriteImageRows(img, a.Width, int(y), p); err != nil {
+			img.Release()
+			return nil, err
+		}
+	}
+	return img, nil
 }
