@@ -2,10 +2,12 @@ package clkernels
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The data must not depend on how many cores filled it.
@@ -125,4 +127,37 @@ func BenchmarkFillTriadDouble(b *testing.B) {
 			fillUniform(tDouble, uint64(i), 0, 1)(bufs[i])
 		}
 	}
+}
+
+// BenchmarkHostDataSaxpy is the set-up of a 2^24-element float saxpy on the
+// test device: its host data rate (inputs over SetupInfo.HostPrep, GB/s) and
+// the Go bytes it allocates per byte of its buffers (B/buffer-B), Setup to
+// Teardown.
+func BenchmarkHostDataSaxpy(b *testing.B) {
+	dev := device(b)
+	const n = 1 << 24
+	var prep time.Duration
+	var buffers int64
+	b.ReportAllocs()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	for b.Loop() {
+		kb, err := StreamBenchmark(dev, StreamSaxpy, "float", n)
+		if err != nil {
+			b.Fatal(err)
+		}
+		info, err := kb.Setup(context.Background())
+		if err != nil {
+			b.Fatal(err)
+		}
+		prep += info.HostPrep
+		buffers = 0
+		for _, a := range kb.Args {
+			buffers += a.Bytes
+		}
+		kb.Teardown()
+	}
+	runtime.ReadMemStats(&ms1)
+	b.ReportMetric(float64(2*4*n)*float64(b.N)/prep.Seconds()/1e9, "GB/s")
+	b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/float64(buffers), "B/buffer-B")
 }

@@ -444,3 +444,7 @@ func (b *KernelBenchmark) makeImage(c *cl.Context, i int) (*cl.Buffer, error) {
 	}
 	return img, nil
 }
+
+// ParallelSpans calls f over [0, n) in spans of chunk, on every core, and
+// returns when all are done (host data fills).
+func ParallelSpans(n, chunk int64, f func(lo, hi int64)) { parallelSpans(n, chunk, f) }
