@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+
+	"github.com/clmeter/clmeter/runtime/spec"
 )
 
 // elemType is an OpenCL scalar element type and how Go reads and writes it.
@@ -111,15 +113,12 @@ func mismatch(t elemType, what string, n, bad, first int64, fg, fw float64) erro
 }
 
 func near(got, want float64, t elemType) bool {
-	if math.IsNaN(got) || math.IsNaN(want) {
-		return math.IsNaN(got) && math.IsNaN(want)
-	}
-	return math.Abs(got-want) <= t.AbsTol+t.RelTol*math.Abs(want)
+	return spec.Tolerance{Abs: t.AbsTol, Rel: t.RelTol}.Within(got, want)
 }
 
 // checkSum compares a device sum with the CPU reference within rel.
 func checkSum(what string, got, want, rel float64) error {
-	if math.IsNaN(got) || math.Abs(got-want) > rel*math.Abs(want)+1e-9 {
+	if math.IsNaN(got) || !(spec.Tolerance{Abs: 1e-9, Rel: rel}).Within(got, want) {
 		return fmt.Errorf("%s: got %g, CPU reference %g (relative error %.3g, tolerance %.3g)", what, got, want, math.Abs(got-want)/math.Abs(want), rel)
 	}
 	return nil

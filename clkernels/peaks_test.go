@@ -3,6 +3,9 @@ package clkernels
 import (
 	"math"
 	"testing"
+
+	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cl"
 )
 
 func TestBandwidthValidates(t *testing.T) {
@@ -107,5 +110,43 @@ func TestHalfRoundTrip(t *testing.T) {
 	}
 	if halfBits(1) != 0x3c00 || halfBits(-2) != 0xc000 || halfBits(1e6) != 0x7c00 {
 		t.Errorf("halfBits: %x %x %x", halfBits(1), halfBits(-2), halfBits(1e6))
+	}
+}
+
+// TestComputeChains: the chains of a compute lane fill the FMA pipes without
+// spilling the vector registers, on machine shapes this machine is not.
+func TestComputeChains(t *testing.T) {
+	dev := func(typ string, nativeFloat int) *runtime.Device {
+		return &runtime.Device{Info: cl.DeviceInfo{TypeName: typ, NativeVectorWidthFloat: nativeFloat}}
+	}
+	for _, c := range []struct {
+		name        string
+		dev         *runtime.Device
+		vectorBytes int64
+		want        int
+	}{
+		{"GPU double16", dev("GPU", 1), 128, 2},
+		{"GPU float", dev("GPU", 1), 4, 2},
+		{"AVX2 double", dev("CPU", 8), 8, 8},
+		{"AVX2 double4 (one register)", dev("CPU", 8), 32, 8},
+		{"AVX2 double8 (two registers)", dev("CPU", 8), 64, 4},
+		{"AVX2 double16 (four registers)", dev("CPU", 8), 128, 2},
+		{"AVX2 int16", dev("CPU", 8), 64, 4},
+		{"AVX-512 float16 (one register)", dev("CPU", 16), 64, 16},
+		{"AVX-512 double16 (two registers)", dev("CPU", 16), 128, 8},
+		{"AVX-512 char", dev("CPU", 16), 1, 16},
+		{"NEON float16 (four registers)", dev("CPU", 4), 64, 2},
+		{"CPU reporting no native width", dev("CPU", 0), 128, 2},
+	} {
+		got := ComputeChains(c.dev, c.vectorBytes)
+		if got != c.want {
+			t.Errorf("%s: %d chains, want %d", c.name, got, c.want)
+		}
+		if c.dev.Info.TypeName == "CPU" {
+			reg := max(int64(c.dev.Info.NativeVectorWidthFloat)*4, 32)
+			if regs := int64(got) * max((c.vectorBytes+reg-1)/reg, 1); regs > 16 {
+				t.Errorf("%s: %d chains hold %d registers, more than 16", c.name, got, regs)
+			}
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 )
 
@@ -178,111 +179,147 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 		Device: dev, Source: source("stream.cl"), Options: opts, Kernel: kernel,
 		Global: []int{int(items)}, Local: localFor(dev, items), OpsUnit: "FLOP", Traffic: StreamTraffic(kernel),
 	}
-	s := t.round(streamScalar)
-	// vals[i] gives input argument i's elements (regenerated from its seed or
-	// its pattern): the checks read no host copy of an input.
-	vals := map[int]inputVals{}
-	nextArg := 0
-	in := func(name string, seed uint64) runtime.Arg {
-		i := nextArg
-		nextArg++
-		if filled {
-			p := newPattern(t, seed)
-			vals[i] = inputVals{t: t, pat: &p}
-			return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Fill: p.fill}
-		}
-		vals[i] = inputVals{t: t, seed: seed}
-		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Init: fillUniform(t, seed, 0, 1), Regen: true}
+	a := &streamArgs{t: t, n: n, bytes: bytes, filled: filled, s: t.round(streamScalar), what: fmt.Sprintf("%s (%s)", kernel, t.Name),
+		vals: map[int]inputVals{}}
+	if kernel == StreamDot {
+		a.dot(dev, kb)
+	} else {
+		a.elementWise(kb, kernel)
 	}
-	out := func(name string) runtime.Arg {
-		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: bytes, Output: true}
+	return kb, nil
+}
+
+// streamArgs makes the arguments and the check of a stream kernel over n
+// elements of t (bytes each array), its inputs filled with a pattern on the
+// device (filled) or from a seed.
+type streamArgs struct {
+	t        elemType
+	n, bytes int64
+	filled   bool
+	// s is the kernels' scalar; what names the kernel in a check's error.
+	s    float64
+	what string
+	// vals[i] gives input argument i's elements (regenerated from its seed
+	// or its pattern): the checks read no host copy of an input.
+	vals map[int]inputVals
+	// next is the index of the next argument in.
+	next int
+}
+
+// in is the next argument, an input array named name filled from seed.
+func (a *streamArgs) in(name string, seed uint64) runtime.Arg {
+	i, t := a.next, a.t
+	a.next++
+	if a.filled {
+		p := newPattern(t, seed)
+		a.vals[i] = inputVals{t: t, pat: &p}
+		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: a.bytes, Fill: p.fill}
 	}
+	a.vals[i] = inputVals{t: t, seed: seed}
+	return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: a.bytes, Init: fillUniform(t, seed, 0, 1), Regen: true}
+}
+
+// out is an output array named name.
+func (a *streamArgs) out(name string) runtime.Arg {
+	return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: a.bytes, Output: true}
+}
+
+// elementWise sets the arguments, traffic, operations and check of an
+// element-wise stream kernel (copy, scale, add, triad, saxpy); the scalar,
+// where a kernel takes one, is its first argument. The check regenerates
+// the inputs chunk by chunk and compares typed slices (checkStream).
+func (a *streamArgs) elementWise(kb *runtime.KernelBenchmark, kernel string) {
+	t, n, s, bytes := a.t, a.n, a.s, a.bytes
 	scalar := runtime.Arg{Kind: runtime.ArgScalar, Name: "s", Value: t.scalar(s)}
-	what := fmt.Sprintf("%s (%s)", kernel, t.Name)
-	// check compares output argument o with ref over the inputs ins.
-	check := func(o int, ins []int, ref func(w []float64, in [3][]float64)) func(_, out map[int][]byte) error {
-		iv := make([]inputVals, len(ins))
-		for k, i := range ins {
-			iv[k] = vals[i]
-		}
-		rounded := func(w []float64, in [3][]float64) {
-			ref(w, in)
-			roundAll(t, w)
-		}
-		return func(_, out map[int][]byte) error { return checkStream(t, what, out[o], n, iv, rounded) }
-	}
+	var output int
+	var ins []int
+	var ref func(w []float64, in [3][]float64)
 	switch kernel {
 	case StreamSaxpy:
-		nextArg = 1
-		x := in("x", 1)
-		y := in("y", 2)
+		a.next = 1
+		x := a.in("x", 1)
+		y := a.in("y", 2)
 		y.Output = true
-		kb.Args = []runtime.Arg{scalar, x, y}
+		kb.Args, output, ins = []runtime.Arg{scalar, x, y}, 2, []int{1, 2}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
-		kb.Check = check(2, []int{1, 2}, func(w []float64, in [3][]float64) {
+		ref = func(w []float64, in [3][]float64) {
 			for i, x := range in[0] {
 				w[i] = s*x + in[1][i]
 			}
-		})
+		}
 	case StreamCopy:
-		kb.Args = []runtime.Arg{in("a", 1), out("b")}
+		kb.Args, output, ins = []runtime.Arg{a.in("a", 1), a.out("b")}, 1, []int{0}
 		kb.BytesPerLaunch = 2 * bytes
 		kb.OpsUnit = ""
-		kb.Check = check(1, []int{0}, func(w []float64, in [3][]float64) { copy(w, in[0]) })
+		ref = func(w []float64, in [3][]float64) { copy(w, in[0]) }
 	case StreamScale:
-		nextArg = 1
-		kb.Args = []runtime.Arg{scalar, in("c", 3), out("b")}
+		a.next = 1
+		kb.Args, output, ins = []runtime.Arg{scalar, a.in("c", 3), a.out("b")}, 2, []int{1}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 2*bytes, n
-		kb.Check = check(2, []int{1}, func(w []float64, in [3][]float64) {
+		ref = func(w []float64, in [3][]float64) {
 			for i, c := range in[0] {
 				w[i] = s * c
 			}
-		})
+		}
 	case StreamAdd:
-		kb.Args = []runtime.Arg{in("a", 1), in("b", 2), out("c")}
+		kb.Args, output, ins = []runtime.Arg{a.in("a", 1), a.in("b", 2), a.out("c")}, 2, []int{0, 1}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, n
-		kb.Check = check(2, []int{0, 1}, func(w []float64, in [3][]float64) {
-			for i, a := range in[0] {
-				w[i] = a + in[1][i]
+		ref = func(w []float64, in [3][]float64) {
+			for i, x := range in[0] {
+				w[i] = x + in[1][i]
 			}
-		})
+		}
 	case StreamTriad:
-		nextArg = 1
-		kb.Args = []runtime.Arg{scalar, in("b", 2), in("c", 3), out("a")}
+		a.next = 1
+		kb.Args, output, ins = []runtime.Arg{scalar, a.in("b", 2), a.in("c", 3), a.out("a")}, 3, []int{1, 2}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
-		kb.Check = check(3, []int{1, 2}, func(w []float64, in [3][]float64) {
+		ref = func(w []float64, in [3][]float64) {
 			for i, b := range in[0] {
 				w[i] = b + s*in[1][i]
 			}
-		})
-	case StreamDot:
-		groups := dotShape(dev, kb, t, n)
-		kb.Args = []runtime.Arg{in("a", 1), in("b", 2),
-			{Kind: runtime.ArgBuffer, Name: "sums", Bytes: int64(groups) * t.Size, Output: true},
-			{Kind: runtime.ArgScalar, Name: "n", Value: uint64(n)}}
-		kb.BytesPerLaunch, kb.OpsPerLaunch = 2*bytes, 2*n
-		// A float sum of n products drifts with n (each work-item adds its
-		// share in order): 1e-7*sqrt(n), at least 1e-4; a missing work-group
-		// (1/groups of the sum) still shows.
-		rel := max(1e-4, 1e-7*math.Sqrt(float64(n)))
-		if t.Name == "double" {
-			rel = max(1e-10, 1e-15*math.Sqrt(float64(n)))
-		}
-		kb.Check = func(_, o map[int][]byte) error {
-			var got float64
-			var want float64
-			if filled {
-				want = vals[0].pat.sumProducts(*vals[1].pat, n)
-			} else {
-				want = sumProductsOf(vals[0], vals[1], n)
-			}
-			for g := int64(0); g < int64(groups); g++ {
-				got += t.get(o[2], g)
-			}
-			return checkSum(what, got, want, rel)
 		}
 	}
-	return kb, nil
+	iv := make([]inputVals, len(ins))
+	for k, i := range ins {
+		iv[k] = a.vals[i]
+	}
+	what := a.what
+	rounded := func(w []float64, in [3][]float64) {
+		ref(w, in)
+		roundAll(t, w)
+	}
+	kb.Check = func(_, o map[int][]byte) error { return checkStream(t, what, o[output], n, iv, rounded) }
+}
+
+// dot sets the arguments, traffic, operations and check of the dot kernel
+// (its partial sums, one a work-group, added on the host).
+func (a *streamArgs) dot(dev *runtime.Device, kb *runtime.KernelBenchmark) {
+	t, n := a.t, a.n
+	groups := dotShape(dev, kb, t, n)
+	kb.Args = []runtime.Arg{a.in("a", 1), a.in("b", 2),
+		{Kind: runtime.ArgBuffer, Name: "sums", Bytes: int64(groups) * t.Size, Output: true},
+		{Kind: runtime.ArgScalar, Name: "n", Value: uint64(n)}}
+	kb.BytesPerLaunch, kb.OpsPerLaunch = 2*a.bytes, 2*n
+	// A float sum of n products drifts with n (each work-item adds its
+	// share in order): 1e-7*sqrt(n), at least 1e-4; a missing work-group
+	// (1/groups of the sum) still shows.
+	rel := max(1e-4, 1e-7*math.Sqrt(float64(n)))
+	if t.Name == "double" {
+		rel = max(1e-10, 1e-15*math.Sqrt(float64(n)))
+	}
+	filled, x, y, what := a.filled, a.vals[0], a.vals[1], a.what
+	kb.Check = func(_, o map[int][]byte) error {
+		var got, want float64
+		if filled {
+			want = x.pat.sumProducts(*y.pat, n)
+		} else {
+			want = sumProductsOf(x, y, n)
+		}
+		for g := int64(0); g < int64(groups); g++ {
+			got += t.get(o[2], g)
+		}
+		return checkSum(what, got, want, rel)
+	}
 }
 
 // StreamTraffic names the kind of memory traffic of a stream kernel: dot reads
@@ -290,11 +327,11 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 func StreamTraffic(kernel string) string {
 	switch kernel {
 	case StreamDot:
-		return "read-only"
+		return results.TrafficReadOnly
 	case StreamSaxpy:
-		return "read-modify-write"
+		return results.TrafficReadModifyWrite
 	}
-	return "copy"
+	return results.TrafficCopy
 }
 
 // streamWidth is the number of elements a work-item of the element-wise

@@ -2,12 +2,12 @@ package clkernels
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"sort"
 	"time"
 
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -106,6 +106,18 @@ type runner struct {
 	o     Options
 	suite string
 	state *suiteState
+	// id is the identity of the benchmarks r makes (with); nil for those
+	// that have none (the experiments).
+	id *results.Identity
+}
+
+// with returns r making benchmarks of identity id: the typed parameters
+// that the profile and the % PEAK read (its Suite is set to the suite's).
+func (r *runner) with(id results.Identity) *runner {
+	sub := *r
+	id.Suite = r.suite
+	sub.id = &id
+	return &sub
 }
 
 // suiteState is shared by the suites of one run ('all' runs several).
@@ -119,27 +131,23 @@ type param struct{ name, value string }
 
 func (r *runner) newBenchmark(name string, params []param) results.Benchmark {
 	b := results.Benchmark{Name: name, Kind: "suite:" + r.suite, Device: r.dev.Describe(), Figures: []results.Figure{}}
+	if r.id != nil {
+		id := *r.id
+		b.Identity = &id
+	}
 	for _, p := range params {
 		b.SetParam(p.name, p.value)
 	}
 	return b
 }
 
-// emit hands b on; it stops on cancellation.
-func (r *runner) emit(b results.Benchmark) error {
-	if r.o.Emit != nil {
-		if err := r.o.Emit(b); err != nil {
-			return err
-		}
-	}
-	return r.ctx.Err()
+// seq is the harness's loop for this suite run.
+func (r *runner) seq() *harness.Sequence {
+	return &harness.Sequence{Ctx: r.ctx, Device: r.dev, Settings: r.o.Settings, Filter: r.o.Filter, Progress: r.o.Progress, Emit: r.o.Emit}
 }
 
-// An extraReporter is a benchmark that settles something of its own while it
-// sets up (the launch benchmark's local size): the suite records it in Extra.
-type extraReporter interface {
-	RunExtra() map[string]any
-}
+// emit hands b on; it stops on cancellation.
+func (r *runner) emit(b results.Benchmark) error { return r.seq().Hand(b) }
 
 // measure runs bench (made by mk) with the suite's settings (timer, when not
 // empty, overrides theirs) and emits the result. It returns only errors that
@@ -149,20 +157,10 @@ func (r *runner) measure(name string, params []param, timer measure.Timer, mk fu
 	return res, r.finish(b, res, stop)
 }
 
-// finish emits b as measureOnly left it and returns what must stop the suite:
-// an abandoned or canceled benchmark is emitted only while it carries figures
-// (results.Conclude kept them).
-func (r *runner) finish(b results.Benchmark, res *measure.Result, stop error) error {
-	if b.Name == "" && stop == nil {
-		return nil // filtered out
-	}
-	if stop != nil {
-		if b.HasFigure() {
-			r.emit(b)
-		}
-		return stop
-	}
-	return r.emit(b)
+// finish emits b as measureOnly left it and returns what must stop the suite
+// (harness.Sequence.Finish).
+func (r *runner) finish(b results.Benchmark, _ *measure.Result, stop error) error {
+	return r.seq().Finish(b, stop)
 }
 
 // measureOnly is measure without the emit: the benchmark as it would be
@@ -170,57 +168,20 @@ func (r *runner) finish(b results.Benchmark, res *measure.Result, stop error) er
 // abandonment). A benchmark that Options.Filter leaves out comes back unnamed
 // and unmeasured.
 func (r *runner) measureOnly(name string, params []param, timer measure.Timer, mk func() (measure.Benchmark, func() *results.ProgramInfo, error)) (results.Benchmark, *measure.Result, error) {
-	if err := r.ctx.Err(); err != nil {
-		return results.Benchmark{}, nil, err
-	}
-	if r.o.Filter != nil && !r.o.Filter.MatchString(name) {
-		return results.Benchmark{}, nil, nil
-	}
-	if r.o.Progress != nil {
-		r.o.Progress(name)
-	}
-	b := r.newBenchmark(name, params)
-	bench, prog, err := mk()
-	if err != nil {
-		b.Error = err.Error()
-		return b, nil, nil
-	}
-	s := r.o.Settings
-	if timer != "" {
-		s.Timer = timer
-	}
-	res, err := measure.Run(r.ctx, bench, s)
-	b.Measurement = res
-	if prog != nil {
-		b.Program = prog()
-	}
-	if er, ok := bench.(extraReporter); ok {
-		for k, v := range er.RunExtra() {
-			if b.Extra == nil {
-				b.Extra = map[string]any{}
-			}
-			b.Extra[k] = v
+	return r.measureBench(name, params, timer, harness.Modes{}, func() (harness.Bench, error) {
+		bench, prog, err := mk()
+		if err != nil {
+			return nil, err
 		}
-	}
-	if err != nil {
-		if errors.Is(err, measure.ErrAbandoned) {
-			// The device may still be busy with the abandoned work: nothing
-			// more can run on it in this process.
-			r.dev.MarkBusy()
-		}
-		// An interrupted benchmark keeps its figures only when it reached
-		// its minimum of samples; a failed one is kept without any
-		// (results.Conclude). finish emits an interrupted one only with
-		// figures.
-		b.Conclude(err)
-		if errors.Is(err, measure.ErrAbandoned) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return b, b.Measurement, err
-		}
-		return b, b.Measurement, nil
-	} else if res.Valid != nil && !*res.Valid {
-		b.Error = "validation failed: " + res.ValidationError
-	}
-	return b, res, nil
+		return harness.Plain(bench, prog), nil
+	})
+}
+
+// measureBench measures what mk makes in modes through the suite run's
+// harness.Sequence.
+func (r *runner) measureBench(name string, params []param, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) (results.Benchmark, *measure.Result, error) {
+	b, stop := r.seq().Measure(r.newBenchmark(name, params), timer, modes, mk)
+	return b, b.Measurement, stop
 }
 
 // kernel measures a KernelBenchmark made by mk, without the copy-in, compute
@@ -232,13 +193,18 @@ func (r *runner) kernel(name string, params []param, mk func() (*runtime.KernelB
 // kernelPhases measures a KernelBenchmark made by mk, with its phases when
 // phases is set (the coldstart experiment's in-process totals).
 func (r *runner) kernelPhases(name string, params []param, phases bool, mk func() (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
-	return r.measure(name, params, "", func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+	b, res, stop := r.kernelOnly(name, params, phases, mk)
+	return res, r.finish(b, res, stop)
+}
+
+// kernelOnly is kernelPhases without the emit (see measureOnly).
+func (r *runner) kernelOnly(name string, params []param, phases bool, mk func() (*runtime.KernelBenchmark, error)) (results.Benchmark, *measure.Result, error) {
+	return r.measureBench(name, params, "", harness.Modes{NoPhases: !phases}, func() (harness.Bench, error) {
 		kb, err := mk()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		kb.NoPhases = !phases
-		return kb.Measurable(), func() *results.ProgramInfo { return kb.Build.ProgramInfo(kb.Source.Name) }, nil
+		return harness.Kernel(kb), nil
 	})
 }
 
@@ -340,14 +306,9 @@ func (r *runner) streams(kernels, types []string, n int64) error {
 			size = 1 << 16
 		}
 		for _, k := range kernels {
-			_, err := r.kernelSized(fmt.Sprintf("streams/%s/%s", k, typ), size*t.Size, func(b int64) []param {
+			_, err := r.kernelSized(fmt.Sprintf("streams/%s/%s", k, typ), size*t.Size, func(b int64) (results.Identity, []param) {
 				e := b / t.Size
-				ws := streamWorkingSet(k, e*t.Size)
-				ps := []param{{"type", typ}, {"elements", fmt.Sprint(e)}, {"array", sizeLabel(e * t.Size)}, {"region", Region(r.dev, ws)}}
-				if ps[3].value == sizing.RegionMemory {
-					ps = append(ps, param{"plateau", OnPlateau(r.dev, ws)})
-				}
-				return ps
+				return streamDef(r.dev, k, typ, e*t.Size)
 			}, func(b int64) (*runtime.KernelBenchmark, error) {
 				return StreamBenchmarkFilled(r.dev, k, typ, b/t.Size)
 			})
@@ -357,6 +318,22 @@ func (r *runner) streams(kernels, types []string, n int64) error {
 		}
 	}
 	return nil
+}
+
+// streamDef is the identity and params of stream kernel k over arrays of
+// arrayBytes of typ each on dev: its working set is what the kernel touches
+// (streamWorkingSet), its region and plateau those of that working set.
+func streamDef(dev *runtime.Device, k, typ string, arrayBytes int64) (results.Identity, []param) {
+	t, _ := typeByName(typ)
+	ws := streamWorkingSet(k, arrayBytes)
+	id := results.Identity{Kind: results.KindBandwidth, Kernel: k, Traffic: StreamTraffic(k), Type: typ, WorkingSetBytes: ws, Region: Region(dev, ws)}
+	ps := []param{{"type", typ}, {"elements", fmt.Sprint(arrayBytes / t.Size)}, {"array", sizeLabel(arrayBytes)}, {"region", id.Region}}
+	if id.Region == sizing.RegionMemory {
+		plateau := OnPlateau(dev, ws)
+		id.OffPlateau = plateau == "no"
+		ps = append(ps, param{"plateau", plateau})
+	}
+	return id, ps
 }
 
 // streamWorkingSet is the bytes a stream kernel touches over arrays of
@@ -383,7 +360,7 @@ func (r *runner) launch(mode string) (*measure.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return r.measure("launch/"+mode, []param{{"mode", mode}}, lb.Timer(), func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+	return r.with(results.Identity{Kind: results.KindLaunch, Mode: mode}).measure("launch/"+mode, []param{{"mode", mode}}, lb.Timer(), func() (measure.Benchmark, func() *results.ProgramInfo, error) {
 		return lb, func() *results.ProgramInfo { return lb.Build.ProgramInfo("builtin:empty.cl") }, nil
 	})
 }
@@ -405,7 +382,8 @@ func (r *runner) transfers(kinds []string, sizes []int64) error {
 		for _, dir := range TransferDirections {
 			for _, size := range sizes {
 				name := fmt.Sprintf("transfers/%s/%s/%s", kind, dir, sizeLabel(size))
-				_, err := r.measure(name, []param{{"memory", kind}, {"direction", dir}, {"size", sizeLabel(size)}, {"device memory", memory}}, measure.TimerHost, func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+				id := results.Identity{Kind: results.KindTransfer, Memory: kind, Direction: dir, WorkingSetBytes: size}
+				_, err := r.with(id).measure(name, []param{{"memory", kind}, {"direction", dir}, {"size", sizeLabel(size)}, {"device memory", memory}}, measure.TimerHost, func() (measure.Benchmark, func() *results.ProgramInfo, error) {
 					tb, err := NewTransferBenchmark(r.dev, kind, dir, size)
 					return tb, nil, err
 				})

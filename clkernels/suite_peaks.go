@@ -12,6 +12,7 @@ import (
 // A racer is one of the benchmarks a peak is the best of.
 type racer struct {
 	name   string
+	id     results.Identity
 	params []param
 	make   func() (*runtime.KernelBenchmark, error)
 }
@@ -60,11 +61,14 @@ func (r *runner) cacheBandwidth(ws sizing.Plateau, widths map[string]int) error 
 		if p == PatternCopy {
 			bytes /= 2
 		}
-		rs = append(rs, racer{fmt.Sprintf("peaks/cache-bandwidth/%s/float%d", p, w), regionParams(r.dev, ws.Cache.Bytes, param{"pattern", p}, param{"width", fmt.Sprint(w)}), func() (*runtime.KernelBenchmark, error) {
+		id, ps := regionDef(r.dev, ws.Cache.Bytes, bandwidthID(p, w), param{"pattern", p}, param{"width", fmt.Sprint(w)})
+		id.Kind = results.KindCacheBandwidth
+		rs = append(rs, racer{fmt.Sprintf("peaks/cache-bandwidth/%s/float%d", p, w), id, ps, func() (*runtime.KernelBenchmark, error) {
 			return BandwidthBenchmark(r.dev, p, w, bytes)
 		}})
 	}
-	return r.bandwidthPeak("cache-bandwidth", "peak in-cache global memory bandwidth", rs)
+	best := results.Identity{Kind: results.KindCacheBandwidth}
+	return r.bandwidthPeak("cache-bandwidth", best, "peak in-cache global memory bandwidth", rs)
 }
 
 // peakImageBandwidth races the image walks over an image of size bytes and
@@ -73,8 +77,8 @@ func (r *runner) peakImageBandwidth(size int64) error {
 	best, bestName := 0.0, ""
 	for _, walk := range ImageWalks {
 		name := "peaks/image-bandwidth/" + walk
-		res, err := r.kernelSized(name, size, func(n int64) []param {
-			return regionParams(r.dev, n, param{"walk", walk})
+		res, err := r.kernelSized(name, size, func(n int64) (results.Identity, []param) {
+			return regionDef(r.dev, n, results.Identity{Kind: results.KindImageBandwidth, Pattern: walk}, param{"walk", walk})
 		}, func(n int64) (*runtime.KernelBenchmark, error) {
 			return ImageBandwidthBenchmark(r.dev, n, walk)
 		})
@@ -85,7 +89,7 @@ func (r *runner) peakImageBandwidth(size int64) error {
 			best, bestName = v, name
 		}
 	}
-	return r.peakFigure("image-bandwidth", "peak image bandwidth", best, bestName)
+	return r.peakFigure("image-bandwidth", results.Identity{Kind: results.KindImageBandwidth}, "peak image bandwidth", best, bestName)
 }
 
 // peakLocalBandwidth measures local memory bandwidth at each width and emits
@@ -97,19 +101,20 @@ func (r *runner) peakLocalBandwidth(widths []int) error {
 	}
 	var rs []racer
 	for _, w := range widths {
-		rs = append(rs, racer{fmt.Sprintf("peaks/local-bandwidth/float%d", w), []param{{"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+		id := results.Identity{Kind: results.KindLocalBandwidth, Type: "float", Width: w}
+		rs = append(rs, racer{fmt.Sprintf("peaks/local-bandwidth/float%d", w), id, []param{{"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
 			return LocalBandwidthBenchmark(r.dev, w, iters)
 		}})
 	}
-	return r.bandwidthPeak("local-bandwidth", "peak local memory bandwidth", rs)
+	return r.bandwidthPeak("local-bandwidth", results.Identity{Kind: results.KindLocalBandwidth}, "peak local memory bandwidth", rs)
 }
 
 // bandwidthPeak runs the racers and emits the best valid median bandwidth as
-// the figure peaks/KIND-best (nothing when none gave one).
-func (r *runner) bandwidthPeak(kind, figure string, racers []racer) error {
+// the figure peaks/KIND-best of identity id (nothing when none gave one).
+func (r *runner) bandwidthPeak(kind string, id results.Identity, figure string, racers []racer) error {
 	best, bestName := 0.0, ""
 	for _, c := range racers {
-		res, err := r.kernel(c.name, c.params, c.make)
+		res, err := r.with(c.id).kernel(c.name, c.params, c.make)
 		if err != nil {
 			return err
 		}
@@ -117,16 +122,17 @@ func (r *runner) bandwidthPeak(kind, figure string, racers []racer) error {
 			best, bestName = v, c.name
 		}
 	}
-	return r.peakFigure(kind, figure, best, bestName)
+	return r.peakFigure(kind, id, figure, best, bestName)
 }
 
-// peakFigure emits the best median bandwidth of a race as peaks/KIND-best
-// (nothing when none gave one).
-func (r *runner) peakFigure(kind, figure string, best float64, bestName string) error {
+// peakFigure emits the best median bandwidth of a race as peaks/KIND-best,
+// of identity id marked Best (nothing when none gave one).
+func (r *runner) peakFigure(kind string, id results.Identity, figure string, best float64, bestName string) error {
 	if best == 0 {
 		return nil
 	}
-	return r.figures("peaks/"+kind+"-best", nil, []results.Figure{{Name: figure, Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
+	id.Best = true
+	return r.with(id).figures("peaks/"+kind+"-best", nil, []results.Figure{{Name: figure, Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
 		map[string]any{ExtraPeak: kind, "from": bestName})
 }
 
@@ -141,8 +147,8 @@ func (r *runner) peakBandwidth(widths map[string][]int, bytes int64) (map[string
 		pbest := 0.0
 		for _, w := range widths[p] {
 			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", p, w)
-			res, err := r.kernelSized(name, bytes, func(n int64) []param {
-				return regionParams(r.dev, n, param{"pattern", p}, param{"width", fmt.Sprint(w)})
+			res, err := r.kernelSized(name, bytes, func(n int64) (results.Identity, []param) {
+				return regionDef(r.dev, n, bandwidthID(p, w), param{"pattern", p}, param{"width", fmt.Sprint(w)})
 			}, func(n int64) (*runtime.KernelBenchmark, error) {
 				if p == PatternCopy {
 					n = r.bufferBytes(n, 2)
@@ -168,8 +174,20 @@ func (r *runner) peakBandwidth(widths map[string][]int, bytes int64) (map[string
 		return bestWidth, nil
 	}
 	traffic := PatternTraffic(bestPattern)
-	return bestWidth, r.figures("peaks/bandwidth-best", nil, []results.Figure{{Name: "peak global memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName + " (" + traffic + ")"}},
+	return bestWidth, r.with(results.Identity{Kind: results.KindBandwidth, Best: true}).figures("peaks/bandwidth-best", nil, []results.Figure{{Name: "peak global memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName + " (" + traffic + ")"}},
 		map[string]any{ExtraPeak: "bandwidth", "from": bestName, "pattern": traffic})
+}
+
+// bandwidthID is the identity of the global bandwidth of pattern at width
+// (floats).
+func bandwidthID(pattern string, width int) results.Identity {
+	return results.Identity{Kind: results.KindBandwidth, Pattern: pattern, Traffic: PatternTraffic(pattern), Type: "float", Width: width}
+}
+
+// computeID is the identity of the compute peak of typ at width; best:
+// the race's best figure.
+func computeID(typ string, width int, best bool) results.Identity {
+	return results.Identity{Kind: results.KindCompute, Type: typ, Width: width, Best: best}
 }
 
 func validOK(res *measure.Result) bool {
@@ -192,7 +210,7 @@ func (r *runner) peakCompute(types []string, widths []int) error {
 			if r.o.Small {
 				iters = 4
 			}
-			res, err := r.kernel(name, []param{{"type", typ}, {"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+			res, err := r.with(computeID(typ, w, false)).kernel(name, []param{{"type", typ}, {"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
 				return ComputeBenchmark(r.dev, typ, w, iters)
 			})
 			if err != nil {
@@ -203,7 +221,7 @@ func (r *runner) peakCompute(types []string, widths []int) error {
 			}
 		}
 		if best > 0 {
-			if err := r.figures("peaks/compute-best/"+typ, []param{{"type", typ}}, []results.Figure{{Name: "peak " + typ + " compute", Value: best, Unit: unit, Note: "best median of " + bestName}},
+			if err := r.with(computeID(typ, 0, true)).figures("peaks/compute-best/"+typ, []param{{"type", typ}}, []results.Figure{{Name: "peak " + typ + " compute", Value: best, Unit: unit, Note: "best median of " + bestName}},
 				map[string]any{ExtraPeak: "compute", "type": typ, "from": bestName}); err != nil {
 				return err
 			}

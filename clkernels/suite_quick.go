@@ -30,7 +30,7 @@ func runQuick(r *runner) error {
 		if r.o.Small {
 			iters = 4
 		}
-		res, err := r.kernel(name, []param{{"type", "float"}, {"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+		res, err := r.with(computeID("float", w, false)).kernel(name, []param{{"type", "float"}, {"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
 			var err error
 			kb, err = ComputeBenchmark(r.dev, "float", w, iters)
 			return kb, err
@@ -52,7 +52,7 @@ func runQuick(r *runner) error {
 		}
 	}
 	if fp32 > 0 {
-		if err := r.figures("peaks/compute-best/float", []param{{"type", "float"}}, []results.Figure{{Name: "peak float compute", Value: fp32, Unit: "GFLOP/s", Note: "best median of " + bestFP32}},
+		if err := r.with(computeID("float", 0, true)).figures("peaks/compute-best/float", []param{{"type", "float"}}, []results.Figure{{Name: "peak float compute", Value: fp32, Unit: "GFLOP/s", Note: "best median of " + bestFP32}},
 			map[string]any{ExtraPeak: "compute", "type": "float", "from": bestFP32}); err != nil {
 			return err
 		}
@@ -89,5 +89,5 @@ func runQuick(r *runner) error {
 		return err
 	}
 	figs := append(launch, builds...)
-	return r.figures(QuickSummaryName, nil, figs, map[string]any{"device": r.dev.Info.Name, "zero_copy": ZeroCopy(r.dev)})
+	return r.with(results.Identity{Kind: results.KindSummary}).figures(QuickSummaryName, nil, figs, map[string]any{"device": r.dev.Info.Name, "zero_copy": ZeroCopy(r.dev)})
 }

@@ -31,7 +31,7 @@ func (r *runner) workingSet() (sizing.Plateau, error) {
 		if cerr := r.ctx.Err(); cerr != nil {
 			return p, cerr
 		}
-		b := r.newBenchmark(WorkingSetName, nil)
+		b := r.with(results.Identity{Kind: results.KindWorkingSet}).newBenchmark(WorkingSetName, nil)
 		b.Error = err.Error()
 		return sizing.Plateau{}, r.emit(b)
 	}
@@ -50,7 +50,8 @@ func (r *runner) workingSet() (sizing.Plateau, error) {
 		}
 		figs = append(figs, results.Figure{Name: "probe at " + units.Bytes(st.Bytes), Value: st.GBps, Unit: "GB/s", Note: note})
 	}
-	return p, r.figures(WorkingSetName, []param{{"size", sizeLabel(p.Memory.Bytes)}, {"region", p.Region}}, figs,
+	id := results.Identity{Kind: results.KindWorkingSet, WorkingSetBytes: p.Memory.Bytes, Region: p.Region}
+	return p, r.with(id).figures(WorkingSetName, []param{{"size", sizeLabel(p.Memory.Bytes)}, {"region", p.Region}}, figs,
 		map[string]any{"plateau": p, "note": p.Note()})
 }
 
@@ -58,9 +59,11 @@ func (r *runner) workingSet() (sizing.Plateau, error) {
 // when its launches are too slow for the minimum samples inside the time
 // budget, measures it once more over a working set they allow: the work
 // shrinks, never the samples. Only the second measurement is emitted then.
-func (r *runner) kernelSized(name string, bytes int64, params func(bytes int64) []param, mk func(bytes int64) (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
+// def gives the benchmark's identity and params at a working set.
+func (r *runner) kernelSized(name string, bytes int64, def func(bytes int64) (results.Identity, []param), mk func(bytes int64) (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
 	run := func(n int64) (results.Benchmark, *measure.Result, error) {
-		return r.measureOnly(name, params(n), "", func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+		id, params := def(n)
+		return r.with(id).measureOnly(name, params, "", func() (measure.Benchmark, func() *results.ProgramInfo, error) {
 			kb, err := mk(n)
 			if err != nil {
 				return nil, nil, err
@@ -109,16 +112,19 @@ func fitBytes(s measure.Settings, bytes int64, res *measure.Result) int64 {
 	return min(p, bytes)
 }
 
-// regionParams are the parameters of a bandwidth benchmark over a working set
-// of bytes on dev: its size, region and, for memory, whether the working set
-// is on the plateau the search found ("plateau": "yes" or "no").
-func regionParams(dev *runtime.Device, bytes int64, ps ...param) []param {
-	region := Region(dev, bytes)
-	ps = append(ps, param{"size", sizeLabel(bytes)}, param{"region", region})
-	if region == sizing.RegionMemory {
-		ps = append(ps, param{"plateau", OnPlateau(dev, bytes)})
+// regionDef is the identity id and params ps of a bandwidth benchmark over
+// a working set of bytes on dev, with what that working set gives: its size,
+// region and, for memory, whether it is on the plateau the search found
+// ("plateau": "yes" or "no").
+func regionDef(dev *runtime.Device, bytes int64, id results.Identity, ps ...param) (results.Identity, []param) {
+	id.WorkingSetBytes, id.Region = bytes, Region(dev, bytes)
+	ps = append(ps, param{"size", sizeLabel(bytes)}, param{"region", id.Region})
+	if id.Region == sizing.RegionMemory {
+		plateau := OnPlateau(dev, bytes)
+		id.OffPlateau = plateau == "no"
+		ps = append(ps, param{"plateau", plateau})
 	}
-	return ps
+	return id, ps
 }
 
 // bufferBytes is the size of each of buffers buffers sharing a working set
@@ -133,4 +139,12 @@ func (r *runner) bufferBytes(bytes int64, buffers int) int64 {
 
 func describeShrink(from, to int64) string {
 	return fmt.Sprintf("working set shrunk from %s to %s to reach the minimum samples in the time budget", sizeLabel(from), sizeLabel(to))
+}
+
+// BandwidthIdentity is the identity of the global bandwidth of pattern at
+// width over a working set of bytes on dev, as the peaks suite gives it: its
+// region and plateau are those of that working set (Region, OnPlateau).
+func BandwidthIdentity(dev *runtime.Device, pattern string, width int, bytes int64) results.Identity {
+	id, _ := regionDef(dev, bytes, bandwidthID(pattern, width))
+	return id
 }

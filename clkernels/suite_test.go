@@ -50,6 +50,7 @@ func TestSuitesSmall(t *testing.T) {
 				if m := b.Measurement; m != nil && m.Valid != nil && !*m.Valid {
 					t.Errorf("%s: invalid: %s", b.Name, m.ValidationError)
 				}
+				checkIdentity(t, name, b)
 			}
 			if name == "quick" {
 				last := bs[len(bs)-1]
@@ -187,5 +188,37 @@ func BenchmarkQuickSuite(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.ReportMetric(time.Since(start).Seconds(), "wall-s/op")
+	}
+}
+
+// checkIdentity checks that a suite's benchmark carries the typed identity
+// the profile and the % PEAK read, with the fields its kind needs.
+func checkIdentity(t *testing.T, suite string, b results.Benchmark) {
+	t.Helper()
+	id := b.Identity
+	if id == nil || id.Suite != suite || id.Kind == "" {
+		t.Errorf("%s: identity %+v", b.Name, id)
+		return
+	}
+	if id.Best {
+		return
+	}
+	var lacks bool
+	switch id.Kind {
+	case results.KindBandwidth, results.KindCacheBandwidth:
+		lacks = id.Traffic == "" || (id.Pattern == "") == (id.Kernel == "") || id.Type == "" || id.WorkingSetBytes <= 0 || (id.Region != results.RegionMemory && id.Region != results.RegionCache)
+	case results.KindImageBandwidth:
+		lacks = id.Pattern == "" || id.WorkingSetBytes <= 0 || id.Region == ""
+	case results.KindLocalBandwidth:
+		lacks = id.Width == 0
+	case results.KindCompute:
+		lacks = id.Type == "" || id.Width == 0
+	case results.KindLaunch:
+		lacks = id.Mode == ""
+	case results.KindTransfer:
+		lacks = id.Memory == "" || id.Direction == "" || id.WorkingSetBytes <= 0
+	}
+	if lacks {
+		t.Errorf("%s: identity %+v lacks a field of its kind", b.Name, id)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/sizing"
@@ -62,15 +63,16 @@ func WorkingSet(ctx context.Context, dev *runtime.Device, budget sizing.Budget) 
 	}
 	pattern, width := probePattern(dev)
 	p, err := sizing.SearchWithin(ctx, dev.Info.GlobalCacheBytes, budget.Buffer(1), measure.DefaultMinSampleTime, budget, func(ctx context.Context, bytes int64) (float64, error) {
-		kb, err := bandwidthReadOnly(dev, pattern, width, bytes)
+		b, err := harness.Measure(ctx, harness.Item{Name: "working-set probe", Device: dev, Settings: probeSettings,
+			Modes: harness.Modes{NoPhases: true},
+			Make: func() (harness.Bench, error) {
+				kb, err := bandwidthReadOnly(dev, pattern, width, bytes)
+				return harness.Kernel(kb), err
+			}})
 		if err != nil {
 			return 0, err
 		}
-		kb.NoPhases = true
-		res, err := measure.Run(ctx, kb.Measurable(), probeSettings)
-		if err != nil {
-			return 0, err
-		}
+		res := b.Measurement
 		if res.Throughput == nil {
 			return 0, nil
 		}

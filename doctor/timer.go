@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"time"
 
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/runtime"
 )
@@ -29,7 +30,7 @@ const timerKernel = `__kernel void clmeter_timer(__global float *x, int iters) {
 }`
 
 // CheckDeviceTimer measures a small kernel on dev the way every benchmark is
-// measured (measure.Run: warm-up batches checked against the host clock) and
+// measured (harness.Measure: warm-up batches checked against the host clock) and
 // returns which timer the figures get. It takes well under a second on a
 // healthy device, and at most about two seconds.
 func CheckDeviceTimer(ctx context.Context, dev *runtime.Device) (TimerVerdict, error) {
@@ -47,7 +48,9 @@ func CheckDeviceTimer(ctx context.Context, dev *runtime.Device) (TimerVerdict, e
 		Global: []int{n},
 	}
 	s := measure.Settings{Samples: 1, MinSampleTime: 10 * time.Millisecond, MaxTime: 2 * time.Second, KernelTimeout: 30 * time.Second}
-	r, err := measure.Run(ctx, kb.Measurable(), s)
+	b, err := harness.Measure(ctx, harness.Item{Name: "timer-check", Kind: "doctor", Device: dev, Settings: s,
+		Make: func() (harness.Bench, error) { return harness.Kernel(kb), nil }})
+	r := b.Measurement
 	if r == nil || err != nil {
 		return TimerVerdict{}, err
 	}

@@ -35,19 +35,8 @@ func RunInterleaved(ctx context.Context, a, b Benchmark, s Settings) (ra, rb *Re
 	}
 	ea, eb := newEngine(a, s), newEngine(b, s)
 	defer func() {
-		if ea.abandoned || eb.abandoned {
-			// Both share the device as a rule: a Teardown would wait for it.
-			ea.abandon()
-			eb.abandon()
-			return
-		}
-		for _, x := range []struct {
-			name string
-			b    Benchmark
-		}{{"A", a}, {"B", b}} {
-			if terr := x.b.Teardown(); terr != nil {
-				err = errors.Join(err, fmt.Errorf("%s: teardown: %w", x.name, terr))
-			}
+		if terr := teardownPair(ea, eb); terr != nil {
+			err = errors.Join(err, terr)
 		}
 	}()
 	if err := ea.begin(ctx); err != nil {
@@ -72,50 +61,10 @@ func RunInterleaved(ctx context.Context, a, b Benchmark, s Settings) (ra, rb *Re
 	}
 	// From here both budgets are the pair's: they run from the first warm-up.
 	eb.start = start
-	steps := [2]struct {
-		e          *engine
-		k          int
-		calibrated bool
-		name       string
-	}{{ea, ka, calA, "A"}, {eb, kb, calB, "B"}}
-	for round := 0; ; round++ {
-		na, nb := len(ea.r.Samples), len(eb.r.Samples)
-		if s.Samples > 0 {
-			if na >= s.Samples && nb >= s.Samples {
-				ea.r.StopReason, eb.r.StopReason = StopSampleCount, StopSampleCount
-				break
-			}
-		} else {
-			noiseA, okA := noiseOf(ea.r.PerLaunch(), s.Stats.Confidence)
-			noiseB, okB := noiseOf(eb.r.PerLaunch(), s.Stats.Confidence)
-			if na >= s.MinSamples && nb >= s.MinSamples && okA && okB && noiseA <= s.MaxNoise && noiseB <= s.MaxNoise {
-				ea.r.StopReason, eb.r.StopReason = StopNoiseTarget, StopNoiseTarget
-				break
-			}
-			if na >= 1 && nb >= 1 && s.Clock.Now().Sub(start) >= 2*s.MaxTime || na+nb >= maxAdaptiveSamples {
-				ea.r.StopReason, eb.r.StopReason = StopMaxTime, StopMaxTime
-				break
-			}
-		}
-		order := [2]int{0, 1}
-		if round%2 == 1 {
-			order = [2]int{1, 0}
-		}
-		for _, i := range order {
-			st := &steps[i]
-			if s.Samples > 0 && len(st.e.r.Samples) >= s.Samples {
-				continue
-			}
-			// Calibration batches do not count: retry until one sample is taken.
-			for {
-				took, err := st.e.sampleOnce(ctx, &st.k, &st.calibrated)
-				if err != nil {
-					return ea.fail2(ctx, eb, fmt.Errorf("%s: sample %d: %w", st.name, len(st.e.r.Samples)+1, err))
-				}
-				if took {
-					break
-				}
-			}
+	steps := [2]*pairStep{{ea, ka, calA, "A"}, {eb, kb, calB, "B"}}
+	for round := 0; !pairDone(ea, eb, s, start); round++ {
+		if err := pairRound(ctx, steps, round, s); err != nil {
+			return ea.fail2(ctx, eb, err)
 		}
 	}
 	for _, e := range []*engine{ea, eb} {
@@ -123,6 +72,89 @@ func RunInterleaved(ctx context.Context, a, b Benchmark, s Settings) (ra, rb *Re
 		e.summarize()
 	}
 	return ea.r, eb.r, nil
+}
+
+// teardownPair tears both benchmarks down, or, when either call was
+// abandoned, neither (both share the device as a rule: a Teardown would wait
+// for it).
+func teardownPair(ea, eb *engine) error {
+	if ea.abandoned || eb.abandoned {
+		ea.abandon()
+		eb.abandon()
+		return nil
+	}
+	var err error
+	for _, x := range []struct {
+		name string
+		e    *engine
+	}{{"A", ea}, {"B", eb}} {
+		if terr := x.e.b.Teardown(); terr != nil {
+			err = errors.Join(err, fmt.Errorf("%s: teardown: %w", x.name, terr))
+		}
+	}
+	return err
+}
+
+// A pairStep is one benchmark's state in RunInterleaved's rounds: its engine,
+// batch size, whether the batch size is calibrated, and its name.
+type pairStep struct {
+	e          *engine
+	k          int
+	calibrated bool
+	name       string
+}
+
+// pairDone reports whether the interleaved sampling stops, setting both stop
+// reasons when it does: exactly s.Samples each; or both at s.MinSamples and
+// the noise target; or twice the time budget since start (one sample each).
+func pairDone(ea, eb *engine, s Settings, start time.Time) bool {
+	na, nb := len(ea.r.Samples), len(eb.r.Samples)
+	reason := StopReason("")
+	if s.Samples > 0 {
+		if na >= s.Samples && nb >= s.Samples {
+			reason = StopSampleCount
+		}
+	} else {
+		noiseA, okA := noiseOf(ea.r.PerLaunch(), s.Stats.Confidence)
+		noiseB, okB := noiseOf(eb.r.PerLaunch(), s.Stats.Confidence)
+		switch {
+		case na >= s.MinSamples && nb >= s.MinSamples && okA && okB && noiseA <= s.MaxNoise && noiseB <= s.MaxNoise:
+			reason = StopNoiseTarget
+		case na >= 1 && nb >= 1 && s.Clock.Now().Sub(start) >= 2*s.MaxTime || na+nb >= maxAdaptiveSamples:
+			reason = StopMaxTime
+		}
+	}
+	if reason == "" {
+		return false
+	}
+	ea.r.StopReason, eb.r.StopReason = reason, reason
+	return true
+}
+
+// pairRound takes one sample of each benchmark, A then B in even rounds and B
+// then A in odd ones (ABBA); calibration batches do not count.
+func pairRound(ctx context.Context, steps [2]*pairStep, round int, s Settings) error {
+	order := [2]int{0, 1}
+	if round%2 == 1 {
+		order = [2]int{1, 0}
+	}
+	for _, i := range order {
+		st := steps[i]
+		if s.Samples > 0 && len(st.e.r.Samples) >= s.Samples {
+			continue
+		}
+		// Calibration batches do not count: retry until one sample is taken.
+		for {
+			took, err := st.e.sampleOnce(ctx, &st.k, &st.calibrated)
+			if err != nil {
+				return fmt.Errorf("%s: sample %d: %w", st.name, len(st.e.r.Samples)+1, err)
+			}
+			if took {
+				break
+			}
+		}
+	}
+	return nil
 }
 
 func newEngine(b Benchmark, s Settings) *engine {

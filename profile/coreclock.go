@@ -279,9 +279,41 @@ func CheckCoreClock(m MeasuredClock, o OSClock) ClockCheck {
 	lo, hi := m.MHz*(1-u), m.MHz*(1+u)
 	got := fmt.Sprintf("%.0f MHz ±%.1f%%", m.MHz, 100*u)
 
-	var ceiling, floor float64
-	var ceilName, floorName, within string
-	hard := false // ceiling is the OS's own limit, not a nominal clock times maxBoost
+	l := osLimits(o, m.MHz, lo, hi)
+	if l.ceiling > 0 && lo > l.ceiling {
+		return refuse("%s is above %s", got, l.ceilName)
+	}
+	if l.floor > 0 && hi < l.floor {
+		return refuse("%s is below %s: the runs were slowed (a loaded or throttled machine)", got, l.floorName)
+	}
+	if lo > maxCoreMHz {
+		return refuse("%s is above %d MHz, faster than any x86-64 core runs", got, maxCoreMHz)
+	}
+	if hi < minCoreMHz {
+		return refuse("%s is below %d MHz: the runs were slowed (a loaded or throttled machine)", got, minCoreMHz)
+	}
+	c.Accepted, c.MHz, c.Reason = true, int(math.Round(m.MHz)), l.within
+	if l.hard && m.MHz > l.ceiling {
+		c.MHz = int(math.Round(l.ceiling))
+		c.Reason = fmt.Sprintf("%s, above %s by less than its uncertainty, taken as that ceiling", got, l.ceilName)
+	}
+	return c
+}
+
+// clockLimits are the clocks the OS allows a core: a ceiling and a floor
+// (zero: none), named for a reason, with what an accepted clock is within;
+// hard when the ceiling is the OS's own limit, not a nominal clock times
+// maxBoost.
+type clockLimits struct {
+	ceiling, floor              float64
+	ceilName, floorName, within string
+	hard                        bool
+}
+
+// osLimits are CheckCoreClock's limits from what the OS reports, for a
+// clock of mhz measured within lo to hi.
+func osLimits(o OSClock, mhz, lo, hi float64) clockLimits {
+	var l clockLimits
 	switch {
 	case o.cpufreq():
 		top, name := o.MaxMHz, "cpuinfo_max_freq"
@@ -290,53 +322,36 @@ func CheckCoreClock(m MeasuredClock, o OSClock) ClockCheck {
 		}
 		if top > 0 {
 			if o.Driver == "acpi-cpufreq" && o.Boost != "0" {
-				ceiling = maxBoost * top
-				ceilName = fmt.Sprintf("%.0fx the %s of %.0f MHz, a base clock under acpi-cpufreq with boost", maxBoost, name, top)
+				l.ceiling = maxBoost * top
+				l.ceilName = fmt.Sprintf("%.0fx the %s of %.0f MHz, a base clock under acpi-cpufreq with boost", maxBoost, name, top)
 			} else {
-				ceiling, hard = top, true
-				ceilName = fmt.Sprintf("the %s of %.0f MHz", name, top)
+				l.ceiling, l.hard = top, true
+				l.ceilName = fmt.Sprintf("the %s of %.0f MHz", name, top)
 			}
 		}
 		if o.MinMHz > 0 {
-			floor, floorName = o.MinMHz, fmt.Sprintf("the cpuinfo_min_freq of %.0f MHz", o.MinMHz)
+			l.floor, l.floorName = o.MinMHz, fmt.Sprintf("the cpuinfo_min_freq of %.0f MHz", o.MinMHz)
 		}
-		within = "within cpufreq's limits"
-		if ceiling > 0 {
-			within += ", at most " + ceilName
+		l.within = "within cpufreq's limits"
+		if l.ceiling > 0 {
+			l.within += ", at most " + l.ceilName
 		}
 	case o.CPUInfoMHz > 0:
 		n := o.CPUInfoMHz
-		ceiling, ceilName = maxBoost*n, fmt.Sprintf("%.0fx the %.0f MHz /proc/cpuinfo reports, a nominal clock with no cpufreq limits", maxBoost, n)
-		floor, floorName = n/maxBoost, fmt.Sprintf("1/%.0f of the %.0f MHz /proc/cpuinfo reports", maxBoost, n)
+		l.ceiling, l.ceilName = maxBoost*n, fmt.Sprintf("%.0fx the %.0f MHz /proc/cpuinfo reports, a nominal clock with no cpufreq limits", maxBoost, n)
+		l.floor, l.floorName = n/maxBoost, fmt.Sprintf("1/%.0f of the %.0f MHz /proc/cpuinfo reports", maxBoost, n)
 		switch {
 		case lo > n:
-			within = fmt.Sprintf("%.0f%% above the %.0f MHz /proc/cpuinfo reports, a nominal clock with no cpufreq limits (up to %.0fx is taken)", 100*(m.MHz/n-1), n, maxBoost)
+			l.within = fmt.Sprintf("%.0f%% above the %.0f MHz /proc/cpuinfo reports, a nominal clock with no cpufreq limits (up to %.0fx is taken)", 100*(mhz/n-1), n, maxBoost)
 		case hi < n:
-			within = fmt.Sprintf("%.0f%% below the %.0f MHz /proc/cpuinfo reports (down to 1/%.0f is taken)", 100*(1-m.MHz/n), n, maxBoost)
+			l.within = fmt.Sprintf("%.0f%% below the %.0f MHz /proc/cpuinfo reports (down to 1/%.0f is taken)", 100*(1-mhz/n), n, maxBoost)
 		default:
-			within = fmt.Sprintf("the %.0f MHz /proc/cpuinfo reports, within its uncertainty", n)
+			l.within = fmt.Sprintf("the %.0f MHz /proc/cpuinfo reports, within its uncertainty", n)
 		}
 	default:
-		within = fmt.Sprintf("the OS reports no clock; the chains agree and the clock is one an x86-64 core runs at (%d to %d MHz)", minCoreMHz, maxCoreMHz)
+		l.within = fmt.Sprintf("the OS reports no clock; the chains agree and the clock is one an x86-64 core runs at (%d to %d MHz)", minCoreMHz, maxCoreMHz)
 	}
-	if ceiling > 0 && lo > ceiling {
-		return refuse("%s is above %s", got, ceilName)
-	}
-	if floor > 0 && hi < floor {
-		return refuse("%s is below %s: the runs were slowed (a loaded or throttled machine)", got, floorName)
-	}
-	if lo > maxCoreMHz {
-		return refuse("%s is above %d MHz, faster than any x86-64 core runs", got, maxCoreMHz)
-	}
-	if hi < minCoreMHz {
-		return refuse("%s is below %d MHz: the runs were slowed (a loaded or throttled machine)", got, minCoreMHz)
-	}
-	c.Accepted, c.MHz, c.Reason = true, int(math.Round(m.MHz)), within
-	if hard && m.MHz > ceiling {
-		c.MHz = int(math.Round(ceiling))
-		c.Reason = fmt.Sprintf("%s, above %s by less than its uncertainty, taken as that ceiling", got, ceilName)
-	}
-	return c
+	return l
 }
 
 // CoreClock measures the clock this process's core runs at and checks it

@@ -1,19 +1,19 @@
 package profile
 
 import (
-	"strings"
 	"time"
 
 	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
-	"github.com/clmeter/clmeter/units"
 )
 
 // FromBenchmarks builds a profile of device dev from the benchmarks of the
 // built-in suites that ran on it (peaks, streams, launch, transfers, quick, or
-// the short profile): the bandwidth ceiling is the best median of every
-// bandwidth pattern and every stream measured beyond the device's caches
-// (BandwidthRegion; one within them is the cache bandwidth), the compute
+// the short profile), each filed in its slot by the one ceiling rule (SlotOf,
+// from the benchmark's typed identity): the bandwidth ceiling is the best
+// median of every bandwidth pattern and every stream measured beyond the
+// device's caches (one within them is the cache bandwidth), the compute
 // ceiling of each precision the best of its widths, the launch latency the
 // back-to-back empty kernel, the pinned rates the best pinned transfer of each
 // direction. Each figure's Origin names its benchmark, source (what measured
@@ -23,74 +23,13 @@ import (
 func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source string, measured time.Time) *Profile {
 	p := &Profile{Format: FormatVersion, Key: KeyOf(dev), Device: dev, Updated: measured, Compute: map[string]*Ceiling{}, Patterns: map[string]*Ceiling{}}
 	found := false
-	origin := func(b *results.Benchmark) Origin { return Origin{From: b.Name, Source: source, Measured: measured} }
-	// better makes n the ceiling *c when it beats it (Ceiling.Beats).
-	better := func(c **Ceiling, n Ceiling) {
-		if n.Value <= 0 {
-			return
-		}
-		if n.Beats(*c) {
-			*c = &n
-		}
-		found = true
-	}
-	latency := func(l **Latency, b *results.Benchmark) {
-		n := &Latency{Value: b.Measurement.Summary.Median, Origin: origin(b)}
-		if n.Beats(*l) {
-			*l = n
-			found = true
-		}
-	}
 	for i := range bs {
 		b := &bs[i]
 		if !usable(b, dev) {
 			continue
 		}
-		parts := strings.Split(b.Name, "/")
-		switch {
-		case isGlobalBandwidth(b):
-			pattern := clkernels.StreamTraffic(parts[1])
-			if parts[0] == "peaks" {
-				pattern = clkernels.PatternTraffic(parts[2])
-			}
-			n := Ceiling{Value: gbps(b), Unit: "GB/s", Origin: origin(b), Pattern: pattern, BytesPerLaunch: b.Measurement.Throughput.BytesPerLaunch}
-			if ws, err := units.ParseByteSize(b.Params["size"]); err == nil && ws > 0 {
-				n.WorkingSet = ws
-			}
-			n.OffPlateau = b.Params["plateau"] == "no"
-			if BandwidthRegion(*b) == RegionCache {
-				better(&p.CacheBandwidth, n)
-				continue
-			}
-			better(&p.Bandwidth, n)
-			c := p.Patterns[pattern]
-			better(&c, n)
-			if c != nil {
-				p.Patterns[pattern] = c
-			}
-		case len(parts) == 3 && parts[0] == "peaks" && parts[1] == "local-bandwidth":
-			better(&p.LocalBandwidth, Ceiling{Value: gbps(b), Unit: "GB/s", Origin: origin(b), Pattern: "read-only"})
-		case len(parts) == 4 && parts[0] == "peaks" && parts[1] == "compute":
-			typ := parts[2]
-			unit := "GFLOP/s"
-			if typ != "float" && typ != "double" && typ != "half" { // int, int24, short, char
-				unit = "GIOP/s"
-			}
-			c := p.Compute[typ]
-			better(&c, Ceiling{Value: gops(b), Unit: unit, Origin: origin(b)})
-			if c != nil {
-				p.Compute[typ] = c
-			}
-		case b.Name == "launch/"+clkernels.LaunchThroughput:
-			latency(&p.Launch, b)
-		case b.Name == "launch/"+clkernels.LaunchRoundTrip:
-			latency(&p.LaunchRoundTrip, b)
-		case len(parts) == 4 && parts[0] == "transfers" && parts[1] == clkernels.TransferPinned:
-			if parts[2] == clkernels.ToDevice {
-				better(&p.PinnedToDevice, Ceiling{Value: gbps(b), Unit: "GB/s", Origin: origin(b)})
-			} else {
-				better(&p.PinnedToHost, Ceiling{Value: gbps(b), Unit: "GB/s", Origin: origin(b)})
-			}
+		if s, ok := BenchmarkSlot(*b); ok && p.file(s, b, Origin{From: b.Name, Source: source, Measured: measured}) {
+			found = true
 		}
 	}
 	if !found {
@@ -99,56 +38,77 @@ func FromBenchmarks(dev results.DeviceInfo, bs []results.Benchmark, source strin
 	return p
 }
 
-// Regions of a global bandwidth benchmark (BandwidthRegion).
-const (
-	// RegionMemory: measured beyond the device's caches; its figure is a
-	// memory bandwidth.
-	RegionMemory = "memory"
-	// RegionCache: the working set fits in a cache level; its figure is
-	// partly or wholly the cache's.
-	RegionCache = "cache"
-)
-
-// BandwidthRegion is the one rule for where a global bandwidth benchmark's
-// figure comes from, used by the device profile's ceilings and the suite
-// table's % PEAK alike: the benchmark's own "region" parameter when it has one
-// (the built-in suites set "memory" or "cache"; any other value counts as
-// "cache"), else, for older result files and other kernels, RegionCache when
-// one launch moved less than four times the device's global (last-level)
-// cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE) and RegionMemory otherwise (also
-// when either is unknown). Seen on PoCL: the quick suite's triad over 32 MiB
-// arrays read 76 GB/s where 64 MiB arrays read 49, with a 32 MiB L3.
-func BandwidthRegion(b results.Benchmark) string {
-	if r, ok := b.Params["region"]; ok {
-		if r == RegionMemory {
-			return RegionMemory
+// file sets b's figure in slot s of p when it beats the one there, and
+// reports whether b gave a figure.
+func (p *Profile) file(s Slot, b *results.Benchmark, o Origin) bool {
+	t := b.Measurement.Throughput
+	if t == nil {
+		t = &measure.Throughput{}
+	}
+	// better makes n the ceiling *c when it beats it (Ceiling.Beats).
+	better := func(c **Ceiling, n Ceiling) bool {
+		if n.Value <= 0 {
+			return false
 		}
-		return RegionCache
+		if n.Beats(*c) {
+			*c = &n
+		}
+		return true
 	}
-	var bytes int64
-	if m := b.Measurement; m != nil && m.Throughput != nil {
-		bytes = m.Throughput.BytesPerLaunch
+	latency := func(l **Latency) bool {
+		n := &Latency{Value: b.Measurement.Summary.Median, Origin: o}
+		if !n.Beats(*l) {
+			return false
+		}
+		*l = n
+		return true
 	}
-	if cacheSized(bytes, b.Device.GlobalCacheBytes) {
-		return RegionCache
+	switch s.Figure {
+	case FigureBandwidth:
+		n := Ceiling{Value: t.GBPerSecond, Unit: "GB/s", Origin: o, Pattern: s.Traffic, BytesPerLaunch: t.BytesPerLaunch,
+			WorkingSet: b.Identity.WorkingSetBytes, OffPlateau: b.Identity.OffPlateau}
+		if s.Region == RegionCache {
+			return better(&p.CacheBandwidth, n)
+		}
+		c := p.Patterns[s.Traffic]
+		better(&c, n)
+		if c != nil {
+			p.Patterns[s.Traffic] = c
+		}
+		return better(&p.Bandwidth, n)
+	case FigureLocalBandwidth:
+		return better(&p.LocalBandwidth, Ceiling{Value: t.GBPerSecond, Unit: "GB/s", Origin: o, Pattern: results.TrafficReadOnly})
+	case FigureCompute:
+		c := p.Compute[s.Type]
+		ok := better(&c, Ceiling{Value: t.GOpsPerSecond, Unit: computeUnit(s.Type), Origin: o})
+		if c != nil {
+			p.Compute[s.Type] = c
+		}
+		return ok
+	case FigureLaunch:
+		return latency(&p.Launch)
+	case FigureLaunchRoundTrip:
+		return latency(&p.LaunchRoundTrip)
+	case FigurePinned:
+		c := p.Ceiling(s)
+		ok := better(&c, Ceiling{Value: t.GBPerSecond, Unit: "GB/s", Origin: o})
+		if s.Direction == clkernels.ToDevice {
+			p.PinnedToDevice = c
+		} else {
+			p.PinnedToHost = c
+		}
+		return ok
 	}
-	return RegionMemory
+	return false
 }
 
-// cacheSized is BandwidthRegion's rule without a region parameter: a launch
-// moving less than four times the device's last-level cache may run from
-// it (false when either is unknown).
-func cacheSized(bytes, cache int64) bool {
-	return cache > 0 && bytes > 0 && bytes < 4*cache
-}
-
-// isGlobalBandwidth reports whether b is one of the built-in global memory
-// bandwidth benchmarks (peaks/bandwidth/PATTERN/WIDTH, streams/KERNEL/TYPE)
-// with a bandwidth figure.
-func isGlobalBandwidth(b *results.Benchmark) bool {
-	parts := strings.Split(b.Name, "/")
-	named := len(parts) == 4 && parts[0] == "peaks" && parts[1] == "bandwidth" || len(parts) == 3 && parts[0] == "streams"
-	return named && b.Measurement != nil && b.Measurement.Throughput != nil
+// computeUnit is the unit of a compute ceiling of typ: GFLOP/s for the
+// floating-point types, GIOP/s for the integers (int, int24, short, char).
+func computeUnit(typ string) string {
+	if typ == "float" || typ == "double" || typ == "half" {
+		return "GFLOP/s"
+	}
+	return "GIOP/s"
 }
 
 // usable reports whether b is a finished, valid measurement on dev.
@@ -160,20 +120,6 @@ func usable(b *results.Benchmark, dev results.DeviceInfo) bool {
 		return false
 	}
 	return b.Device.Index == dev.Index && KeyOf(b.Device) == KeyOf(dev)
-}
-
-func gbps(b *results.Benchmark) float64 {
-	if t := b.Measurement.Throughput; t != nil {
-		return t.GBPerSecond
-	}
-	return 0
-}
-
-func gops(b *results.Benchmark) float64 {
-	if t := b.Measurement.Throughput; t != nil {
-		return t.GOpsPerSecond
-	}
-	return 0
 }
 
 // Rebuild builds the profiles of every device in srcs from their benchmarks

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/clocks"
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -60,165 +62,199 @@ type MeasureOptions struct {
 // benchmarks. A benchmark that fails is kept with its error and leaves its
 // figure out.
 func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*Profile, []results.Benchmark, error) {
-	s := o.Settings
-	if s.MinSampleTime == 0 {
-		s = ShortSettings()
+	sh := &short{ctx: ctx, dev: dev, o: o, s: o.Settings}
+	if sh.s.MinSampleTime == 0 {
+		sh.s = ShortSettings()
 	}
 	parts := o.Parts
 	if parts == nil {
 		parts = AllParts
 	}
-	want := map[string]bool{}
-	for _, p := range parts {
-		want[p] = true
-	}
-	var out []results.Benchmark
-	run := func(name string, params [][2]string, timer measure.Timer, mk func() (measure.Benchmark, error)) error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if o.Progress != nil {
-			o.Progress(name)
-		}
-		b := results.Benchmark{Name: name, Kind: "profile", Device: dev.Describe(), Figures: []results.Figure{}}
-		for _, p := range params {
-			b.SetParam(p[0], p[1])
-		}
-		mb, err := mk()
-		if err != nil {
-			b.Error = err.Error()
-			out = append(out, b)
-			return nil
-		}
-		st := s
-		if timer != "" {
-			st.Timer = timer
-		}
-		res, err := measure.Run(ctx, mb, st)
-		b.Measurement = res
-		if err != nil {
-			b.Conclude(err) // an unfinished benchmark gives no figure
-			if errors.Is(err, context.Canceled) {
-				return err
+	steps := map[string]func() error{PartBandwidth: sh.bandwidth, PartLocal: sh.local, PartCompute: sh.compute,
+		PartLaunch: sh.launch, PartPinned: sh.pinned}
+	for _, part := range AllParts { // in AllParts' order, whatever the order asked
+		if slices.Contains(parts, part) {
+			if err := steps[part](); err != nil {
+				return nil, sh.out, err
 			}
 		}
-		out = append(out, b)
-		return nil
 	}
-	kernel := func(name string, params [][2]string, mk func() (*runtime.KernelBenchmark, error)) error {
-		return run(name, params, "", func() (measure.Benchmark, error) {
-			kb, err := mk()
-			if err != nil {
-				return nil, err
-			}
-			kb.NoPhases = true // a ceiling is the kernel's figure, not its copies'
-			return kb.Measurable(), nil
-		})
+	p := FromBenchmarks(dev.Describe(), sh.out, ShortSource, time.Now().UTC().Truncate(time.Second))
+	if p == nil {
+		return nil, sh.out, fmt.Errorf("short profile of %s: no benchmark gave a figure", dev.Info.Name)
 	}
+	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
+	return p, sh.out, nil
+}
+
+// short is one MeasureShort: its options and the benchmarks measured so far.
+type short struct {
+	ctx context.Context
+	dev *runtime.Device
+	o   MeasureOptions
+	s   measure.Settings
+	out []results.Benchmark
+}
+
+// run measures what mk makes through the harness and keeps its record; only
+// an interruption stops the profile.
+func (sh *short) run(name string, id results.Identity, params [][2]string, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) error {
+	if err := sh.ctx.Err(); err != nil {
+		return err
+	}
+	if sh.o.Progress != nil {
+		sh.o.Progress(name)
+	}
+	id.Suite = "profile"
+	b := results.Benchmark{Name: name, Kind: "profile", Identity: &id, Device: sh.dev.Describe(), Figures: []results.Figure{}}
+	for _, p := range params {
+		b.SetParam(p[0], p[1])
+	}
+	b, err := harness.Measure(sh.ctx, harness.Item{Base: &b, Device: sh.dev, Make: mk, Settings: sh.s, Timer: timer, Modes: modes})
+	sh.out = append(sh.out, b)
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	return nil
+}
+
+// kernel measures a kernel benchmark without its phases: a ceiling is the
+// kernel's figure, not its copies'.
+func (sh *short) kernel(name string, id results.Identity, params [][2]string, mk func() (*runtime.KernelBenchmark, error)) error {
+	return sh.run(name, id, params, "", harness.Modes{NoPhases: true}, func() (harness.Bench, error) {
+		kb, err := mk()
+		if err != nil {
+			return nil, err
+		}
+		return harness.Kernel(kb), nil
+	})
+}
+
+// plain measures a benchmark that is not a kernel's (launch, transfers).
+func (sh *short) plain(name string, id results.Identity, params [][2]string, timer measure.Timer, mk func() (measure.Benchmark, error)) error {
+	return sh.run(name, id, params, timer, harness.Modes{}, func() (harness.Bench, error) {
+		b, err := mk()
+		if err != nil {
+			return nil, err
+		}
+		return harness.Plain(b, nil), nil
+	})
+}
+
+// bandwidth measures the bandwidth patterns over the peaks suite's working
+// set (clkernels.WorkingSet; 1 MiB when Small).
+func (sh *short) bandwidth() error {
+	dev := sh.dev
 	var bwSize int64 = 1 << 20
-	if want[PartBandwidth] && !o.Small {
-		ws, err := clkernels.WorkingSet(ctx, dev, clkernels.Budget(dev, o.MaxMemory))
+	if !sh.o.Small {
+		ws, err := clkernels.WorkingSet(sh.ctx, dev, clkernels.Budget(dev, sh.o.MaxMemory))
 		if err != nil {
-			return nil, out, fmt.Errorf("short profile of %s: %w", dev.Info.Name, err)
+			return fmt.Errorf("short profile of %s: %w", dev.Info.Name, err)
 		}
 		bwSize = ws.Memory.Bytes
 	}
-	if want[PartBandwidth] {
-		type pw struct {
-			pattern string
-			width   int
-		}
-		// What is fastest where, from the full peaks suite: grid-stride float4
-		// on GPUs, chunks of float16 on CPUs (where a grid-stride loop does not
-		// vectorize); copy and read-modify-write everywhere.
-		list := []pw{{clkernels.PatternStride, 4}, {clkernels.PatternCopy, 4}, {clkernels.PatternRMW, 4}}
-		if FactsOf(dev).CPU {
-			list = []pw{{clkernels.PatternChunk, 16}, {clkernels.PatternCopy, 16}, {clkernels.PatternRMW, 16}}
-		}
-		for _, pw := range list {
-			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", pw.pattern, pw.width)
-			// The working set of the peaks suite (clkernels.WorkingSet):
-			// its region says whether it is memory's or a cache's.
-			params := [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}, {"size", clkernels.SizeLabel(bwSize)}, {"region", clkernels.Region(dev, bwSize)}}
-			if params[3][1] == RegionMemory {
-				params = append(params, [2]string{"plateau", clkernels.OnPlateau(dev, bwSize)})
-			}
-			if err := kernel(name, params, func() (*runtime.KernelBenchmark, error) {
-				n := bwSize
-				if pw.pattern == clkernels.PatternCopy {
-					n /= 2 // two buffers share the working set
-				}
-				return clkernels.BandwidthBenchmark(dev, pw.pattern, pw.width, n)
-			}); err != nil {
-				return nil, out, err
-			}
-		}
+	type pw struct {
+		pattern string
+		width   int
 	}
-	if want[PartLocal] {
-		iters := 0
-		if o.Small {
-			iters = 64
+	// What is fastest where, from the full peaks suite: grid-stride float4
+	// on GPUs, chunks of float16 on CPUs (where a grid-stride loop does not
+	// vectorize); copy and read-modify-write everywhere.
+	list := []pw{{clkernels.PatternStride, 4}, {clkernels.PatternCopy, 4}, {clkernels.PatternRMW, 4}}
+	if FactsOf(dev).CPU {
+		list = []pw{{clkernels.PatternChunk, 16}, {clkernels.PatternCopy, 16}, {clkernels.PatternRMW, 16}}
+	}
+	for _, pw := range list {
+		name := fmt.Sprintf("peaks/bandwidth/%s/float%d", pw.pattern, pw.width)
+		// The working set of the peaks suite (clkernels.WorkingSet):
+		// its region says whether it is memory's or a cache's.
+		id := clkernels.BandwidthIdentity(dev, pw.pattern, pw.width, bwSize)
+		params := [][2]string{{"pattern", pw.pattern}, {"width", fmt.Sprint(pw.width)}, {"size", clkernels.SizeLabel(bwSize)}, {"region", id.Region}}
+		if id.Region == RegionMemory {
+			plateau := "yes"
+			if id.OffPlateau {
+				plateau = "no"
+			}
+			params = append(params, [2]string{"plateau", plateau})
 		}
-		if err := kernel("peaks/local-bandwidth/float4", [][2]string{{"width", "4"}}, func() (*runtime.KernelBenchmark, error) {
-			return clkernels.LocalBandwidthBenchmark(dev, 4, iters)
+		if err := sh.kernel(name, id, params, func() (*runtime.KernelBenchmark, error) {
+			n := bwSize
+			if pw.pattern == clkernels.PatternCopy {
+				n /= 2 // two buffers share the working set
+			}
+			return clkernels.BandwidthBenchmark(dev, pw.pattern, pw.width, n)
 		}); err != nil {
-			return nil, out, err
+			return err
 		}
 	}
-	if want[PartCompute] {
-		iters := 0
-		if o.Small {
-			iters = 4
-		}
-		for _, tw := range []struct {
-			typ   string
-			width int
-		}{{"float", 4}, {"float", 16}, {"double", 4}} {
-			if !clkernels.ComputeSupported(dev, tw.typ) {
-				continue
-			}
-			name := fmt.Sprintf("peaks/compute/%s/%d", tw.typ, tw.width)
-			if err := kernel(name, [][2]string{{"type", tw.typ}, {"width", fmt.Sprint(tw.width)}}, func() (*runtime.KernelBenchmark, error) {
-				return clkernels.ComputeBenchmark(dev, tw.typ, tw.width, iters)
-			}); err != nil {
-				return nil, out, err
-			}
-		}
+	return nil
+}
+
+// local measures the local memory bandwidth.
+func (sh *short) local() error {
+	iters := 0
+	if sh.o.Small {
+		iters = 64
 	}
-	if want[PartLaunch] {
-		lb, _ := clkernels.NewLaunchBenchmark(dev, clkernels.LaunchThroughput)
-		if err := run("launch/"+clkernels.LaunchThroughput, [][2]string{{"mode", clkernels.LaunchThroughput}}, lb.Timer(), func() (measure.Benchmark, error) {
-			return lb, nil
+	return sh.kernel("peaks/local-bandwidth/float4", results.Identity{Kind: results.KindLocalBandwidth, Type: "float", Width: 4}, [][2]string{{"width", "4"}}, func() (*runtime.KernelBenchmark, error) {
+		return clkernels.LocalBandwidthBenchmark(sh.dev, 4, iters)
+	})
+}
+
+// compute measures float4, float16 and double4 compute where supported.
+func (sh *short) compute() error {
+	iters := 0
+	if sh.o.Small {
+		iters = 4
+	}
+	for _, tw := range []struct {
+		typ   string
+		width int
+	}{{"float", 4}, {"float", 16}, {"double", 4}} {
+		if !clkernels.ComputeSupported(sh.dev, tw.typ) {
+			continue
+		}
+		name := fmt.Sprintf("peaks/compute/%s/%d", tw.typ, tw.width)
+		if err := sh.kernel(name, results.Identity{Kind: results.KindCompute, Type: tw.typ, Width: tw.width}, [][2]string{{"type", tw.typ}, {"width", fmt.Sprint(tw.width)}}, func() (*runtime.KernelBenchmark, error) {
+			return clkernels.ComputeBenchmark(sh.dev, tw.typ, tw.width, iters)
 		}); err != nil {
-			return nil, out, err
+			return err
 		}
 	}
-	if want[PartPinned] {
-		size := int64(64 << 20)
-		if clkernels.ZeroCopy(dev) || o.Small {
-			size = 16 << 20
-		}
-		if o.Small {
-			size = 1 << 20
-		}
-		if m := dev.Info.MaxAllocBytes; m > 0 && size > m {
-			size = m
-		}
-		for _, dir := range clkernels.TransferDirections {
-			name := fmt.Sprintf("transfers/%s/%s/%dMiB", clkernels.TransferPinned, dir, size>>20)
-			if err := run(name, [][2]string{{"memory", clkernels.TransferPinned}, {"direction", dir}}, measure.TimerHost, func() (measure.Benchmark, error) {
-				return clkernels.NewTransferBenchmark(dev, clkernels.TransferPinned, dir, size)
-			}); err != nil {
-				return nil, out, err
-			}
+	return nil
+}
+
+// launch measures the launch throughput.
+func (sh *short) launch() error {
+	lb, _ := clkernels.NewLaunchBenchmark(sh.dev, clkernels.LaunchThroughput)
+	return sh.plain("launch/"+clkernels.LaunchThroughput, results.Identity{Kind: results.KindLaunch, Mode: clkernels.LaunchThroughput}, [][2]string{{"mode", clkernels.LaunchThroughput}}, lb.Timer(), func() (measure.Benchmark, error) {
+		return lb, nil
+	})
+}
+
+// pinned measures pinned transfers both ways (64 MiB; 16 MiB on zero-copy
+// devices, 1 MiB when Small; within the largest allocation).
+func (sh *short) pinned() error {
+	size := int64(64 << 20)
+	if clkernels.ZeroCopy(sh.dev) || sh.o.Small {
+		size = 16 << 20
+	}
+	if sh.o.Small {
+		size = 1 << 20
+	}
+	if m := sh.dev.Info.MaxAllocBytes; m > 0 && size > m {
+		size = m
+	}
+	for _, dir := range clkernels.TransferDirections {
+		name := fmt.Sprintf("transfers/%s/%s/%dMiB", clkernels.TransferPinned, dir, size>>20)
+		id := results.Identity{Kind: results.KindTransfer, Memory: clkernels.TransferPinned, Direction: dir, WorkingSetBytes: size}
+		if err := sh.plain(name, id, [][2]string{{"memory", clkernels.TransferPinned}, {"direction", dir}}, measure.TimerHost, func() (measure.Benchmark, error) {
+			return clkernels.NewTransferBenchmark(sh.dev, clkernels.TransferPinned, dir, size)
+		}); err != nil {
+			return err
 		}
 	}
-	p := FromBenchmarks(dev.Describe(), out, ShortSource, time.Now().UTC().Truncate(time.Second))
-	if p == nil {
-		return nil, out, fmt.Errorf("short profile of %s: no benchmark gave a figure", dev.Info.Name)
-	}
-	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
-	return p, out, nil
+	return nil
 }
 
 // FactsOf returns what the theoretical figures of dev are computed from.

@@ -88,9 +88,11 @@ func (c *Ceiling) Beats(old *Ceiling) bool {
 	case c.OffPlateau != old.OffPlateau:
 		// A figure on the memory plateau beats one measured short of it.
 		return old.OffPlateau
-	case c.OffPlateau && c.WorkingSet != old.WorkingSet && c.WorkingSet > 0 && old.WorkingSet > 0:
-		// Short of the plateau, the larger working set is nearer memory's
-		// figure, whatever the values (a smaller one keeps more of a cache).
+	case c.OffPlateau && c.Pattern == old.Pattern && c.WorkingSet != old.WorkingSet && c.WorkingSet > 0 && old.WorkingSet > 0:
+		// Short of the plateau, of one traffic pattern, the larger working
+		// set is nearer memory's figure, whatever the values (a smaller one
+		// keeps more of a cache). Across patterns the values decide: a
+		// slower triad over larger arrays is not nearer a read's ceiling.
 		return c.WorkingSet > old.WorkingSet
 	}
 	return c.Value > old.Value
@@ -169,14 +171,14 @@ type Profile struct {
 	Updated time.Time `json:"updated"`
 	// Bandwidth is the global memory bandwidth ceiling (best of read-only,
 	// copy and read-modify-write patterns), measured beyond the device's
-	// caches (BandwidthRegion); LocalBandwidth the local memory one.
+	// caches (SlotOf); LocalBandwidth the local memory one.
 	Bandwidth      *Ceiling `json:"global_bandwidth,omitempty"`
 	LocalBandwidth *Ceiling `json:"local_bandwidth,omitempty"`
 	// Patterns holds the best global memory bandwidth of each traffic pattern
 	// ("read-only", "copy", "read-modify-write"); Bandwidth is the best of them.
 	Patterns map[string]*Ceiling `json:"patterns,omitempty"`
 	// CacheBandwidth is the best global bandwidth of a working set that fits
-	// in the device's caches (BandwidthRegion "cache": a --small run, the
+	// in the device's caches (SlotOf region "cache": a --small run, the
 	// quick suite's streams on a large cache). It is a figure of the caches,
 	// never a memory ceiling.
 	CacheBandwidth *Ceiling `json:"cache_bandwidth,omitempty"`

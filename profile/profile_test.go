@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 )
 
@@ -269,64 +268,6 @@ func TestMerge(t *testing.T) {
 	}
 }
 
-func bench(name string, dev results.DeviceInfo, median time.Duration, gbps, gops float64) results.Benchmark {
-	m := &measure.Result{Samples: []measure.Sample{{PerLaunch: median}}, Summary: measure.Summary{Median: median}}
-	if gbps > 0 || gops > 0 {
-		m.Throughput = &measure.Throughput{GBPerSecond: gbps, GOpsPerSecond: gops}
-	}
-	return results.Benchmark{Name: name, Device: dev, Measurement: m}
-}
-
-func TestFromBenchmarks(t *testing.T) {
-	other := gpu
-	other.Index, other.Name = "0:0", "pthread-cpu"
-	invalid := bench("peaks/bandwidth/chunk/float16", gpu, time.Millisecond, 9000, 0)
-	f := false
-	invalid.Measurement.Valid = &f
-	failed := bench("peaks/bandwidth/stride/float8", gpu, time.Millisecond, 8000, 0)
-	failed.Error = "boom"
-	bs := []results.Benchmark{
-		bench("peaks/bandwidth/stride/float4", gpu, time.Millisecond, 2500, 0),
-		bench("peaks/bandwidth/rmw/float4", gpu, time.Millisecond, 2700, 0),
-		bench("streams/copy/float", gpu, time.Millisecond, 2900, 0),
-		bench("streams/dot/float", gpu, time.Millisecond, 2800, 0),
-		invalid, failed,
-		bench("peaks/bandwidth/copy/float4", other, time.Millisecond, 9999, 0),
-		bench("peaks/local-bandwidth/float4", gpu, time.Millisecond, 30000, 0),
-		bench("peaks/compute/float/1", gpu, time.Millisecond, 0, 40000),
-		bench("peaks/compute/float/4", gpu, time.Millisecond, 0, 51000),
-		bench("peaks/compute/int/4", gpu, time.Millisecond, 0, 20000),
-		bench("peaks/compute/short/4", gpu, time.Millisecond, 0, 20000),
-		bench("launch/throughput", gpu, 3*time.Microsecond, 0, 0.0003),
-		bench("launch/round-trip", gpu, 12*time.Microsecond, 0, 0),
-		bench("transfers/pinned/write/64MiB", gpu, time.Millisecond, 25, 0),
-		bench("transfers/pinned/read/64MiB", gpu, time.Millisecond, 26, 0),
-		bench("transfers/pageable/read/64MiB", gpu, time.Millisecond, 12, 0),
-	}
-	p := FromBenchmarks(gpu, bs, "clmeter suite all", time.Now())
-	if p == nil {
-		t.Fatal("no profile")
-	}
-	if p.Bandwidth.Value != 2900 || p.Bandwidth.Pattern != "copy" || p.Bandwidth.From != "streams/copy/float" {
-		t.Errorf("bandwidth %+v", p.Bandwidth)
-	}
-	if p.LocalBandwidth.Value != 30000 || p.Compute["float"].Value != 51000 || p.Compute["int"].Unit != "GIOP/s" || p.Compute["short"].Unit != "GIOP/s" {
-		t.Errorf("local %+v compute %+v", p.LocalBandwidth, p.Compute)
-	}
-	if p.LaunchLatency() != 3*time.Microsecond || p.LaunchRoundTrip.Value != 12*time.Microsecond || p.Launch.Source != "clmeter suite all" || p.Launch.From != "launch/throughput" {
-		t.Errorf("launch %+v %+v", p.Launch, p.LaunchRoundTrip)
-	}
-	if p.PinnedToDevice.Value != 25 || p.PinnedToHost.Value != 26 {
-		t.Errorf("pinned %+v %+v", p.PinnedToDevice, p.PinnedToHost)
-	}
-	if !p.Complete() {
-		t.Error("not complete")
-	}
-	if FromBenchmarks(gpu, bs[6:7], "x", time.Now()) != nil {
-		t.Error("a profile from another device's benchmarks")
-	}
-}
-
 func TestComputeTheory(t *testing.T) {
 	th := ComputeTheory(DeviceFacts{Name: "NVIDIA H100 80GB HBM3", ComputeUnits: 132, ClockMHz: 1980, NVComputeCapability: "9.0", NativeWidthFloat: 1})
 	if v := th["float"].Value; v < 66908 || v > 66909 {
@@ -409,106 +350,6 @@ func TestPlaceTrafficRoof(t *testing.T) {
 	}
 }
 
-// TestBandwidthRegion checks the one rule for a bandwidth's region: the
-// benchmark's region parameter when set, else less than four times the
-// last-level cache a launch is the cache's.
-func TestBandwidthRegion(t *testing.T) {
-	cpu := gpu
-	cpu.GlobalCacheBytes = 32 << 20
-	noCache := gpu
-	for _, tt := range []struct {
-		name   string
-		dev    results.DeviceInfo
-		region string // "" for no param
-		bytes  int64
-		want   string
-	}{
-		{"param memory wins over a small size", cpu, "memory", 1 << 20, RegionMemory},
-		{"param cache wins over a large size", cpu, "cache", 1 << 30, RegionCache},
-		{"an unknown region value is never memory", cpu, "l2", 1 << 30, RegionCache},
-		{"no param: under 4x the cache", cpu, "", 96 << 20, RegionCache},
-		{"no param: just under 4x", cpu, "", 128<<20 - 1, RegionCache},
-		{"no param: 4x the cache", cpu, "", 128 << 20, RegionMemory},
-		{"no param: far beyond", cpu, "", 1 << 30, RegionMemory},
-		{"no param, cache size unknown", noCache, "", 1 << 20, RegionMemory},
-		{"no param, bytes unknown", cpu, "", 0, RegionMemory},
-	} {
-		b := bench("streams/copy/float", tt.dev, time.Millisecond, 50, 0)
-		b.Measurement.Throughput.BytesPerLaunch = tt.bytes
-		if tt.region != "" {
-			b.SetParam("region", tt.region)
-		}
-		if got := BandwidthRegion(b); got != tt.want {
-			t.Errorf("%s: region %q, want %q", tt.name, got, tt.want)
-		}
-	}
-}
-
-// TestFromBenchmarksCacheSized checks that a cache-sized bandwidth never
-// becomes a memory ceiling: it is the profile's cache bandwidth, by either
-// side of the rule, and the memory ceilings come only from the rest.
-func TestFromBenchmarksCacheSized(t *testing.T) {
-	cpu := gpu
-	cpu.Index, cpu.Name, cpu.GlobalCacheBytes = "0:0", "pthread-cpu", 32<<20
-	sized := func(name string, gbps float64, bytes int64, region string) results.Benchmark {
-		b := bench(name, cpu, time.Millisecond, gbps, 0)
-		b.Measurement.Throughput.BytesPerLaunch = bytes
-		if region != "" {
-			b.SetParam("region", region)
-		}
-		return b
-	}
-	bs := []results.Benchmark{
-		sized("streams/triad/float", 76, 96<<20, ""),                 // 3 arrays of 32 MiB: partly in the L3
-		sized("streams/triad/float", 49, 192<<20, ""),                // 3 arrays of 64 MiB
-		sized("peaks/bandwidth/rmw/float16", 106, 96<<20, ""),        // 2 x 48 MiB
-		sized("peaks/bandwidth/rmw/float16", 60, 512<<20, ""),        // beyond
-		sized("peaks/bandwidth/chunk/float16", 300, 1<<30, "cache"),  // the suite says cache
-		sized("peaks/bandwidth/stride/float4", 40, 64<<20, "memory"), // the suite says memory (a plateau)
-	}
-	p := FromBenchmarks(cpu, bs, "test", time.Now())
-	if p == nil {
-		t.Fatal("no profile")
-	}
-	if c := p.Patterns["copy"]; c == nil || c.Value != 49 || c.BytesPerLaunch != 192<<20 {
-		t.Errorf("copy ceiling %+v, want 49 GB/s from the 64 MiB arrays", c)
-	}
-	if c := p.Patterns["read-modify-write"]; c == nil || c.Value != 60 {
-		t.Errorf("read-modify-write ceiling %+v, want 60 GB/s from 512 MiB", c)
-	}
-	if c := p.Patterns["read-only"]; c == nil || c.Value != 40 {
-		t.Errorf("read-only ceiling %+v, want 40 GB/s (region memory)", c)
-	}
-	if p.Bandwidth.Value != 60 || p.CacheBandwidth == nil || p.CacheBandwidth.Value != 300 || p.CacheBandwidth.From != "peaks/bandwidth/chunk/float16" {
-		t.Errorf("bandwidth %+v cache %+v", p.Bandwidth, p.CacheBandwidth)
-	}
-	// Alone, a cache-sized figure gives no memory ceiling at all; merged
-	// into a profile it leaves the memory ceilings alone.
-	small := FromBenchmarks(cpu, bs[:1], "quick", time.Now())
-	if small == nil || small.Bandwidth != nil || len(small.Patterns) != 0 || small.CacheBandwidth == nil || small.CacheBandwidth.Value != 76 {
-		t.Fatalf("cache-sized alone: %+v", small)
-	}
-	if l := strings.Join(small.Lines(), "\n"); !strings.Contains(l, "none measured beyond the device's caches") || !strings.Contains(l, "cache bandwidth 76.0 GB/s") {
-		t.Errorf("lines of a cache-only profile:\n%s", l)
-	}
-	m, _ := Merge(p, small)
-	if m.Patterns["copy"].Value != 49 || m.Bandwidth.Value != 60 || m.CacheBandwidth.Value != 300 {
-		t.Errorf("a cache-sized figure changed the memory ceilings: %+v %+v", m.Patterns["copy"], m.Bandwidth)
-	}
-}
-
-// TestFromBenchmarksSkipsUnfinished checks that an interrupted or failed
-// benchmark read from an older file (it still holds samples) sets no figure.
-func TestFromBenchmarksSkipsUnfinished(t *testing.T) {
-	b := bench("peaks/compute/float/4", gpu, time.Millisecond, 0, 99999)
-	b.Error = "context canceled"
-	ok := bench("peaks/compute/float/1", gpu, time.Millisecond, 0, 100)
-	p := FromBenchmarks(gpu, []results.Benchmark{b, ok}, "test", time.Now())
-	if p == nil || p.Compute["float"].Value != 100 {
-		t.Errorf("compute %+v", p)
-	}
-}
-
 // TestPlaceMissingCeiling checks that a kernel judged against a ceiling the
 // profile lacks gets that said, with what to run, never a verdict of 0%.
 func TestPlaceMissingCeiling(t *testing.T) {
@@ -551,7 +392,7 @@ func TestPlaceMissingCeiling(t *testing.T) {
 }
 
 // TestPlaceInCache checks that a kernel whose working set fits in the caches
-// (the rule of BandwidthRegion) is placed under the cache bandwidth where
+// (the one ceiling rule, SlotOf) is placed under the cache bandwidth where
 // the profile has one, and is never called faster than a ceiling that is
 // too low when it has none (PoCL's saxpy over 12 MiB read 196% of a memory
 // ceiling).
@@ -629,6 +470,10 @@ func TestBeatsOffPlateau(t *testing.T) {
 		{"a smaller working set does not replace a larger one", offSmall, offLarge, false},
 		{"same working set: the higher value", &Ceiling{Value: 100, WorkingSet: 2 << 30, OffPlateau: true}, offLarge, true},
 		{"both on the plateau: the higher value", &Ceiling{Value: 91, WorkingSet: 1 << 30}, on, true},
+		// A triad over three larger arrays is another traffic pattern: its
+		// working set says nothing of how near a read is to memory's figure.
+		{"across patterns short of the plateau: the higher value", &Ceiling{Value: 80, Pattern: "triad", WorkingSet: 3 << 30, OffPlateau: true}, offLarge, false},
+		{"across patterns, a faster one wins", &Ceiling{Value: 120, Pattern: "triad", WorkingSet: 3 << 30, OffPlateau: true}, offLarge, true},
 	} {
 		if got := c.new.Beats(c.old); got != c.want {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)

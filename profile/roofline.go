@@ -98,20 +98,48 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 			r.IntensityFLOPPerByte = float64(k.OpsPerLaunch) / float64(k.BytesPerLaunch)
 		}
 	}
-	prec := k.Precision
-	if prec == "" {
-		prec = "float"
-		if k.OpsUnit == "IOP" {
-			prec = "int"
-		}
+	bw, inCache := bandwidthRoof(p, k, r)
+	comp, prec := computeRoof(p, k, r)
+	if bw != nil {
+		r.BandwidthGBPerSecond, r.BandwidthPattern = bw.Value, bw.Pattern
 	}
+	if comp != nil {
+		r.ComputeGOpsPerSecond = comp.Value
+		r.Precision = prec
+	}
+	if bw != nil && comp != nil {
+		r.RidgeOpsPerByte = comp.Value / bw.Value
+	}
+	region := placeUnderRoof(r, p, k, bw, comp, prec)
+	if !inCache && bw != nil && len(p.Patterns) > 1 && r.GBPerSecond > 0 && region == MemoryBound {
+		var parts []string
+		for _, pat := range []string{results.TrafficReadOnly, results.TrafficCopy, results.TrafficReadModifyWrite} {
+			if c := p.Patterns[pat]; c != nil {
+				parts = append(parts, fmt.Sprintf("%s %s (%.0f%%)", pat, rate(c.Value, "GB/s"), 100*r.GBPerSecond/c.Value))
+			}
+		}
+		r.Evidence = append(r.Evidence, "its bandwidth against each pattern's best: "+strings.Join(parts, ", ")+
+			" (on CPUs a write also reads its line first, so copy kernels count less traffic than they move)")
+	}
+	if r.Roof > 0 && r.PercentOfRoof > 100*(1+s.Slack) && !(inCache && bw != p.CacheBandwidth) {
+		r.Evidence = append(r.Evidence, fmt.Sprintf("%.0f%% is above the measured ceiling: the ceiling is too low, not the kernel too fast (measure it again with 'clmeter suite peaks')", r.PercentOfRoof))
+	}
+	judge(r, p, k, s, region)
+	return r
+}
+
+// bandwidthRoof is the bandwidth ceiling a kernel is placed under, by the
+// one ceiling rule (SlotOf) for its bytes a launch, and whether that rule
+// puts it in the caches: a kernel whose working set fits in the caches is
+// placed under the cache bandwidth where the profile has one (under the
+// memory ceiling it may pass it, and that is the caches, not a ceiling too
+// low); one in memory under its traffic pattern's ceiling when that is
+// lower than the device's best. It adds its reasons to r's evidence.
+func bandwidthRoof(p *Profile, k Kernel, r *results.Roofline) (*Ceiling, bool) {
+	slot, _ := SlotOf(&results.Identity{Kind: results.KindBandwidth, Traffic: k.Traffic}, k.BytesPerLaunch, p.Device.GlobalCacheBytes)
+	inCache := slot.Region == RegionCache
 	bw := p.Bandwidth
-	// A kernel whose working set fits in the caches, by the rule that makes
-	// a bandwidth figure the caches' (BandwidthRegion), is placed under the
-	// cache bandwidth where the profile has one; under the memory ceiling it
-	// may pass it, and that is the caches, not a ceiling too low.
-	inCache := cacheSized(k.BytesPerLaunch, p.Device.GlobalCacheBytes)
-	switch c := p.CacheBandwidth; {
+	switch c := p.Ceiling(slot); {
 	case inCache && c != nil:
 		r.Evidence = append(r.Evidence, fmt.Sprintf("its %s a launch is under 4x the device's last-level cache (%s): the bandwidth roof is the cache bandwidth %s (%s), not the memory's",
 			units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes), rate(c.Value, "GB/s"), c.From))
@@ -125,98 +153,114 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 			k.Traffic, rate(c.Value, "GB/s"), c.From, rate(bw.Value, "GB/s"), bw.Pattern))
 		bw = c
 	}
+	return bw, inCache
+}
+
+// computeRoof is the compute ceiling a kernel is placed under and its
+// precision: the kernel's own (float by default, int for IOP), else, when
+// the profile lacks it, the float one (said in r's evidence).
+func computeRoof(p *Profile, k Kernel, r *results.Roofline) (*Ceiling, string) {
+	prec := k.Precision
+	if prec == "" {
+		prec = "float"
+		if k.OpsUnit == "IOP" {
+			prec = "int"
+		}
+	}
 	comp := p.Compute[prec]
 	if comp == nil && k.OpsPerLaunch > 0 && p.Compute["float"] != nil {
 		comp = p.Compute["float"]
 		r.Evidence = append(r.Evidence, fmt.Sprintf("no %s compute ceiling in the profile: the float one stands in", prec))
 		prec = "float"
 	}
-	if bw != nil {
-		r.BandwidthGBPerSecond, r.BandwidthPattern = bw.Value, bw.Pattern
-	}
-	if comp != nil {
-		r.ComputeGOpsPerSecond = comp.Value
-		r.Precision = prec
-	}
-	if bw != nil && comp != nil {
-		r.RidgeOpsPerByte = comp.Value / bw.Value
-	}
-	opsUnit := "G" + orStr(k.OpsUnit, "FLOP") + "/s"
+	return comp, prec
+}
 
-	// The roof at this intensity.
-	region := Unknown
+// placeUnderRoof sets r's roof at the kernel's intensity and the percentage
+// of it reached, and returns the region: memory- or compute-bound by the
+// side of the ridge point, NoComputeCeiling or NoBandwidthCeiling when the
+// profile lacks the ceiling the judgement needs, Unknown when the kernel's
+// bytes and operations are both unknown.
+func placeUnderRoof(r *results.Roofline, p *Profile, k Kernel, bw, comp *Ceiling, prec string) string {
+	opsUnit := "G" + orStr(k.OpsUnit, "FLOP") + "/s"
 	switch {
 	case r.IntensityFLOPPerByte > 0 && bw != nil && comp != nil:
-		memRoof := r.IntensityFLOPPerByte * bw.Value
-		r.Roof, r.RoofUnit = math.Min(comp.Value, memRoof), opsUnit
-		r.PercentOfRoof = 100 * r.GOpsPerSecond / r.Roof
-		if r.IntensityFLOPPerByte < r.RidgeOpsPerByte {
-			region = MemoryBound
-			r.Evidence = append(r.Evidence, fmt.Sprintf("intensity %.3g %s/byte is below the ridge point %.3g (%s / %s): the bandwidth roof (%s x intensity = %s) is the lower one",
-				r.IntensityFLOPPerByte, orStr(k.OpsUnit, "FLOP"), r.RidgeOpsPerByte, rate(comp.Value, opsUnit), rate(bw.Value, "GB/s"), rate(bw.Value, "GB/s"), rate(memRoof, opsUnit)))
-		} else {
-			region = ComputeBound
-			r.Evidence = append(r.Evidence, fmt.Sprintf("intensity %.3g %s/byte is above the ridge point %.3g (%s / %s): the %s compute roof (%s) is the lower one",
-				r.IntensityFLOPPerByte, orStr(k.OpsUnit, "FLOP"), r.RidgeOpsPerByte, rate(comp.Value, opsUnit), rate(bw.Value, "GB/s"), prec, rate(comp.Value, opsUnit)))
-		}
-		r.Evidence = append(r.Evidence, fmt.Sprintf("achieved %s and %s: %.0f%% of the roof at this intensity", rate(r.GOpsPerSecond, opsUnit), rate(r.GBPerSecond, "GB/s"), r.PercentOfRoof))
+		return placeAtIntensity(r, k, bw, comp, prec, opsUnit)
 	case r.IntensityFLOPPerByte > 0 || (r.GBPerSecond > 0 && bw == nil) || (r.GOpsPerSecond > 0 && comp == nil):
-		// What the kernel does is known, the ceiling to judge it by is not:
-		// say so, never a percentage of a missing roof.
-		var lacks []string
-		if r.GOpsPerSecond > 0 && comp == nil {
-			region = NoComputeCeiling
-			lacks = append(lacks, "no "+prec+" compute ceiling")
-		}
-		if r.GBPerSecond > 0 && bw == nil {
-			if region == Unknown {
-				region = NoBandwidthCeiling
-			}
-			l := "no global memory bandwidth ceiling"
-			if c := p.CacheBandwidth; c != nil {
-				l += fmt.Sprintf(" (only a cache bandwidth of %s, measured within the caches)", rate(c.Value, "GB/s"))
-			}
-			lacks = append(lacks, l)
-		}
-		var achieved []string
-		if r.GBPerSecond > 0 {
-			achieved = append(achieved, rate(r.GBPerSecond, "GB/s"))
-		}
-		if r.GOpsPerSecond > 0 {
-			achieved = append(achieved, rate(r.GOpsPerSecond, opsUnit))
-		}
-		e := strings.Join(lacks, " and ") + " in the profile: run 'clmeter suite peaks'; achieved " + strings.Join(achieved, " and ")
-		if r.IntensityFLOPPerByte > 0 {
-			e += fmt.Sprintf(" at %.3g %s/byte", r.IntensityFLOPPerByte, orStr(k.OpsUnit, "FLOP"))
-		}
-		r.Evidence = append(r.Evidence, e)
+		return missingCeiling(r, p, k, bw, comp, prec, opsUnit)
 	case r.GBPerSecond > 0:
 		r.Roof, r.RoofUnit = bw.Value, "GB/s"
 		r.PercentOfRoof = 100 * r.GBPerSecond / bw.Value
-		region = MemoryBound
 		r.Evidence = append(r.Evidence, fmt.Sprintf("operations per launch unknown (give --flops): placed against the bandwidth ceiling only; achieved %s, %.0f%% of the %s ceiling (set by the %s pattern)", rate(r.GBPerSecond, "GB/s"), r.PercentOfRoof, rate(bw.Value, "GB/s"), bw.Pattern))
+		return MemoryBound
 	case r.GOpsPerSecond > 0:
 		r.Roof, r.RoofUnit = comp.Value, opsUnit
 		r.PercentOfRoof = 100 * r.GOpsPerSecond / comp.Value
-		region = ComputeBound
 		r.Evidence = append(r.Evidence, fmt.Sprintf("bytes per launch unknown (give --bytes): placed against the %s compute ceiling only; achieved %s, %.0f%% of %s", prec, rate(r.GOpsPerSecond, opsUnit), r.PercentOfRoof, rate(comp.Value, opsUnit)))
-	default:
-		r.Evidence = append(r.Evidence, "bytes and operations per launch unknown (give --bytes and --flops, or bytes:/flops: in a spec): no roof to place it under")
+		return ComputeBound
 	}
-	if !inCache && bw != nil && len(p.Patterns) > 1 && r.GBPerSecond > 0 && region == MemoryBound {
-		var parts []string
-		for _, pat := range []string{"read-only", "copy", "read-modify-write"} {
-			if c := p.Patterns[pat]; c != nil {
-				parts = append(parts, fmt.Sprintf("%s %s (%.0f%%)", pat, rate(c.Value, "GB/s"), 100*r.GBPerSecond/c.Value))
-			}
-		}
-		r.Evidence = append(r.Evidence, "its bandwidth against each pattern's best: "+strings.Join(parts, ", ")+
-			" (on CPUs a write also reads its line first, so copy kernels count less traffic than they move)")
-	}
-	if r.Roof > 0 && r.PercentOfRoof > 100*(1+s.Slack) && !(inCache && bw != p.CacheBandwidth) {
-		r.Evidence = append(r.Evidence, fmt.Sprintf("%.0f%% is above the measured ceiling: the ceiling is too low, not the kernel too fast (measure it again with 'clmeter suite peaks')", r.PercentOfRoof))
-	}
+	r.Evidence = append(r.Evidence, "bytes and operations per launch unknown (give --bytes and --flops, or bytes:/flops: in a spec): no roof to place it under")
+	return Unknown
+}
 
+// placeAtIntensity is placeUnderRoof with both ceilings and the intensity
+// known: the roof is the lower of the compute roof and intensity x
+// bandwidth.
+func placeAtIntensity(r *results.Roofline, k Kernel, bw, comp *Ceiling, prec, opsUnit string) string {
+	memRoof := r.IntensityFLOPPerByte * bw.Value
+	r.Roof, r.RoofUnit = math.Min(comp.Value, memRoof), opsUnit
+	r.PercentOfRoof = 100 * r.GOpsPerSecond / r.Roof
+	region := ComputeBound
+	if r.IntensityFLOPPerByte < r.RidgeOpsPerByte {
+		region = MemoryBound
+		r.Evidence = append(r.Evidence, fmt.Sprintf("intensity %.3g %s/byte is below the ridge point %.3g (%s / %s): the bandwidth roof (%s x intensity = %s) is the lower one",
+			r.IntensityFLOPPerByte, orStr(k.OpsUnit, "FLOP"), r.RidgeOpsPerByte, rate(comp.Value, opsUnit), rate(bw.Value, "GB/s"), rate(bw.Value, "GB/s"), rate(memRoof, opsUnit)))
+	} else {
+		r.Evidence = append(r.Evidence, fmt.Sprintf("intensity %.3g %s/byte is above the ridge point %.3g (%s / %s): the %s compute roof (%s) is the lower one",
+			r.IntensityFLOPPerByte, orStr(k.OpsUnit, "FLOP"), r.RidgeOpsPerByte, rate(comp.Value, opsUnit), rate(bw.Value, "GB/s"), prec, rate(comp.Value, opsUnit)))
+	}
+	r.Evidence = append(r.Evidence, fmt.Sprintf("achieved %s and %s: %.0f%% of the roof at this intensity", rate(r.GOpsPerSecond, opsUnit), rate(r.GBPerSecond, "GB/s"), r.PercentOfRoof))
+	return region
+}
+
+// missingCeiling says what the kernel does is known but the ceiling to
+// judge it by is not: never a percentage of a missing roof.
+func missingCeiling(r *results.Roofline, p *Profile, k Kernel, bw, comp *Ceiling, prec, opsUnit string) string {
+	region := Unknown
+	var lacks []string
+	if r.GOpsPerSecond > 0 && comp == nil {
+		region = NoComputeCeiling
+		lacks = append(lacks, "no "+prec+" compute ceiling")
+	}
+	if r.GBPerSecond > 0 && bw == nil {
+		if region == Unknown {
+			region = NoBandwidthCeiling
+		}
+		l := "no global memory bandwidth ceiling"
+		if c := p.CacheBandwidth; c != nil {
+			l += fmt.Sprintf(" (only a cache bandwidth of %s, measured within the caches)", rate(c.Value, "GB/s"))
+		}
+		lacks = append(lacks, l)
+	}
+	var achieved []string
+	if r.GBPerSecond > 0 {
+		achieved = append(achieved, rate(r.GBPerSecond, "GB/s"))
+	}
+	if r.GOpsPerSecond > 0 {
+		achieved = append(achieved, rate(r.GOpsPerSecond, opsUnit))
+	}
+	e := strings.Join(lacks, " and ") + " in the profile: run 'clmeter suite peaks'; achieved " + strings.Join(achieved, " and ")
+	if r.IntensityFLOPPerByte > 0 {
+		e += fmt.Sprintf(" at %.3g %s/byte", r.IntensityFLOPPerByte, orStr(k.OpsUnit, "FLOP"))
+	}
+	r.Evidence = append(r.Evidence, e)
+	return region
+}
+
+// judge sets r's verdict from the region under its roof, checking first
+// whether launches (LaunchBound) or too few work-groups (UnderFilled) set
+// the pace, and notes a kernel far below its roof.
+func judge(r *results.Roofline, p *Profile, k Kernel, s Settings, region string) {
 	r.Verdict = region
 	under := ""
 	cu := int64(p.Device.ComputeUnits)
@@ -249,7 +293,6 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 	if floor == 0 {
 		r.Evidence = append(r.Evidence, "no launch latency in the profile: launch-bound not checked")
 	}
-	return r
 }
 
 func orStr(s, def string) string {

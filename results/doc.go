@@ -2,13 +2,13 @@
 // everything clmeter measures (a single run, a suite, a cache benchmark), and
 // its reader and writer.
 //
-// # Schema, version 2
+// # Schema, version 3
 //
 // A result file is one JSON object, a File:
 //
 //	{
 //	  "schema": "clmeter-result",        // always this string
-//	  "version": 2,                      // SchemaVersion; readers take 1 and 2
+//	  "version": 3,                      // SchemaVersion; readers take 1 to 3
 //	  "tool": {"name": "clmeter", "version": "0.1.0"},
 //	  "command_line": ["clmeter", "run", "--kernel", "triad"],
 //	  "created": "2024-05-01T12:00:00Z", // RFC 3339
@@ -24,6 +24,9 @@
 //	  "kind": "run",                     // "run", "suite:peaks", "cache-bench" ...
 //	  "params": {"size": "16Mi", "type": "float"},
 //	  "param_order": ["size", "type"],   // the order to show params in
+//	  "identity": {"suite": "streams", "kind": "bandwidth", "kernel": "triad",
+//	               "traffic": "copy", "type": "float", "region": "memory"},
+//	                                     // version 3, built-in suites only: an Identity
 //	  "device": {"index": "0:0", "platform": "Portable Computing Language", ...},
 //	  "program": {"from_cache": true, "build_time_ns": 1043000,
 //	              "source": "triad.cl", "options": "-cl-fast-relaxed-math"},
@@ -47,7 +50,10 @@
 // must not pass silently); only "extra" holds free-form data. A later version
 // that adds fields raises Version. Version 2 added the optional "roofline",
 // "resources" and "clocks" of a Benchmark; version 1 files read unchanged, and
-// a version 1 file that holds one of them is rejected.
+// a version 1 file that holds one of them is rejected. Version 3 added the
+// "identity" of a built-in suite's benchmark (what it measures, in typed
+// fields: what the profile and the suite table read); the reader derives it
+// for a version 1 or 2 file from the names the suites gave (legacyIdentity).
 //
 // Writing is atomic: Writer writes the whole file to a temporary file in the
 // same directory, syncs it and renames it over the old one, after every

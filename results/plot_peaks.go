@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -95,21 +96,25 @@ func PeakCharts(rows []Row, figs []FigureRow, label func(device, where string) s
 			continue
 		}
 		dev := label(row.Key.Device, row.Where)
-		p := row.Bench.Params
-		switch name := row.Key.Name; {
-		case strings.HasPrefix(name, "peaks/bandwidth/") && p["pattern"] != "" && p["width"] != "" && t.GBPerSecond > 0:
+		id := row.Bench.Identity
+		if id == nil || id.Best || id.Width == 0 {
+			continue
+		}
+		width := strconv.Itoa(id.Width)
+		switch {
+		case id.Kind == KindBandwidth && id.Pattern != "" && t.GBPerSecond > 0:
 			k := key{dev, row.Source, "bandwidth", "B"}
 			get(k)
-			points[k] = append(points[k], point{p["pattern"], p["width"], t.GBPerSecond})
-		case strings.HasPrefix(name, "peaks/local-bandwidth/") && p["width"] != "" && t.GBPerSecond > 0:
+			points[k] = append(points[k], point{id.Pattern, width, t.GBPerSecond})
+		case id.Kind == KindLocalBandwidth && t.GBPerSecond > 0:
 			k := key{dev, row.Source, "bandwidth", "B"}
 			get(k)
-			points[k] = append(points[k], point{"local", p["width"], t.GBPerSecond})
-		case strings.HasPrefix(name, "peaks/compute/") && p["type"] != "" && p["width"] != "" && t.GOpsPerSecond > 0:
+			points[k] = append(points[k], point{"local", width, t.GBPerSecond})
+		case id.Kind == KindCompute && id.Type != "" && t.GOpsPerSecond > 0:
 			u := cmp.Or(t.OpsUnit, "op")
 			k := key{dev, row.Source, "compute", u}
 			get(k)
-			points[k] = append(points[k], point{p["type"], p["width"], t.GOpsPerSecond})
+			points[k] = append(points[k], point{id.Type, width, t.GOpsPerSecond})
 		}
 	}
 	var out []PeakChart
@@ -141,13 +146,17 @@ func PeakCharts(rows []Row, figs []FigureRow, label func(device, where string) s
 			if !ok || !strings.HasPrefix(unit, "G") || unit[1:] != k.unit {
 				continue
 			}
+			id := f.Identity
+			if id == nil || !id.Best {
+				continue
+			}
 			switch {
-			case k.what == "bandwidth" && f.Key.Name == "peaks/bandwidth-best":
+			case k.what == "bandwidth" && id.Kind == KindBandwidth:
 				c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak global " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: -1})
-			case k.what == "bandwidth" && f.Key.Name == "peaks/local-bandwidth-best":
+			case k.what == "bandwidth" && id.Kind == KindLocalBandwidth:
 				c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak local " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: slices.IndexFunc(c.Series, func(s PeakSeries) bool { return s.Name == "local" })})
-			case k.what == "compute" && strings.HasPrefix(f.Key.Name, "peaks/compute-best/"):
-				typ := strings.TrimPrefix(f.Key.Name, "peaks/compute-best/")
+			case k.what == "compute" && id.Kind == KindCompute:
+				typ := id.Type
 				si := slices.IndexFunc(c.Series, func(s PeakSeries) bool { return s.Name == typ })
 				if si >= 0 {
 					c.Ceilings = append(c.Ceilings, PeakCeiling{Name: "peak " + typ + " " + units.Rate(f.Figure.Value, k.unit), Rate: f.Figure.Value, Series: si})

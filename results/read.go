@@ -79,16 +79,41 @@ func Decode(r io.Reader, name string) (*File, error) {
 		line, col := position(data, int(dec.InputOffset())+1)
 		return nil, &SyntaxError{File: name, Line: line, Column: col, Msg: "unexpected data after the result object"}
 	}
-	if f.Version < 2 {
-		for i, b := range f.Benchmarks {
-			for field, set := range map[string]bool{"roofline": b.Roofline != nil, "resources": b.Resources != nil, "clocks": b.Clocks != nil} {
-				if set {
-					return nil, fmt.Errorf("%s: benchmark %d (%s): field %q is not in schema version %d (it came in version 2)", name, i, b.Name, field, f.Version)
-				}
-			}
+	if err := checkVersionFields(&f, name); err != nil {
+		return nil, err
+	}
+	if f.Version < 3 {
+		for i := range f.Benchmarks {
+			f.Benchmarks[i].Identity = legacyIdentity(f.Benchmarks[i])
 		}
 	}
 	return &f, nil
+}
+
+// checkVersionFields rejects a field of a benchmark that came after the
+// file's version.
+func checkVersionFields(f *File, name string) error {
+	for i, b := range f.Benchmarks {
+		fields := map[string]int{}
+		if b.Roofline != nil {
+			fields["roofline"] = 2
+		}
+		if b.Resources != nil {
+			fields["resources"] = 2
+		}
+		if b.Clocks != nil {
+			fields["clocks"] = 2
+		}
+		if b.Identity != nil {
+			fields["identity"] = 3
+		}
+		for _, field := range []string{"roofline", "resources", "clocks", "identity"} {
+			if v, ok := fields[field]; ok && f.Version < v {
+				return fmt.Errorf("%s: benchmark %d (%s): field %q is not in schema version %d (it came in version %d)", name, i, b.Name, field, f.Version, v)
+			}
+		}
+	}
+	return nil
 }
 
 // decodeError turns an encoding/json error into one that names the file and,

@@ -131,7 +131,9 @@ type FigureRow struct {
 	Source, Host, Where string
 	Key                 Key
 	Kind                string
-	Figure              Figure
+	// Identity is the benchmark's (nil when it has none).
+	Identity *Identity
+	Figure   Figure
 }
 
 // NewReport builds the Report of srcs.
@@ -168,7 +170,7 @@ func NewReport(srcs []Source) *Report {
 			r.Rows = append(r.Rows, row)
 		}
 		for _, f := range b.Figures {
-			r.Figures = append(r.Figures, FigureRow{Source: row.Source, Host: row.Host, Where: row.Where, Key: row.Key, Kind: b.Kind, Figure: f})
+			r.Figures = append(r.Figures, FigureRow{Source: row.Source, Host: row.Host, Where: row.Where, Key: row.Key, Kind: b.Kind, Identity: b.Identity, Figure: f})
 		}
 	}
 	r.Geomeans = geomeans(r.Rows)

@@ -17,10 +17,12 @@ const SchemaName = "clmeter-result"
 
 // SchemaVersion is the version of the schema this package writes. It reads
 // MinSchemaVersion to SchemaVersion.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // MinSchemaVersion is the oldest version this package reads: version 1 is
-// version 2 without the roofline, resources and clocks of a Benchmark.
+// version 2 without the roofline, resources and clocks of a Benchmark;
+// version 2 is version 3 without the identity of a Benchmark (the reader
+// derives it: legacyIdentity).
 const MinSchemaVersion = 1
 
 // A File is a whole result file.
@@ -70,6 +72,9 @@ type Benchmark struct {
 	// combines the two.
 	Params     map[string]string `json:"params"`
 	ParamOrder []string          `json:"param_order"`
+	// Identity is what a benchmark of the built-in suites measures, in typed
+	// fields (version 3; nil for other benchmarks).
+	Identity *Identity `json:"identity,omitempty"`
 	// Device it ran on.
 	Device DeviceInfo `json:"device"`
 	// Program built for it, nil when none.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 )
@@ -129,13 +130,20 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 	if pa.settings.Cold {
 		return usageErr("--interleave does not take --cold")
 	}
+	return comparePlans(ctx, pa, pb, opts, stdout, stderr)
+}
+
+// comparePlans measures the items of pa and pb in pairs, interleaved, writes
+// both records of each pair to pa's output and store, and prints the
+// comparison of b against a.
+func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, stdout, stderr io.Writer) error {
 	file := results.NewFile(pa.tool, pa.command)
 	var w *results.Writer
 	var pairs []results.Pair
 	var measured []results.Benchmark
 	for i := range pa.items {
 		ia, ib := pa.items[i], pb.items[i]
-		ra, rb, err := measurePair(ctx, pa, ia, ib)
+		ra, rb, err := measurePair(ctx, pa, pb, ia, ib)
 		if err != nil {
 			return err
 		}
@@ -186,29 +194,18 @@ func floats(m *measure.Result) []float64 {
 	return x
 }
 
-// measurePair makes both benchmarks and measures them interleaved.
-func measurePair(ctx context.Context, plan *runPlan, ia, ib runItem) (*results.Benchmark, *results.Benchmark, error) {
-	ka, err := ia.make()
-	if err != nil {
-		return nil, nil, fail.With(fail.Usage, fmt.Errorf("A: %w", err))
+// measurePair makes both benchmarks and measures them interleaved, each in
+// its plan's modes (--sync-each, --timer host, --no-data-warmup).
+func measurePair(ctx context.Context, pa, pb *runPlan, ia, ib runItem) (*results.Benchmark, *results.Benchmark, error) {
+	ha, hb := pa.harnessItem(ia, "compare:interleaved", nil), pb.harnessItem(ib, "compare:interleaved", nil)
+	ha.RecordSizes, hb.RecordSizes = false, false // the records of compare --interleave name no sizes
+	ra, rb, err := harness.MeasurePair(ctx, ha, hb)
+	var makeErr *harness.MakeError
+	if errors.As(err, &makeErr) {
+		return nil, nil, fail.With(fail.Usage, makeErr)
 	}
-	kb, err := ib.make()
-	if err != nil {
-		return nil, nil, fail.With(fail.Usage, fmt.Errorf("B: %w", err))
-	}
-	ka.NoDataWarmup, kb.NoDataWarmup = plan.noDataWarmup, plan.noDataWarmup
-	ra, rb, err := measure.RunInterleaved(ctx, ka.Measurable(), kb.Measurable(), plan.settings)
 	if err != nil {
 		return nil, nil, err
 	}
-	mk := func(it runItem, m *measure.Result) *results.Benchmark {
-		b := &results.Benchmark{Name: it.name, Kind: "compare:interleaved", Device: it.device.Describe(), Measurement: m}
-		for _, p := range it.params {
-			b.SetParam(p.Name, p.Value)
-		}
-		return b
-	}
-	ba, bb := mk(ia, ra), mk(ib, rb)
-	ba.Program, bb.Program = ka.Build.ProgramInfo(ka.Source.Name), kb.Build.ProgramInfo(kb.Source.Name)
-	return ba, bb, nil
+	return &ra, &rb, nil
 }

@@ -29,7 +29,9 @@ func rerunIsolated(ctx context.Context, child []string, devs []*runtime.Device, 
 func planDevices(p *runPlan) []*runtime.Device {
 	var devs []*runtime.Device
 	for _, it := range p.items {
-		devs = append(devs, it.device)
+		if d, ok := it.device.(*runtime.Device); ok {
+			devs = append(devs, d)
+		}
 	}
 	return devs
 }

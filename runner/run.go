@@ -17,6 +17,7 @@ import (
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -133,8 +134,11 @@ type runItem struct {
 	name   string
 	kind   string
 	params []results.Param
-	device *runtime.Device
+	device harness.Device
 	make   func() (*runtime.KernelBenchmark, error)
+	// bench, when set, replaces make: a benchmark that is not a kernel (the
+	// tests' fakes on a fake device).
+	bench func() (harness.Bench, error)
 	// precision is the arithmetic's type for the roofline ("" is float).
 	precision string
 }
@@ -371,63 +375,6 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 		return fail.With(fail.Invalid, fmt.Errorf("%d result(s) failed validation against the CPU reference: see INVALID above", invalid))
 	}
 	return nil
-}
-
-// measureItem makes, measures and records one benchmark. A setup failure (bad
-// build, bad arguments) returns no benchmark and the error.
-func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(string, measure.Progress)) (*results.Benchmark, error) {
-	s := plan.settings
-	kb, err := it.make()
-	if err != nil {
-		return nil, fail.With(fail.Usage, err)
-	}
-	kb.NoDataWarmup = plan.noDataWarmup
-	kb.HostOnly = s.Timer == measure.TimerHost
-	kb.SyncEach = plan.syncEach
-	label := it.name
-	for _, p := range it.params {
-		label += " " + p.Name + "=" + p.Value
-	}
-	if progress != nil {
-		s.Progress = func(p measure.Progress) { progress(label, p) }
-	}
-	if plan.analysis == nil {
-		plan.analysis = newAnalysis(plan.profileDir, plan.noProfile, plan.verbose, io.Discard)
-	}
-	watch := plan.analysis.watch(it.device)
-	res, err := measure.Run(ctx, kb.Measurable(), s)
-	clk := watch.Stop()
-	if progress != nil {
-		progress("", measure.Progress{})
-	}
-	var overrun *runtime.OverrunError
-	if errors.As(err, &overrun) {
-		// The guard zone caught it: one line, the kernel's fault, no figures.
-		return nil, fail.With(fail.Invalid, overrun)
-	}
-	if res == nil || (err != nil && len(res.Samples) == 0 && res.StopReason != measure.StopCanceled) {
-		if err == nil {
-			err = errors.New("no result")
-		}
-		return nil, err
-	}
-	rb := &results.Benchmark{Name: it.name, Kind: it.kind, Device: it.device.Describe(), Measurement: res}
-	for _, p := range it.params {
-		rb.SetParam(p.Name, p.Value)
-	}
-	rb.Program = kb.Build.ProgramInfo(kb.Source.Name)
-	if kb.Local != nil {
-		rb.SetParam("local", joinInts(kb.Local))
-	}
-	rb.SetParam("global", joinInts(kb.Global))
-	rb.Clocks = clk
-	if err != nil {
-		rb.Conclude(err) // an unfinished measurement carries no figure
-	}
-	if rb.HasFigure() {
-		plan.analysis.annotate(ctx, it.device, kb, it.precision, rb)
-	}
-	return rb, err
 }
 
 // usageErr is a bad-usage error.

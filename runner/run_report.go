@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/table"
@@ -123,6 +124,9 @@ func runNotes(b results.Benchmark, verbose bool) []string {
 	m := b.Measurement
 	notes := []string{fmt.Sprintf("cold first launch %s; host data %s, upload %s, first touch %s; timer %s; build %s%s",
 		fmtDur(firstLaunch(m)), fmtDur(m.HostPrep), fmtDur(m.Upload), fmtDur(m.FirstTouch), timerText(m), fmtDur(buildTime(b)), fromCache(b.Program))}
+	if modes, ok := b.Extra[harness.ExtraModes].(string); ok {
+		notes = append(notes, "launch modes: "+modes)
+	}
 	if m.Phases != nil {
 		notes = append(notes, fmt.Sprintf("phases (median, host timer): copy-in %s, compute %s, copy-out %s, total %s",
 			fmtDur(m.Phases.CopyIn.Median), fmtDur(m.Phases.Compute.Median), fmtDur(m.Phases.CopyOut.Median), fmtDur(m.Phases.Total.Median)))

@@ -119,36 +119,15 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	}
 	suite, _ := clkernels.LookupSuite(o.Suite)
 	file := results.NewFile(o.Tool, o.Command)
-	var w *results.Writer
+	sr := &suiteRun{}
 	if o.Output != "" {
-		if w, err = results.Create(o.Output, file); err != nil {
+		if sr.w, err = results.Create(o.Output, file); err != nil {
 			return err
 		}
 	}
-	exe, _ := os.Executable()
 	pl := newProgressLine(stderr)
 	defer pl.close()
-	var current string
-	settings := o.Settings
-	if pl != nil {
-		settings.Progress = func(p measure.Progress) { pl.update(current, p) }
-	}
-	var done []results.Benchmark
-	invalid := 0
-	copts := clkernels.Options{
-		Settings: settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe,
-		Progress: func(name string) { current = name; pl.name(name) },
-		Emit: func(b results.Benchmark) error {
-			done = append(done, b)
-			if strings.HasPrefix(b.Error, "validation failed") {
-				invalid++
-			}
-			if w != nil {
-				return w.Append(b)
-			}
-			return nil
-		},
-	}
+	copts := sr.options(o, filter, pl)
 	var runErr error
 	var profiled []func()
 	for _, d := range devs {
@@ -156,50 +135,86 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 			pl.update("", measure.Progress{})
 			fmt.Fprintf(stderr, "suite %s on %s\n", o.Suite, d.Label())
 		}
-		first := len(done)
+		first := len(sr.done)
 		if runErr = suite.Run(ctx, d, copts); runErr != nil {
 			break
 		}
 		var profText strings.Builder
-		updateProfile(ctx, o, d, done[first:], &profText, stderr)
+		updateProfile(ctx, o, d, sr.done[first:], &profText, stderr)
 		profiled = append(profiled, func() { writeWrappedLines(stdout, profText.String(), table.Width(stdout)) })
 	}
-	file.Benchmarks = done
-	switch o.Format {
-	case "json":
-		pl.close()
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(file); err != nil {
-			return err
-		}
-	case "csv", "markdown", "md":
-		pl.close()
-		if err := results.WriteReport(stdout, results.NewReport([]results.Source{{Path: "-", File: &file}}), o.Format); err != nil {
-			return err
-		}
-	default:
-		pl.close()
-		width := table.Width(stdout)
-		writeSuiteReport(stdout, done, width)
-		writeWorkingSets(stdout, done, width)
-		for _, p := range profiled {
-			p()
-		}
-		if o.Output != "" {
-			fmt.Fprintf(stdout, "\nresults: %s (%d benchmarks)\n", o.Output, len(done))
-		}
+	file.Benchmarks = sr.done
+	pl.close()
+	if err := writeSuiteOutput(stdout, o, &file, profiled); err != nil {
+		return err
 	}
 	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, file, stderr); err != nil {
 		return err
 	}
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
-		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept%s", len(done), abandonNote(runErr)))
+		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept%s", len(sr.done), abandonNote(runErr)))
 	case runErr != nil:
 		return runErr
-	case invalid > 0:
-		return fail.With(fail.Invalid, fmt.Errorf("%d benchmark(s) failed validation against the CPU reference", invalid))
+	case sr.invalid > 0:
+		return fail.With(fail.Invalid, fmt.Errorf("%d benchmark(s) failed validation against the CPU reference", sr.invalid))
+	}
+	return nil
+}
+
+// suiteRun collects one suite command's benchmarks as they finish, writing
+// each to the result file (w, when set).
+type suiteRun struct {
+	w       *results.Writer
+	done    []results.Benchmark
+	invalid int
+}
+
+// options are the suite options of o, with progress on pl and each finished
+// benchmark collected.
+func (sr *suiteRun) options(o SuiteOptions, filter *regexp.Regexp, pl *progressLine) clkernels.Options {
+	exe, _ := os.Executable()
+	var current string
+	settings := o.Settings
+	if pl != nil {
+		settings.Progress = func(p measure.Progress) { pl.update(current, p) }
+	}
+	return clkernels.Options{
+		Settings: settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe,
+		Progress: func(name string) { current = name; pl.name(name) },
+		Emit: func(b results.Benchmark) error {
+			sr.done = append(sr.done, b)
+			if strings.HasPrefix(b.Error, "validation failed") {
+				sr.invalid++
+			}
+			if sr.w != nil {
+				return sr.w.Append(b)
+			}
+			return nil
+		},
+	}
+}
+
+// writeSuiteOutput writes the suite's report in o.Format: JSON, CSV or
+// markdown of the file, else the tables, the working sets and the profiles
+// (profiled prints each device's).
+func writeSuiteOutput(stdout io.Writer, o SuiteOptions, file *results.File, profiled []func()) error {
+	switch o.Format {
+	case "json":
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(file)
+	case "csv", "markdown", "md":
+		return results.WriteReport(stdout, results.NewReport([]results.Source{{Path: "-", File: file}}), o.Format)
+	}
+	width := table.Width(stdout)
+	writeSuiteReport(stdout, file.Benchmarks, width)
+	writeWorkingSets(stdout, file.Benchmarks, width)
+	for _, p := range profiled {
+		p()
+	}
+	if o.Output != "" {
+		fmt.Fprintf(stdout, "\nresults: %s (%d benchmarks)\n", o.Output, len(file.Benchmarks))
 	}
 	return nil
 }

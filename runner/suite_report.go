@@ -16,12 +16,12 @@ import (
 
 // suitePeaks are one device's peaks in a suite's table: its ceilings as the
 // device profile takes them (profile.FromBenchmarks over this run's
-// benchmarks of it: one rule for both, profile.BandwidthRegion deciding
-// whether a bandwidth is the memory's or the caches'), and its best image
-// bandwidth (not a profile figure).
+// benchmarks of it), and its best image bandwidth of each region (not a
+// profile figure); the one ceiling rule (profile.SlotOf) files a benchmark
+// in both, so a figure of the caches is never a memory peak.
 type suitePeaks struct {
 	prof  *profile.Profile
-	image float64
+	image map[string]float64
 }
 
 // devicePeaks takes each device's peaks from the benchmarks the suites
@@ -38,10 +38,10 @@ func devicePeaks(bs []results.Benchmark) map[string]*suitePeaks {
 	peaks := map[string]*suitePeaks{}
 	for _, dev := range order {
 		list := byDev[dev]
-		p := &suitePeaks{prof: profile.FromBenchmarks(list[0].Device, list, "this run", time.Time{})}
+		p := &suitePeaks{prof: profile.FromBenchmarks(list[0].Device, list, "this run", time.Time{}), image: map[string]float64{}}
 		for _, b := range list {
-			if strings.HasPrefix(b.Name, "peaks/image-bandwidth/") && b.HasFigure() && b.Measurement.Throughput != nil {
-				p.image = math.Max(p.image, b.Measurement.Throughput.GBPerSecond)
+			if s, ok := profile.BenchmarkSlot(b); ok && s.Figure == profile.FigureImageBandwidth && valid(b) {
+				p.image[s.Region] = math.Max(p.image[s.Region], b.Measurement.Throughput.GBPerSecond)
 			}
 		}
 		peaks[dev] = p
@@ -49,10 +49,13 @@ func devicePeaks(bs []results.Benchmark) map[string]*suitePeaks {
 	return peaks
 }
 
-// suiteSkipPeak: transfers and launches are not measured against the device's
-// memory or compute peak.
-func suiteSkipPeak(b results.Benchmark) bool {
-	return b.Kind == "suite:transfers" || b.Kind == "suite:launch" || strings.HasPrefix(b.Name, "transfers/") || strings.HasPrefix(b.Name, "launch/")
+// valid reports whether b carries a figure with a throughput that passed
+// its check.
+func valid(b results.Benchmark) bool {
+	if !b.HasFigure() || b.Measurement.Throughput == nil {
+		return false
+	}
+	return b.Measurement.Valid == nil || *b.Measurement.Valid
 }
 
 // percentOf is v as a percentage of the ceiling c; "" without one.
@@ -64,36 +67,31 @@ func percentOf(v float64, c *profile.Ceiling) string {
 }
 
 // peakPercent is a benchmark's throughput as a percentage of its device's
-// peak of the same kind; "" when there is no comparable peak, and for a
-// benchmark that carries no figure (failed, invalid or interrupted). A
-// global bandwidth measured within the caches (profile.BandwidthRegion) is
-// a percentage of the cache bandwidth, marked "(cache)", never of the
-// memory's.
+// peak in the benchmark's slot (profile.SlotOf): "" when there is no
+// comparable peak (transfers and launches have none), and for a benchmark
+// that carries no figure (failed, invalid or interrupted). A bandwidth
+// measured within the caches is a percentage of the caches' peak, marked
+// "(cache)", never of the memory's.
 func peakPercent(b results.Benchmark, peaks map[string]*suitePeaks) string {
 	p := peaks[b.Device.Index]
-	if p == nil || !b.HasFigure() || b.Measurement.Throughput == nil || suiteSkipPeak(b) {
+	s, ok := profile.BenchmarkSlot(b)
+	if p == nil || !ok || !b.HasFigure() || b.Measurement.Throughput == nil {
 		return ""
 	}
 	t := b.Measurement.Throughput
-	if strings.HasPrefix(b.Name, "peaks/image-bandwidth/") {
-		return percentOf(t.GBPerSecond, &profile.Ceiling{Value: p.image})
+	var pct string
+	switch s.Figure {
+	case profile.FigureImageBandwidth:
+		pct = percentOf(t.GBPerSecond, &profile.Ceiling{Value: p.image[s.Region]})
+	case profile.FigureBandwidth, profile.FigureLocalBandwidth:
+		pct = percentOf(t.GBPerSecond, p.prof.Ceiling(s))
+	case profile.FigureCompute:
+		pct = percentOf(t.GOpsPerSecond, p.prof.Ceiling(s))
 	}
-	if p.prof == nil {
-		return ""
+	if pct != "" && s.Region == profile.RegionCache {
+		pct += " (cache)"
 	}
-	switch {
-	case strings.HasPrefix(b.Name, "peaks/local-bandwidth/"):
-		return percentOf(t.GBPerSecond, p.prof.LocalBandwidth)
-	case strings.HasPrefix(b.Name, "peaks/compute/"):
-		return percentOf(t.GOpsPerSecond, p.prof.Compute[b.Params["type"]])
-	case t.GBPerSecond > 0 && profile.BandwidthRegion(b) == profile.RegionCache:
-		if s := percentOf(t.GBPerSecond, p.prof.CacheBandwidth); s != "" {
-			return s + " (cache)"
-		}
-	case t.GBPerSecond > 0:
-		return percentOf(t.GBPerSecond, p.prof.Bandwidth)
-	}
-	return ""
+	return pct
 }
 
 // writeSuiteReport prints a table per suite and device fitted to width, each

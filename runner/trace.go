@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -16,20 +17,31 @@ import (
 	"github.com/clmeter/clmeter/units"
 )
 
-// traceCounting hides all but measure.Benchmark (phases and validation launch
-// without events, so they would be missing from the timeline) and counts the
-// launches.
-type traceCounting struct {
-	b        measure.Benchmark
+// launchCounter counts the launches of the benchmark it wraps.
+type launchCounter struct {
+	measure.Benchmark
 	launches int
 }
 
-func (t *traceCounting) Setup(ctx context.Context) (measure.SetupInfo, error) { return t.b.Setup(ctx) }
-func (t *traceCounting) Launch(ctx context.Context, k int) (measure.Batch, error) {
+func (t *launchCounter) Launch(ctx context.Context, k int) (measure.Batch, error) {
 	t.launches += k
-	return t.b.Launch(ctx, k)
+	return t.Benchmark.Launch(ctx, k)
 }
-func (t *traceCounting) Teardown() error { return t.b.Teardown() }
+
+// Flush and Abandon pass on to the counted benchmark (--cold, a kernel
+// timeout).
+func (t *launchCounter) Flush(ctx context.Context) error {
+	if f, ok := t.Benchmark.(measure.Flusher); ok {
+		return f.Flush(ctx)
+	}
+	return nil
+}
+
+func (t *launchCounter) Abandon() {
+	if a, ok := t.Benchmark.(measure.Abandoner); ok {
+		a.Abandon()
+	}
+}
 
 // Trace runs a short measurement of opts.Target with a tracer on and writes a
 // Chrome trace event file to opts.Output (required).
@@ -58,28 +70,32 @@ func Trace(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error
 	var names []string
 	var runErr error
 	for _, it := range plan.items {
-		q := tracers[it.device]
+		dev, _ := it.device.(*runtime.Device)
+		q := tracers[dev]
 		if q == nil {
 			var err error
-			if q, err = rec.Queue(it.device); err != nil {
+			if q, err = rec.Queue(dev); err != nil {
 				return err
 			}
-			tracers[it.device] = q
+			tracers[dev] = q
 		}
-		kb, err := it.make()
-		if err != nil {
-			return fail.With(fail.Usage, err)
+		cb := &launchCounter{}
+		hi := plan.harnessItem(it, "trace", nil)
+		hi.Modes.Tracer = q
+		hi.Wrap = func(b measure.Benchmark) measure.Benchmark { cb.Benchmark = b; return cb }
+		rb, err := harness.Measure(ctx, hi)
+		var makeErr *harness.MakeError
+		if errors.As(err, &makeErr) {
+			return fail.With(fail.Usage, makeErr.Err)
 		}
-		kb.NoDataWarmup, kb.Tracer = plan.noDataWarmup, q
-		cb := &traceCounting{b: kb.Measurable()}
-		res, err := measure.Run(ctx, cb, plan.settings)
 		launches += cb.launches
 		names = append(names, itemLabel(it))
 		if err != nil {
 			runErr = fmt.Errorf("%s: %w", itemLabel(it), err)
 			break
 		}
-		fmt.Fprintf(stdout, "%s [%s]: %d launches traced, median %s\n", itemLabel(it), it.device.Info.Name, cb.launches, units.Duration(res.Summary.Median))
+		fmt.Fprintf(stdout, "%s [%s]: %d launches traced, median %s%s\n", itemLabel(it), it.device.Describe().Name, cb.launches,
+			units.Duration(rb.Measurement.Summary.Median), traceModes(rb))
 	}
 	for _, q := range tracers {
 		if err := q.Calibrate(); err != nil {
@@ -105,4 +121,20 @@ func Trace(ctx context.Context, opts RunOptions, stdout, stderr io.Writer) error
 // writeTraceFile writes the trace atomically.
 func writeTraceFile(path string, tr *results.Trace) error {
 	return results.WriteAtomic(path, tr.WriteChrome)
+}
+
+// traceModes says how a traced benchmark was measured when not by default:
+// " (timer host, sync-each)"; "" for the device timer and default modes.
+func traceModes(b results.Benchmark) string {
+	var modes []string
+	if t := b.Measurement.Timer; t != measure.TimerDevice {
+		modes = append(modes, "timer "+string(t))
+	}
+	if m, ok := b.Extra[harness.ExtraModes].(string); ok {
+		modes = append(modes, m)
+	}
+	if len(modes) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(modes, ", ") + ")"
 }

@@ -160,46 +160,8 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 		return info, err
 	}
 	b.ctx, b.queue = c, q
-	tb := time.Now()
-	// Argument types are checked only where there are arguments: NVIDIA's
-	// compiler fails on -cl-kernel-arg-info for a kernel without any (ptxas
-	// "Parsing error near '}'"), and a driver that fails the option otherwise
-	// gets a build without it and no check.
-	checkArgs := b.CheckArgTypes && len(b.Args) > 0
-	opts := b.Options
-	if checkArgs {
-		opts = strings.TrimSpace(opts + " -cl-kernel-arg-info")
-	}
-	p, binfo, err := b.Device.BuildProgram(b.Source, opts)
-	if err != nil && checkArgs && errors.Is(err, cl.BuildProgramFailure) {
-		if p2, binfo2, err2 := b.Device.BuildProgram(b.Source, b.Options); err2 == nil {
-			p, binfo, err, checkArgs = p2, binfo2, nil, false
-		}
-	}
-	if err != nil {
+	if err := b.build(); err != nil {
 		return info, err
-	}
-	if b.Tracer != nil {
-		b.Tracer.Host("build "+b.Source.Name, tb, time.Now())
-	}
-	b.Program, b.Build = p, binfo
-	if b.kernel, err = p.CreateKernel(b.Kernel); err != nil {
-		if errors.Is(err, cl.InvalidKernelName) {
-			names, _ := p.KernelNames()
-			if len(names) == 0 {
-				return info, fmt.Errorf("%s defines no kernels: it needs a __kernel function (kernel %q was asked for)", b.Source.Name, b.Kernel)
-			}
-			return info, fmt.Errorf("%s has no kernel %q; its kernels are %v (pick one with --kernel)", b.Source.Name, b.Kernel, names)
-		}
-		return info, err
-	}
-	if n, err := b.kernel.NumArgs(); err == nil && n != len(b.Args) {
-		return info, fmt.Errorf("kernel %s takes %d arguments, %d were given (one --arg each, in order)", b.Kernel, n, len(b.Args))
-	}
-	if checkArgs {
-		if err := b.checkArgTypes(); err != nil {
-			return info, err
-		}
 	}
 	b.bufs, b.inputs = map[int]*cl.Buffer{}, map[int][]byte{}
 	// Host data: allocated and generated first, timed on their own.
@@ -216,43 +178,8 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	}
 	info.HostPrep = time.Since(prep)
 	for i, a := range b.Args {
-		switch a.Kind {
-		case ArgBuffer:
-			flags := a.Flags
-			if flags == 0 {
-				flags = cl.MemReadWrite
-			}
-			var buf *cl.Buffer
-			if b.guarded() {
-				buf, err = b.createGuarded(i, flags)
-			} else {
-				buf, err = c.CreateBuffer(flags, a.Bytes, nil)
-			}
-			if err != nil {
-				return info, fmt.Errorf("buffer %s (%s): %w", a.label(i), humanSize(a.Bytes), err)
-			}
-			b.bufs[i] = buf
-			if err := b.kernel.SetArg(i, buf); err != nil {
-				return info, fmt.Errorf("argument %s: %w", a.label(i), err)
-			}
-		case ArgImage2D:
-			img, err := b.makeImage(c, i)
-			if err != nil {
-				return info, fmt.Errorf("image %s (%dx%d float4): %w", a.label(i), a.Width, a.Height, err)
-			}
-			b.images = append(b.images, img)
-			delete(b.inputs, i) // the image holds its texels: no host copy kept
-			if err := b.kernel.SetArg(i, img); err != nil {
-				return info, fmt.Errorf("argument %s: %w", a.label(i), err)
-			}
-		case ArgLocal:
-			if err := b.kernel.SetArg(i, cl.LocalMem(a.Bytes)); err != nil {
-				return info, fmt.Errorf("argument %s: %w", a.label(i), err)
-			}
-		case ArgScalar:
-			if err := b.kernel.SetArg(i, a.Value); err != nil {
-				return info, fmt.Errorf("argument %s: %w", a.label(i), err)
-			}
+		if err := b.setArg(c, i, a); err != nil {
+			return info, err
 		}
 	}
 	if b.NoDataWarmup {
@@ -275,6 +202,92 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	info.Upload = time.Since(start) - b.genTime
 	info.HostPrep += b.genTime
 	return info, nil
+}
+
+// build builds the program (with -cl-kernel-arg-info when CheckArgTypes and
+// the driver takes it), makes the kernel and checks its arguments' count (and
+// types).
+func (b *KernelBenchmark) build() error {
+	tb := time.Now()
+	// Argument types are checked only where there are arguments: NVIDIA's
+	// compiler fails on -cl-kernel-arg-info for a kernel without any (ptxas
+	// "Parsing error near '}'"), and a driver that fails the option otherwise
+	// gets a build without it and no check.
+	checkArgs := b.CheckArgTypes && len(b.Args) > 0
+	opts := b.Options
+	if checkArgs {
+		opts = strings.TrimSpace(opts + " -cl-kernel-arg-info")
+	}
+	p, binfo, err := b.Device.BuildProgram(b.Source, opts)
+	if err != nil && checkArgs && errors.Is(err, cl.BuildProgramFailure) {
+		if p2, binfo2, err2 := b.Device.BuildProgram(b.Source, b.Options); err2 == nil {
+			p, binfo, err, checkArgs = p2, binfo2, nil, false
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if b.Tracer != nil {
+		b.Tracer.Host("build "+b.Source.Name, tb, time.Now())
+	}
+	b.Program, b.Build = p, binfo
+	if b.kernel, err = p.CreateKernel(b.Kernel); err != nil {
+		if errors.Is(err, cl.InvalidKernelName) {
+			names, _ := p.KernelNames()
+			if len(names) == 0 {
+				return fmt.Errorf("%s defines no kernels: it needs a __kernel function (kernel %q was asked for)", b.Source.Name, b.Kernel)
+			}
+			return fmt.Errorf("%s has no kernel %q; its kernels are %v (pick one with --kernel)", b.Source.Name, b.Kernel, names)
+		}
+		return err
+	}
+	if n, err := b.kernel.NumArgs(); err == nil && n != len(b.Args) {
+		return fmt.Errorf("kernel %s takes %d arguments, %d were given (one --arg each, in order)", b.Kernel, n, len(b.Args))
+	}
+	if checkArgs {
+		return b.checkArgTypes()
+	}
+	return nil
+}
+
+// setArg makes argument i's buffer or image (in context c) and sets it, or
+// sets its local memory or value.
+func (b *KernelBenchmark) setArg(c *cl.Context, i int, a Arg) error {
+	var err error
+	switch a.Kind {
+	case ArgBuffer:
+		flags := a.Flags
+		if flags == 0 {
+			flags = cl.MemReadWrite
+		}
+		var buf *cl.Buffer
+		if b.guarded() {
+			buf, err = b.createGuarded(i, flags)
+		} else {
+			buf, err = c.CreateBuffer(flags, a.Bytes, nil)
+		}
+		if err != nil {
+			return fmt.Errorf("buffer %s (%s): %w", a.label(i), humanSize(a.Bytes), err)
+		}
+		b.bufs[i] = buf
+		err = b.kernel.SetArg(i, buf)
+	case ArgImage2D:
+		img, ierr := b.makeImage(c, i)
+		if ierr != nil {
+			return fmt.Errorf("image %s (%dx%d float4): %w", a.label(i), a.Width, a.Height, ierr)
+		}
+		b.images = append(b.images, img)
+		delete(b.inputs, i) // the image holds its texels: no host copy kept
+		err = b.kernel.SetArg(i, img)
+	case ArgLocal:
+		err = b.kernel.SetArg(i, cl.LocalMem(a.Bytes))
+	case ArgScalar:
+		err = b.kernel.SetArg(i, a.Value)
+	}
+	if err != nil {
+		return fmt.Errorf("argument %s: %w", a.label(i), err)
+	}
+	return nil
 }
 
 func (b *KernelBenchmark) write(i int) error {
@@ -313,27 +326,7 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 		limit = 256
 	}
 	if b.HostOnly && b.Tracer == nil {
-		start := time.Now()
-		if b.SyncEach {
-			// Every round trip of the batch in one call into C, as a C loop
-			// does it (measure abandons the call if it outlasts the kernel timeout).
-			err := b.queue.EnqueueFinishRepeat(b.kernel, b.Global, b.Local, nil, k)
-			if err != nil {
-				b.queue.Finish()
-				return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
-			}
-			batch := measure.Batch{Host: time.Since(start)}
-			return batch, b.checkGuards()
-		}
-		if err := b.queue.EnqueueNDRangeRepeat(b.kernel, b.Global, b.Local, nil, k); err != nil {
-			b.queue.Finish()
-			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
-		}
-		if err := b.finish(ctx); err != nil {
-			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
-		}
-		batch := measure.Batch{Host: time.Since(start)}
-		return batch, b.checkGuards()
+		return b.launchHostOnly(ctx, k)
 	}
 	every := k <= limit || b.Tracer != nil
 	events := make([]*cl.Event, 0, min(k, limit+2))
@@ -392,13 +385,48 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 			}
 		}
 	}
+	return deviceTimes(batch, events, every), nil
+}
+
+// launchHostOnly launches k times without events: the batch has host times
+// only (--timer host; with SyncEach, every round trip in one call into C, as
+// a C loop does it).
+func (b *KernelBenchmark) launchHostOnly(ctx context.Context, k int) (measure.Batch, error) {
+	start := time.Now()
+	if b.SyncEach {
+		// measure abandons the call if it outlasts the kernel timeout.
+		err := b.queue.EnqueueFinishRepeat(b.kernel, b.Global, b.Local, nil, k)
+		if err != nil {
+			b.queue.Finish()
+			return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+		}
+		batch := measure.Batch{Host: time.Since(start)}
+		return batch, b.checkGuards()
+	}
+	if err := b.queue.EnqueueNDRangeRepeat(b.kernel, b.Global, b.Local, nil, k); err != nil {
+		b.queue.Finish()
+		return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+	}
+	if err := b.finish(ctx); err != nil {
+		return measure.Batch{}, fmt.Errorf("kernel %s: %w", b.Kernel, err)
+	}
+	batch := measure.Batch{Host: time.Since(start)}
+	return batch, b.checkGuards()
+}
+
+// deviceTimes adds to batch the device times of its launches' events: the
+// span from the first START to the last END and, when every launch has an
+// event, the sum of their busy times (-1 when the device timer ran
+// backwards). Without profiling data the batch keeps host times only (the
+// engine falls back to the host timer).
+func deviceTimes(batch measure.Batch, events []*cl.Event, every bool) measure.Batch {
 	first, err := events[0].Profile()
 	if err != nil {
-		return batch, nil // no device timer: the engine falls back to the host timer
+		return batch
 	}
 	last, err := events[len(events)-1].Profile()
 	if err != nil {
-		return batch, nil
+		return batch
 	}
 	// Signed differences: a device timer that runs backwards gives a negative
 	// span, which measure.CheckTimer refuses.
@@ -420,7 +448,7 @@ func (b *KernelBenchmark) Launch(ctx context.Context, k int) (measure.Batch, err
 	if backwards {
 		batch.DeviceBusy = -1
 	}
-	return batch, nil
+	return batch
 }
 
 // ErrKernelTimeout is wrapped by the error of a wait for the device that

@@ -74,10 +74,7 @@ func compareElems(t spec.ElemType, got, want []byte, tol float64) error {
 	}
 	for i := 0; i+size <= len(got); i += size {
 		g, w := val(got[i:]), val(want[i:])
-		if math.IsNaN(g) && math.IsNaN(w) {
-			continue
-		}
-		if math.Abs(g-w) > tol*math.Max(1, math.Abs(w)) {
+		if !spec.RelTolerance(tol).Within(g, w) {
 			return fmt.Errorf("element %d is %g, was %g", i/size, g, w)
 		}
 	}

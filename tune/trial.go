@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/spec"
@@ -23,13 +23,14 @@ func nanos(t *Trial) []float64 {
 
 // runTrial measures one configuration. local, when not nil, replaces the
 // spec's local size (empty: the driver's choice).
-func runTrial(ctx context.Context, k *spec.Kernel, dev *runtime.Device, in spec.Instance, local []int, ref *reference, s measure.Settings, stderr io.Writer) *Trial {
+func runTrial(ctx context.Context, k *spec.Kernel, dev *runtime.Device, in spec.Instance, local []int, ref *reference, o Options, stderr io.Writer) *Trial {
 	t := &Trial{Label: in.Label()}
-	b := results.Benchmark{Name: k.Kernel, Kind: "tune", Device: dev.Describe(), Figures: []results.Figure{}}
+	it := harness.Item{Name: k.Kernel, Kind: "tune", Device: dev, Figures: []results.Figure{}, Settings: o.Settings,
+		Modes: harness.Modes{SyncEach: o.SyncEach, NoDataWarmup: o.NoDataWarmup}}
 	for i, n := range in.Names {
-		b.SetParam(n, strconv.FormatInt(in.Values[i], 10))
+		it.Params = append(it.Params, results.Param{Name: n, Value: strconv.FormatInt(in.Values[i], 10)})
 	}
-	skip := func(reason string) *Trial {
+	skip := func(b results.Benchmark, reason string) *Trial {
 		t.Skipped = reason
 		b.Error = "skipped: " + reason
 		t.Bench = b
@@ -37,19 +38,19 @@ func runTrial(ctx context.Context, k *spec.Kernel, dev *runtime.Device, in spec.
 	}
 	kb, err := k.Benchmark(dev, in)
 	if err != nil {
-		return skip(reason(err))
+		return skip(it.Record(), reason(err))
 	}
 	if local != nil {
 		kb.Local = nil
-		b.SetParam("local", "driver")
+		it.Params = append(it.Params, results.Param{Name: "local", Value: "driver"})
 		t.Label += " local=driver"
 	} else if kb.Local != nil {
-		b.SetParam("local", joinInts(kb.Local))
+		it.Params = append(it.Params, results.Param{Name: "local", Value: joinInts(kb.Local)})
 	}
-	b.SetParam("global", joinInts(kb.Global))
+	it.Params = append(it.Params, results.Param{Name: "global", Value: joinInts(kb.Global)})
 	if kb.Local != nil {
 		if reason := localTooBig(dev, kb.Local); reason != "" {
-			return skip(reason)
+			return skip(it.Record(), reason)
 		}
 	}
 	fmt.Fprintf(stderr, "  %s %s\n", k.Kernel, t.Label)
@@ -63,16 +64,13 @@ func runTrial(ctx context.Context, k *spec.Kernel, dev *runtime.Device, in spec.
 		return ref.check(out)
 	}
 	ref.pending = true
-	res, err := measure.Run(ctx, kb.Measurable(), s)
-	b.Measurement = res
-	if kb.Program != nil {
-		b.Program = kb.Build.ProgramInfo(kb.Source.Name)
-	}
+	it.Make = func() (harness.Bench, error) { return harness.Kernel(kb), nil }
+	b, err := harness.Measure(ctx, it)
 	if err != nil {
-		return skip(strings.TrimPrefix(reason(err), "setup: "))
+		return skip(b, strings.TrimPrefix(reason(err), "setup: "))
 	}
-	if res.Valid != nil && !*res.Valid {
-		return skip("output differs: " + res.ValidationError)
+	if res := b.Measurement; res.Valid != nil && !*res.Valid {
+		return skip(b, "output differs: "+res.ValidationError)
 	}
 	ref.commit()
 	t.Bench = b

@@ -61,6 +61,9 @@ type Options struct {
 	Alpha float64
 	// Settings measure each configuration.
 	Settings measure.Settings
+	// NoDataWarmup leaves buffers unwritten before timing; SyncEach finishes
+	// after every launch (as 'clmeter run' takes them).
+	NoDataWarmup, SyncEach bool
 	// Output, when set, receives the result file, benchmark by benchmark.
 	Output string
 	// Format is "table" or "json".
@@ -335,7 +338,7 @@ func Search(ctx context.Context, k *spec.Kernel, dev *runtime.Device, o Options,
 			return math.Inf(1), false
 		}
 		in := instance(k, sp, i)
-		t := runTrial(ctx, k, dev, in, nil, ref, o.Settings, stderr)
+		t := runTrial(ctx, k, dev, in, nil, ref, o, stderr)
 		res.Trials = append(res.Trials, t)
 		if err := emit(t.Bench); err != nil && stop == nil {
 			stop = err
@@ -365,9 +368,25 @@ func Search(ctx context.Context, k *spec.Kernel, dev *runtime.Device, o Options,
 	if res.Best == nil {
 		return res, nil
 	}
-	// The baseline: the best's configuration with the driver's local size,
-	// unless the local size is tied to a -D value (then the kernel is only
-	// correct at the local size it was built for).
+	if err := setBaseline(ctx, k, dev, sp, res, ref, o, emit, stderr); err != nil {
+		return res, err
+	}
+	if res.Baseline != nil && res.Baseline != res.Best {
+		p := results.ComparePair(nanos(res.Baseline), nanos(res.Best), o.Alpha)
+		res.Compare = &p
+	}
+	if err := emit(summaryBench(res, dev)); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// setBaseline sets res.Baseline, what the best is compared with: the best's
+// configuration with the driver's local size (measured and emitted here),
+// unless the spec leaves the local size to the driver or ties it to a -D
+// value (then the kernel is only correct at the local size it was built
+// for): then the first valid configuration. BaselineNote says which.
+func setBaseline(ctx context.Context, k *spec.Kernel, dev *runtime.Device, sp Space, res *Result, ref *reference, o Options, emit func(results.Benchmark) error, stderr io.Writer) error {
 	var first *Trial
 	for _, t := range res.Trials {
 		if t.Skipped == "" {
@@ -383,9 +402,9 @@ func Search(ctx context.Context, k *spec.Kernel, dev *runtime.Device, o Options,
 		res.Baseline, res.BaselineNote = first, fmt.Sprintf("the local size (%s) is tied to a build option through %s, so the driver cannot choose it: compared with the first valid configuration", k.Local, strings.Join(tied, ", "))
 	default:
 		in := instance(k, sp, bestIndex(res, k, sp))
-		t := runTrial(ctx, k, dev, in, []int{}, ref, o.Settings, stderr)
+		t := runTrial(ctx, k, dev, in, []int{}, ref, o, stderr)
 		if err := emit(t.Bench); err != nil {
-			return res, err
+			return err
 		}
 		if t.Skipped != "" {
 			res.Baseline, res.BaselineNote = first, "the driver-chosen local size did not run ("+t.Skipped+"): compared with the first valid configuration"
@@ -393,14 +412,7 @@ func Search(ctx context.Context, k *spec.Kernel, dev *runtime.Device, o Options,
 			res.Baseline, res.BaselineNote = t, "the best configuration with the local size left to the driver"
 		}
 	}
-	if res.Baseline != nil && res.Baseline != res.Best {
-		p := results.ComparePair(nanos(res.Baseline), nanos(res.Best), o.Alpha)
-		res.Compare = &p
-	}
-	if err := emit(summaryBench(res, dev)); err != nil {
-		return res, err
-	}
-	return res, nil
+	return nil
 }
 
 // bestIndex is the space index of res.Best.

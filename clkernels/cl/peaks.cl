@@ -80,18 +80,27 @@ __kernel void bandwidth_rmw(__global VT *data, const T a, const T b) {
 }
 
 // Compute: CHAINS independent dependent chains per lane (2 on a GPU, where
-// registers are scarce and other warps hide latency; 8 on a CPU, where one
-// core must overlap chains to reach its throughput), x = x*a + b, in vectors
-// of W lanes whose starting values come from data (so no lane is a constant
-// the compiler could fold). Chain c starts at x0 + c. With |a| < 1 the chains
-// converge (to b/(1-a)), so the result is bounded and checkable on the CPU.
-// The chains' sum is stored back.
+// registers are scarce and other warps hide latency; on a CPU enough to fill
+// the vector registers' FMA pipes, clkernels.ComputeChains), x = x*a + b, in
+// vectors of W lanes whose starting values come from data (so no lane is a
+// constant the compiler could fold). Chain c starts at x0 + c. With |a| < 1
+// the chains converge (to b/(1-a)), so the result is bounded and checkable on
+// the CPU. The chains' sum is stored back.
+// -DCONTRACT (CPUs) writes the multiply-add as a contracted expression: the
+// compiler fuses it into one FMA where the core has one and keeps a multiply
+// and an add where it has not. PoCL 3.1 makes mad() a multiply and an add
+// even on FMA cores (Zen 3: vmulpd + vaddpd, a 6-cycle step instead of 4; an
+// Intel core issues both on its FMA ports, half the FMA rate). GPUs keep
+// mad(), which their compilers already make one FMA.
 #ifndef CHAINS
 #define CHAINS 2
 #endif
 #if defined(MAD24)
 #define MAD(x) x = mad24(x, av, bv)
 #elif defined(INTEGER)
+#define MAD(x) x = (x) * av + bv
+#elif defined(CONTRACT)
+#pragma OPENCL FP_CONTRACT ON
 #define MAD(x) x = (x) * av + bv
 #else
 #define MAD(x) x = mad(x, av, bv)

@@ -71,6 +71,9 @@ func init() {
 				b.Target = c.Args().Get(1)
 				return runner.CompareInterleaved(c.Context, a, b, opts, c.App.Writer, c.App.ErrWriter)
 			}
+			if err := noMeasuringFlags(c); err != nil {
+				return err
+			}
 			opts.Old = strings.Split(c.Args().Get(0), ",")
 			opts.New = strings.Split(c.Args().Get(1), ",")
 			return runner.Compare(c.Context, opts, c.App.Writer, c.App.ErrWriter)

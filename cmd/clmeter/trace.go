@@ -32,6 +32,9 @@ func init() {
 			if c.NArg() != 1 {
 				return usageErr("'clmeter trace' takes one target, as run does, got %d", c.NArg())
 			}
+			if err := noTraceOnlyFlags(c); err != nil {
+				return err
+			}
 			opts, err := runOptions(c, c.Args().First())
 			if err != nil {
 				return err

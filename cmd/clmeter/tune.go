@@ -69,6 +69,7 @@ func init() {
 				BuildOptions: c.String("options"), Bytes: c.String("bytes"), Flops: c.String("flops"), Sizes: c.String("size"),
 				Axes: c.StringSlice("axis"), Set: c.StringSlice("set"), Budget: c.Duration("budget"),
 				Strategy: strings.ToLower(c.String("strategy")), Seed: c.Uint64("seed"), Tolerance: c.Float64("tolerance"),
+				NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 				Settings: s, Output: c.String("output"), Format: format,
 				Cache: cache,
 				Tool:  toolInfo(), Command: os.Args, Child: rerunCommand(c),

@@ -3,7 +3,6 @@ package spec
 import (
 	"bytes"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -326,11 +325,7 @@ func close(got, want, tol float64, float bool) bool {
 	if !float {
 		return got == want
 	}
-	if math.IsNaN(got) || math.IsNaN(want) {
-		return math.IsNaN(got) && math.IsNaN(want)
-	}
-	diff := math.Abs(got - want)
-	return diff <= tol*math.Max(1, math.Abs(want))
+	return RelTolerance(tol).Within(got, want)
 }
 
 func fmtVal(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
