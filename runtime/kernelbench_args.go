@@ -276,16 +276,27 @@ func (b *KernelBenchmark) noHostCopy(a Arg) bool {
 // writeNoCopy writes buffer i, which has no host copy: Init into the mapped
 // buffer, or zeros filled on the device.
 func (b *KernelBenchmark) writeNoCopy(i int) error {
+	t, label := time.Now(), b.Args[i].label(i)
 	if b.Args[i].regen() {
-		return b.mapFill(i)
+		err := b.mapFill(i)
+		if b.Tracer != nil {
+			b.Tracer.Host("map, fill and unmap "+label, t, time.Now())
+		}
+		return err
 	}
 	ev, err := b.queue.EnqueueFillBuffer(b.bufs[i], []byte{0}, 0, b.Args[i].Bytes)
 	if err == nil {
 		err = ev.Wait()
+		if b.Tracer != nil {
+			b.Tracer.Host("clEnqueueFillBuffer "+label, t, time.Now())
+			if p, perr := ev.Profile(); perr == nil {
+				b.Tracer.Device("zero "+label, "transfer", p)
+			}
+		}
 		ev.Release()
 	}
 	if err != nil {
-		return fmt.Errorf("zeroing buffer %s: %w", b.Args[i].label(i), err)
+		return fmt.Errorf("zeroing buffer %s: %w", label, err)
 	}
 	return nil
 }
