@@ -135,6 +135,7 @@ type KernelBenchmark struct {
 	flush     *cl.Buffer
 	flushSz   int64
 	abandoned atomic.Bool
+	touchTime time.Duration // mapped buffers' page backing (first touch), for FirstTouch
 	// guards holds each guarded buffer's guard pattern, by argument index;
 	// guardsChecked is set once they were read back after the first launch.
 	guards        map[int][]byte
@@ -200,7 +201,7 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 		return info, err
 	}
 	info.Upload = time.Since(start) - b.genTime
-	info.HostPrep += b.genTime
+	info.HostPrep, info.FirstTouch = info.HostPrep+b.genTime, b.touchTime
 	return info, nil
 }
 
@@ -491,7 +492,7 @@ func (b *KernelBenchmark) Teardown() error {
 	b.kernel.Release()
 	b.Program.Release()
 	b.bufs, b.inputs, b.outHost, b.flush, b.kernel, b.Program = nil, nil, nil, nil, nil, nil
-	b.staging, b.genTime = nil, 0
+	b.staging, b.genTime, b.touchTime = nil, 0, 0
 	b.guards, b.guardsChecked = nil, false
 	return nil
 }
