@@ -14,16 +14,16 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/runtime/icd"
+	"github.com/clmeter/clmeter/target"
 )
 
 // Options say what to check and how.
 type Options struct {
 	// Targets are built-in names, FILE.cl or FILE.yaml (see Plan).
 	Targets []string
-	// Flags are run's flags for FILE.cl targets.
-	Flags KernelFlags
-	// Sizes are the problem sizes N (DefaultSize when empty).
-	Sizes []int64
+	// Flags describe FILE.cl targets and override sizes and axes (see
+	// package target; N is DefaultSize when not given).
+	Flags target.Flags
 	// All checks every combination of a spec file's axes, not the smallest.
 	All bool
 	// Output, when set, receives the report as JSON (written atomically).
@@ -87,7 +87,7 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 	if len(opts.Child) == 0 {
 		return errors.New("check: no child command")
 	}
-	cfgs, notes, err := Plan(opts.Targets, opts.Flags, opts.Sizes, opts.All)
+	cfgs, notes, err := Plan(opts.Targets, opts.Flags, opts.All)
 	if err != nil {
 		return err
 	}

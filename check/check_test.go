@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/clmeter/clmeter/runtime/icd"
+	"github.com/clmeter/clmeter/target"
 )
 
 // childEnv makes this test binary the check's child process (see TestMain);
@@ -142,7 +143,7 @@ func TestBugs(t *testing.T) {
 
 func TestCleanBuiltin(t *testing.T) {
 	needOclgrind(t)
-	rep, text, err := checkRun(t, "normal", Options{Targets: []string{"saxpy"}, Sizes: []int64{512}})
+	rep, text, err := checkRun(t, "normal", Options{Targets: []string{"saxpy"}, Flags: target.Flags{Sizes: "512"}})
 	if err != nil || rep.Findings != 0 || len(rep.Configs) != 1 || rep.Configs[0].Kernel != "saxpy" {
 		t.Fatalf("saxpy: %v %+v\n%s", err, rep, text)
 	}
@@ -180,7 +181,7 @@ func TestNotChecked(t *testing.T) {
 	bad := filepath.Join(dir, "bad.cl")
 	os.WriteFile(bad, []byte("__kernel void f(__global float *x) { x[0] = y; }\n"), 0o644)
 	rep, text, err := checkRun(t, "normal", Options{Targets: []string{bad},
-		Flags: KernelFlags{Kernel: "f", Global: "N", Args: []string{"buf:float:N"}}, Sizes: []int64{16}})
+		Flags: target.Flags{Kernel: "f", Global: "N", Args: []string{"buf:float:N"}, Sizes: "16"}})
 	if err == nil || errors.Is(err, ErrFindings) || rep.Failed != 1 || rep.Findings != 0 {
 		t.Fatalf("build failure: %v %+v", err, rep)
 	}
@@ -198,39 +199,39 @@ func TestNotChecked(t *testing.T) {
 }
 
 func TestPlan(t *testing.T) {
-	cfgs, notes, err := Plan([]string{"saxpy", "../examples/stencil/stencil.yaml"}, KernelFlags{}, nil, false)
+	cfgs, notes, err := Plan([]string{"saxpy", "../examples/stencil/stencil.yaml"}, target.Flags{}, false)
 	if err != nil || len(cfgs) != 2 || cfgs[0].N != DefaultSize || cfgs[1].Values[0] != 1024 {
 		t.Fatalf("%v %+v", err, cfgs)
 	}
 	if len(notes) != 2 || !strings.Contains(notes[0], "check's own default") {
 		t.Errorf("notes %q", notes)
 	}
-	cfgs, _, err = Plan([]string{"../examples/stencil/stencil.yaml"}, KernelFlags{}, nil, true)
+	cfgs, _, err = Plan([]string{"../examples/stencil/stencil.yaml"}, target.Flags{}, true)
 	if err != nil || len(cfgs) != 3 {
 		t.Errorf("--all: %v %d", err, len(cfgs))
 	}
-	cfgs, _, err = Plan([]string{"../examples/stencil/stencil.yaml"}, KernelFlags{}, []int64{64, 32}, false)
+	cfgs, _, err = Plan([]string{"../examples/stencil/stencil.yaml"}, target.Flags{Sizes: "64,32"}, false)
 	if err != nil || len(cfgs) != 2 || cfgs[1].Values[0] != 32 {
 		t.Errorf("--size on a spec file: %v %+v", err, cfgs)
 	}
-	cfgs, _, err = Plan([]string{"../examples/bugs/oob.cl"}, KernelFlags{}, nil, false)
-	if err != nil || len(cfgs) != 1 || !strings.HasSuffix(cfgs[0].SpecFile, "oob.yaml") {
+	cfgs, _, err = Plan([]string{"../examples/bugs/oob.cl"}, target.Flags{}, false)
+	if err != nil || len(cfgs) != 1 || cfgs[0].Label != "../examples/bugs/oob.cl N=256" {
 		t.Errorf("FILE.cl with a spec beside it: %v %+v", err, cfgs)
 	}
 	bad := []struct {
 		targets []string
-		flags   KernelFlags
+		flags   target.Flags
 		want    string
 	}{
-		{nil, KernelFlags{}, "one or more targets"},
-		{[]string{"nosuch"}, KernelFlags{}, "unknown kernel"},
-		{[]string{"../examples/blur/blur.cl"}, KernelFlags{}, "put a spec file blur.yaml beside it"},
-		{[]string{"saxpy"}, KernelFlags{Kernel: "x"}, "for your own kernels"},
-		{[]string{"../examples/stencil/stencil.yaml"}, KernelFlags{Global: "N"}, "a spec file holds"},
-		{[]string{"../examples/blur/blur.cl"}, KernelFlags{Kernel: "blur"}, "global size"},
+		{nil, target.Flags{}, "one or more targets"},
+		{[]string{"nosuch"}, target.Flags{}, "unknown kernel"},
+		{[]string{"../examples/blur/blur.cl"}, target.Flags{}, "put a spec file blur.yaml beside it"},
+		{[]string{"saxpy"}, target.Flags{Kernel: "x"}, "for your own kernels"},
+		{[]string{"../examples/stencil/stencil.yaml"}, target.Flags{Global: "N"}, "a spec file holds"},
+		{[]string{"../examples/blur/blur.cl"}, target.Flags{Kernel: "blur"}, "global size"},
 	}
 	for _, b := range bad {
-		if _, _, err := Plan(b.targets, b.flags, nil, false); err == nil || !strings.Contains(err.Error(), b.want) {
+		if _, _, err := Plan(b.targets, b.flags, false); err == nil || !strings.Contains(err.Error(), b.want) {
 			t.Errorf("%v %+v: %v, want %q", b.targets, b.flags, err, b.want)
 		}
 	}
@@ -254,8 +255,8 @@ func TestBufferWithProgramConstant(t *testing.T) {
 	os.WriteFile(src, []byte("__constant float w[4] = {1, 2, 3, 4};\n"+
 		"__kernel void f(__global const float *in, __global float *out)\n"+
 		"{\n    int i = get_global_id(0);\n    out[i] = w[i % 4] * in[i + 1];\n}\n"), 0o644)
-	rep, text, err := checkRun(t, "normal", Options{Targets: []string{src}, Sizes: []int64{64},
-		Flags: KernelFlags{Kernel: "f", Global: "N", Args: []string{"buf:float:N:rand", "buf:float:N:zero:out"}}})
+	rep, text, err := checkRun(t, "normal", Options{Targets: []string{src},
+		Flags: target.Flags{Kernel: "f", Global: "N", Args: []string{"buf:float:N:rand", "buf:float:N:zero:out"}, Sizes: "64"}})
 	if !errors.Is(err, ErrFindings) || rep.Findings != 1 {
 		t.Fatalf("%v\n%s", err, text)
 	}

@@ -8,9 +8,9 @@ import (
 	goruntime "runtime"
 	"strings"
 
-	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/spec"
+	"github.com/clmeter/clmeter/target"
 )
 
 // childMsg is one JSON line the child writes: its plan before the launch, then
@@ -171,51 +171,30 @@ func sendFirstBuffer(enc *json.Encoder, dev *runtime.Device, kb *runtime.KernelB
 }
 
 // makeBenchmark makes the KernelBenchmark of a configuration on dev, as 'clmeter
-// run' does, through runtime/spec and clkernels, with each argument's element
-// type where it is known.
+// run' does: its target resolved again through package target, with each
+// argument's element type where it is known.
 func makeBenchmark(cfg Config, dev *runtime.Device) (*runtime.KernelBenchmark, []spec.ElemType, error) {
-	if cfg.Builtin != "" {
-		b, ok := clkernels.Lookup(cfg.Builtin)
-		if !ok {
-			return nil, nil, fmt.Errorf("unknown built-in %q", cfg.Builtin)
-		}
-		kb, err := b.Make(dev, cfg.N)
+	t, err := target.Resolve(cfg.Target, cfg.Flags, target.Defaults{N: DefaultSize})
+	if err != nil {
+		return nil, nil, err
+	}
+	var types []spec.ElemType
+	if t.IsBuiltin {
+		kb, err := t.Builtin.Make(dev, cfg.N)
 		if err != nil {
 			return nil, nil, err
 		}
 		// A built-in's buffers hold its element type.
-		var types []spec.ElemType
-		if t, err := spec.ParseType(b.Type); err == nil {
+		if et, err := spec.ParseType(t.Builtin.Type); err == nil {
 			for range kb.Args {
-				types = append(types, t)
+				types = append(types, et)
 			}
 		}
 		return kb, types, nil
 	}
-	var k *spec.Kernel
-	if cfg.SpecFile != "" {
-		var err error
-		if k, err = spec.LoadFile(cfg.SpecFile); err != nil {
-			return nil, nil, err
-		}
-	} else {
-		src, err := spec.ReadSource(cfg.Source)
-		if err != nil {
-			return nil, nil, err
-		}
-		k = &spec.Kernel{SourcePath: cfg.Source, Source: src, Kernel: cfg.Kernel, Global: cfg.Global, Local: cfg.Local, Options: cfg.Options}
-		for _, a := range cfg.Args {
-			as, err := spec.ParseArg(a)
-			if err != nil {
-				return nil, nil, err
-			}
-			k.Args = append(k.Args, as)
-		}
-	}
-	var types []spec.ElemType
-	for _, a := range k.Args {
+	for _, a := range t.Kernel.Args {
 		types = append(types, a.Type)
 	}
-	kb, err := k.Benchmark(dev, cfg.instance())
+	kb, err := t.Kernel.Benchmark(dev, cfg.instance())
 	return kb, types, err
 }

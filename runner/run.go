@@ -10,8 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -22,8 +20,8 @@ import (
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cache"
-	"github.com/clmeter/clmeter/runtime/spec"
 	"github.com/clmeter/clmeter/table"
+	"github.com/clmeter/clmeter/target"
 )
 
 // CacheOptions choose the program binary cache (see cache.Open).
@@ -35,15 +33,9 @@ type RunOptions struct {
 	Target string
 	// Device selects devices (runtime.Manager.Select syntax).
 	Device string
-	// Sizes is the --size list ("1Mi,16Mi"); "" for the default.
-	Sizes string
-	// Kernel, Global, Local, Args, Defines, Includes, BuildOptions, Bytes and
-	// Flops describe a FILE.cl (see runtime/spec); they are errors elsewhere.
-	Kernel, Global, Local string
-	Args                  []string
-	Defines, Includes     []string
-	BuildOptions          string
-	Bytes, Flops          string
+	// Flags describe a FILE.cl and override a spec file's axes or a
+	// built-in's size (see package target).
+	Flags target.Flags
 	// Format is "table" or "json".
 	Format string
 	// Output, when set, receives the result file, benchmark by benchmark.
@@ -146,17 +138,44 @@ type runItem struct {
 // planRun checks everything in opts that can be checked before a device is
 // touched, then selects the devices and lists the benchmarks.
 func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, error) {
-	target := opts.Target
-	if target == "" {
+	if opts.Target == "" {
 		return nil, usageErr("'clmeter run' takes one target (a built-in: %s; a FILE.cl; or a FILE.yaml)", strings.Join(clkernels.Names(), ", "))
 	}
+	plan, err := newRunPlan(opts)
+	if err != nil {
+		return nil, err
+	}
+	t, err := target.Resolve(opts.Target, opts.Flags, target.Defaults{})
+	if err != nil {
+		return nil, err
+	}
+	if plan.mgr, err = NewManager(opts.Cache, stderr); err != nil {
+		return nil, err
+	}
+	devs, err := plan.mgr.Select(opts.Device)
+	if err != nil {
+		plan.mgr.Close()
+		return nil, err
+	}
+	for _, dev := range devs {
+		items, err := targetItems(ctx, t, dev)
+		if err != nil {
+			plan.mgr.Close()
+			return nil, err
+		}
+		plan.items = append(plan.items, items...)
+	}
+	return plan, nil
+}
+
+// newRunPlan checks the format, the result file and the store of opts.
+func newRunPlan(opts RunOptions) (*runPlan, error) {
 	if opts.Format == "" {
 		opts.Format = "table"
 	}
 	if !slices.Contains(RunFormats, opts.Format) {
 		return nil, usageErr("--format %q is not one of: %s", opts.Format, strings.Join(RunFormats, ", "))
 	}
-	var err error
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
 		store: opts.Store, labels: opts.Labels,
 		noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach,
@@ -169,129 +188,46 @@ func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, 
 	if err := checkStore(plan.store); err != nil {
 		return nil, err
 	}
-	var sizes []int64
-	if s := opts.Sizes; s != "" {
-		for _, part := range strings.Split(s, ",") {
-			n, err := spec.ParseSize(strings.TrimSpace(part))
-			if err != nil {
-				return nil, usageErr("--size: %v", err)
-			}
-			sizes = append(sizes, n)
-		}
-	}
-
-	var kernel *spec.Kernel
-	var builtin clkernels.Builtin
-	isBuiltin := false
-	ext := strings.ToLower(filepath.Ext(target))
-	switch {
-	case ext == ".yaml" || ext == ".yml":
-		if opts.Kernel != "" || opts.Global != "" || len(opts.Args) > 0 {
-			return nil, usageErr("a spec file holds the kernel, sizes and arguments: drop --kernel, --global and --arg")
-		}
-		if kernel, err = spec.LoadFile(target); err != nil {
-			return nil, fail.With(fail.Usage, err)
-		}
-		if sizes != nil {
-			return nil, usageErr("a spec file sweeps its own axes: drop --size")
-		}
-	case ext == ".cl":
-		if kernel, err = userKernel(opts, sizes); err != nil {
-			return nil, err
-		}
-	default:
-		b, ok := clkernels.Lookup(target)
-		if !ok {
-			if _, statErr := os.Stat(target); statErr == nil {
-				return nil, usageErr("%s: a kernel file ends in .cl and a spec file in .yaml", target)
-			}
-			return nil, usageErr("unknown kernel %q: the built-ins are %s; or give a FILE.cl or FILE.yaml", target, strings.Join(clkernels.Names(), ", "))
-		}
-		for _, f := range []struct {
-			name string
-			set  bool
-		}{{"kernel", opts.Kernel != ""}, {"global", opts.Global != ""}, {"local", opts.Local != ""}, {"arg", len(opts.Args) > 0},
-			{"D", len(opts.Defines) > 0}, {"I", len(opts.Includes) > 0}, {"options", opts.BuildOptions != ""},
-			{"bytes", opts.Bytes != ""}, {"flops", opts.Flops != ""}} {
-			if f.set {
-				return nil, usageErr("--%s is for your own kernels (FILE.cl); built-in %s sets its own", f.name, target)
-			}
-		}
-		builtin, isBuiltin = b, true
-	}
-
-	if plan.mgr, err = NewManager(opts.Cache, stderr); err != nil {
-		return nil, err
-	}
-	devs, err := plan.mgr.Select(opts.Device)
-	if err != nil {
-		plan.mgr.Close()
-		return nil, err
-	}
-	for _, dev := range devs {
-		dev := dev
-		if isBuiltin {
-			ns := sizes
-			if ns == nil {
-				n, err := builtin.DefaultSize(ctx, dev)
-				if err != nil {
-					plan.mgr.Close()
-					return nil, err
-				}
-				ns = []int64{n}
-			}
-			for _, n := range ns {
-				n := n
-				plan.items = append(plan.items, runItem{
-					name: builtin.Name, kind: "run", device: dev, precision: builtin.Type,
-					params: []results.Param{{Name: "type", Value: builtin.Type}, {Name: "n", Value: fmt.Sprint(n)}},
-					make:   func() (*runtime.KernelBenchmark, error) { return builtin.Make(dev, n) },
-				})
-			}
-			continue
-		}
-		for _, in := range kernel.Instances() {
-			in := in
-			var params []results.Param
-			for i, name := range in.Names {
-				params = append(params, results.Param{Name: name, Value: fmt.Sprint(in.Values[i])})
-			}
-			plan.items = append(plan.items, runItem{
-				name: kernel.Kernel, kind: "run", device: dev, params: params,
-				make: func() (*runtime.KernelBenchmark, error) { return kernel.Benchmark(dev, in) },
-			})
-		}
-	}
 	return plan, nil
 }
 
-// userKernel builds the description of FILE.cl from the options.
-func userKernel(opts RunOptions, sizes []int64) (*spec.Kernel, error) {
-	path := opts.Target
-	src, err := spec.ReadSource(path)
-	if err != nil {
-		return nil, fail.With(fail.Usage, err)
-	}
-	k := &spec.Kernel{
-		SourcePath: path, Source: src, Kernel: opts.Kernel,
-		Global: opts.Global, Local: opts.Local,
-		Bytes: opts.Bytes, Flops: opts.Flops,
-		Options: spec.BuildOptions(opts.Defines, opts.Includes, opts.BuildOptions),
-	}
-	for _, a := range opts.Args {
-		as, err := spec.ParseArg(a)
-		if err != nil {
-			return nil, fail.With(fail.Usage, err)
+// targetItems are the benchmarks of a resolved target on dev: a built-in at
+// each size (its default on dev when none was given), a kernel description
+// at each instance of its axes.
+func targetItems(ctx context.Context, t *target.Target, dev *runtime.Device) ([]runItem, error) {
+	var items []runItem
+	if t.IsBuiltin {
+		builtin, ns := t.Builtin, t.Sizes
+		if ns == nil {
+			n, err := builtin.DefaultSize(ctx, dev)
+			if err != nil {
+				return nil, err
+			}
+			ns = []int64{n}
 		}
-		k.Args = append(k.Args, as)
+		for _, n := range ns {
+			n := n
+			items = append(items, runItem{
+				name: builtin.Name, kind: "run", device: dev, precision: builtin.Type,
+				params: []results.Param{{Name: "type", Value: builtin.Type}, {Name: "n", Value: fmt.Sprint(n)}},
+				make:   func() (*runtime.KernelBenchmark, error) { return builtin.Make(dev, n) },
+			})
+		}
+		return items, nil
 	}
-	if sizes != nil {
-		k.Axes = []spec.Axis{{Name: "N", Values: sizes}}
+	kernel := t.Kernel
+	for _, in := range kernel.Instances() {
+		in := in
+		var params []results.Param
+		for i, name := range in.Names {
+			params = append(params, results.Param{Name: name, Value: fmt.Sprint(in.Values[i])})
+		}
+		items = append(items, runItem{
+			name: kernel.Kernel, kind: "run", device: dev, params: params,
+			make: func() (*runtime.KernelBenchmark, error) { return kernel.Benchmark(dev, in) },
+		})
 	}
-	if err := k.Check(); err != nil {
-		return nil, fail.With(fail.Usage, err)
-	}
-	return k, nil
+	return items, nil
 }
 
 // executeRun measures every item in turn, printing the table at the end and

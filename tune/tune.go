@@ -14,7 +14,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -26,27 +25,21 @@ import (
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/spec"
+	"github.com/clmeter/clmeter/target"
 )
 
 // Options are what 'clmeter tune' was asked to do.
 type Options struct {
-	// Target is a FILE.yaml (a spec with axes) or a FILE.cl described by the
-	// fields below as 'clmeter run' takes them.
+	// Target is a FILE.yaml (a spec with axes) or a FILE.cl described by
+	// Flags as 'clmeter run' takes them.
 	Target string
 	// Device selects one device (runtime.Manager.Select syntax; the first
 	// selected is tuned).
 	Device string
-	// Kernel, Global, Local, Args, Defines, Includes, BuildOptions, Bytes,
-	// Flops and Sizes describe a FILE.cl.
-	Kernel, Global, Local string
-	Args                  []string
-	Defines, Includes     []string
-	BuildOptions          string
-	Bytes, Flops, Sizes   string
-	// Axes add axes to a FILE.cl: "T=4,8,16".
-	Axes []string
-	// Set fixes or narrows axes: "N=1024" or "T=8,16".
-	Set []string
+	// Flags describe a FILE.cl (Flags.Axes add the axes to search: "T=4,8,16")
+	// and fix or narrow axes (Flags.Set: "N=1024" or "T=8,16"; see package
+	// target).
+	Flags target.Flags
 	// Budget bounds the search's wall time (zero: DefaultBudget). A
 	// configuration that has started finishes.
 	Budget time.Duration
@@ -219,86 +212,17 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// kernelOf reads the spec (or FILE.cl and its flags) and applies Set.
+// kernelOf resolves o.Target with its flags (package target): tune searches
+// a kernel description's axes, so a built-in is refused.
 func kernelOf(o Options) (*spec.Kernel, error) {
-	var k *spec.Kernel
-	var err error
-	switch strings.ToLower(filepath.Ext(o.Target)) {
-	case ".yaml", ".yml":
-		if o.Kernel != "" || o.Global != "" || len(o.Args) > 0 || o.Sizes != "" || len(o.Axes) > 0 {
-			return nil, fail.Usagef("a spec file holds the kernel, sizes, axes and arguments: drop --kernel, --global, --arg, --size and --axis (fix an axis with --set NAME=VALUE)")
-		}
-		if k, err = spec.LoadFile(o.Target); err != nil {
-			return nil, fail.With(fail.Usage, err)
-		}
-	case ".cl":
-		src, err := spec.ReadSource(o.Target)
-		if err != nil {
-			return nil, fail.With(fail.Usage, err)
-		}
-		k = &spec.Kernel{SourcePath: o.Target, Source: src, Kernel: o.Kernel, Global: o.Global, Local: o.Local,
-			Bytes: o.Bytes, Flops: o.Flops, Options: spec.BuildOptions(o.Defines, o.Includes, o.BuildOptions)}
-		for _, a := range o.Args {
-			as, err := spec.ParseArg(a)
-			if err != nil {
-				return nil, fail.With(fail.Usage, err)
-			}
-			k.Args = append(k.Args, as)
-		}
-		if o.Sizes != "" {
-			ax, err := parseAxis("N=" + o.Sizes)
-			if err != nil {
-				return nil, fail.Usagef("--size: %v", err)
-			}
-			k.Axes = append(k.Axes, ax)
-		}
-		for _, s := range o.Axes {
-			ax, err := parseAxis(s)
-			if err != nil {
-				return nil, fail.Usagef("--axis: %v", err)
-			}
-			k.Axes = append(k.Axes, ax)
-		}
-	default:
-		return nil, fail.Usagef("'clmeter tune' takes a FILE.yaml (a spec with axes) or a FILE.cl with run's flags, got %q", o.Target)
+	t, err := target.Resolve(o.Target, o.Flags, target.Defaults{})
+	if err != nil {
+		return nil, err
 	}
-	for _, s := range o.Set {
-		ax, err := parseAxis(s)
-		if err != nil {
-			return nil, fail.Usagef("--set: %v", err)
-		}
-		i := slices.IndexFunc(k.Axes, func(a spec.Axis) bool { return a.Name == ax.Name })
-		if i < 0 {
-			var names []string
-			for _, a := range k.Axes {
-				names = append(names, a.Name)
-			}
-			return nil, fail.Usagef("--set %s: %s has no axis %s (its axes: %s)", s, o.Target, ax.Name, strings.Join(names, ", "))
-		}
-		k.Axes[i] = ax
+	if t.IsBuiltin {
+		return nil, fail.Usagef("'clmeter tune' searches a kernel's axes: give a FILE.yaml (a spec with axes) or a FILE.cl with run's flags, not built-in %s", o.Target)
 	}
-	if err := k.Check(); err != nil {
-		return nil, fail.With(fail.Usage, err)
-	}
-	return k, nil
-}
-
-// parseAxis reads NAME=V1,V2,... (values in the size grammar: 1Ki, 2^10).
-func parseAxis(s string) (spec.Axis, error) {
-	name, vals, ok := strings.Cut(s, "=")
-	name = strings.TrimSpace(name)
-	if !ok || name == "" || vals == "" {
-		return spec.Axis{}, fmt.Errorf("%q: want NAME=VALUE[,VALUE...]", s)
-	}
-	ax := spec.Axis{Name: name}
-	for _, v := range strings.Split(vals, ",") {
-		n, err := spec.ParseSize(strings.TrimSpace(v))
-		if err != nil {
-			return spec.Axis{}, fmt.Errorf("%q: %v", s, err)
-		}
-		ax.Values = append(ax.Values, n)
-	}
-	return ax, nil
+	return t.Kernel, nil
 }
 
 // instance is configuration i of k's axes.

@@ -19,6 +19,7 @@ import (
 	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/cl"
 	"github.com/clmeter/clmeter/runtime/spec"
+	"github.com/clmeter/clmeter/target"
 )
 
 func device(t *testing.T) *runtime.Device {
@@ -59,9 +60,9 @@ func TestSearchOnDevice(t *testing.T) {
 	dev := device(t)
 	path := writeKernel(t)
 	big := int64(dev.Info.MaxWorkGroupSize * 2)
-	o := Options{Target: path, Kernel: "scale", Global: "N", Local: "L", Sizes: "64Ki",
+	o := Options{Target: path, Flags: target.Flags{Kernel: "scale", Global: "N", Local: "L", Sizes: "64Ki",
 		Args: []string{"buf:float:N:seq", "buf:float:N:zero:out"}, Defines: []string{"FACTOR=$F"}, Bytes: "2*N*4",
-		Axes: []string{"F=2,3", "L=16,64," + itoa(big)}, Settings: quick, Budget: time.Minute}
+		Axes: []string{"F=2,3", "L=16,64," + itoa(big)}}, Settings: quick, Budget: time.Minute}
 	k, err := kernelOf(o)
 	if err != nil {
 		t.Fatal(err)
@@ -136,7 +137,7 @@ expect:
 	os.WriteFile(path, []byte(yaml), 0o644)
 	out := filepath.Join(dir, "r.json")
 	var stdout, stderr bytes.Buffer
-	err := Run(context.Background(), Options{Target: path, Set: []string{"N=4096"}, Settings: quick, Output: out, Cache: cache.Config{Off: true}}, &stdout, &stderr)
+	err := Run(context.Background(), Options{Target: path, Flags: target.Flags{Set: []string{"N=4096"}}, Settings: quick, Output: out, Cache: cache.Config{Off: true}}, &stdout, &stderr)
 	if err != nil {
 		t.Fatalf("%v\n%s\n%s", err, stdout.String(), stderr.String())
 	}
@@ -150,7 +151,7 @@ expect:
 	if err != nil || len(f.Benchmarks) != 4 {
 		t.Fatalf("result file: %v, %d benchmarks", err, len(f.Benchmarks))
 	}
-	if err := Run(context.Background(), Options{Target: path, Set: []string{"M=1"}}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "has no axis M (its axes: N, T)") {
+	if err := Run(context.Background(), Options{Target: path, Flags: target.Flags{Set: []string{"M=1"}}}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "has no axis M (its axes: N, T)") {
 		t.Errorf("--set of an unknown axis: %v", err)
 	}
 	if err := Run(context.Background(), Options{Target: path, Strategy: "genetic"}, &stdout, &stderr); err == nil || !strings.Contains(err.Error(), "--strategy") {

@@ -4,15 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/check"
-	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime/icd"
-	"github.com/clmeter/clmeter/runtime/spec"
+	"github.com/clmeter/clmeter/target"
 )
 
 func init() {
@@ -27,33 +25,23 @@ func init() {
 			"   line quoted, the work-item (global, local, group ids) and the address or kernel argument.\n" +
 			"   Exit status 3 when there is any finding.\n\n" +
 			fmt.Sprintf("   Oclgrind simulates every work-item, so check has its own size: --size defaults to %d.\n", check.DefaultSize) +
-			"   Targets take run's arguments. A FILE.cl given without --kernel/--arg uses the spec file of\n" +
-			"   the same name beside it (bugs/oob.cl -> bugs/oob.yaml), so 'clmeter check bugs/*.cl' works;\n" +
-			"   a spec file is checked at the smallest value of each axis (--all for every combination).\n" +
+			"   Targets take run's arguments.\n   " + indent(target.Rule, "   ") + "\n" +
+			"   So 'clmeter check bugs/*.cl' checks each kernel as its spec file beside it says (bugs/oob.cl ->\n" +
+			"   bugs/oob.yaml), at the smallest value of each axis --size and --set leave (--all: every one).\n" +
 			"   Needs Oclgrind: " + icd.OclgrindInstall + ".\n\n" +
 			"   Examples:\n" +
 			"     clmeter check examples/bugs/*.cl\n" +
 			"     clmeter check saxpy --size 4096\n" +
 			"     clmeter check blur.cl --kernel blur --global 64,64 --local 16,16 --arg buf:float:64*64:rand ...\n" +
 			"     clmeter run saxpy --check    (check first, measure only when clean)",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "kernel", Aliases: []string{"k"}, Usage: "the kernel function (FILE.cl)"},
-			&cli.StringFlag{Name: "size", Aliases: []string{"n"}, Usage: fmt.Sprintf("problem size N (default %d for check: Oclgrind is slow); a comma list checks each; sets a spec file's axis N", check.DefaultSize)},
-			&cli.StringFlag{Name: "global", Aliases: []string{"g"}, Usage: "global work size (FILE.cl)"},
-			&cli.StringFlag{Name: "local", Aliases: []string{"l"}, Usage: "local work size (FILE.cl)"},
-			&cli.StringSliceFlag{Name: "arg", Aliases: []string{"a"}, Usage: "a kernel argument, once per argument in order (see 'clmeter run --help')"},
-			&cli.StringSliceFlag{Name: "D", Usage: "a preprocessor definition for the build"},
-			&cli.StringSliceFlag{Name: "I", Usage: "an include folder for the build"},
-			&cli.StringFlag{Name: "options", Usage: "more build options"},
-			&cli.StringFlag{Name: "bytes", Usage: "accepted for run's command lines; not used"},
-			&cli.StringFlag{Name: "flops", Usage: "accepted for run's command lines; not used"},
+		Flags: flagList(kernelFlags, []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "check every combination of a spec file's axes, not only the smallest"},
 			&cli.BoolFlag{Name: "uniform-writes", Usage: "also report write-write races where every work-item writes the same value"},
 			&cli.DurationFlag{Name: "timeout", Value: check.DefaultTimeout, Usage: "give up on a configuration Oclgrind has not finished after this long"},
 			&cli.IntFlag{Name: "max-errors", Value: check.DefaultMaxErrors, Usage: "Oclgrind stops reporting after this many errors per configuration"},
 			formatFlag("text", "json"),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the findings here (JSON)"},
-		},
+		}),
 		Action: func(c *cli.Context) error {
 			opts, err := checkOptions(c, c.Args().Slice())
 			if err != nil {
@@ -72,9 +60,10 @@ func init() {
 
 // checkOptions reads check's flags (or run's, for run --check) into Options.
 func checkOptions(c *cli.Context, targets []string) (check.Options, error) {
-	opts := check.Options{Targets: targets, Command: os.Args, Version: version, OclgrindICD: env.oclgrindICD(),
-		Flags: check.KernelFlags{Kernel: c.String("kernel"), Global: c.String("global"), Local: c.String("local"),
-			Args: c.StringSlice("arg"), Defines: c.StringSlice("D"), Includes: c.StringSlice("I"), BuildOptions: c.String("options")}}
+	opts := check.Options{Targets: targets, Command: os.Args, Version: version, OclgrindICD: env.oclgrindICD(), Flags: kernelDescription(c)}
+	if c.Command.Name != "check" {
+		opts.Flags = opts.Flags.WithoutN() // run --check: check's own size
+	}
 	exe, err := os.Executable()
 	if err != nil {
 		return opts, fmt.Errorf("check: cannot re-run clmeter: %w", err)
@@ -88,8 +77,8 @@ func checkOptions(c *cli.Context, targets []string) (check.Options, error) {
 			return opts, err
 		}
 	}
-	if _, _, err := check.Plan(opts.Targets, opts.Flags, opts.Sizes, opts.All); err != nil {
-		return opts, fail.With(fail.Usage, err)
+	if _, _, err := check.Plan(opts.Targets, opts.Flags, opts.All); err != nil {
+		return opts, err
 	}
 	return opts, nil
 }
@@ -105,15 +94,6 @@ func checkOnlyFlags(c *cli.Context, opts *check.Options) error {
 	opts.Timeout, opts.MaxErrors = c.Duration("timeout"), c.Int("max-errors")
 	if opts.Timeout <= 0 || opts.MaxErrors <= 0 {
 		return usageErr("--timeout and --max-errors must be positive")
-	}
-	if s := c.String("size"); s != "" {
-		for _, part := range strings.Split(s, ",") {
-			n, err := spec.ParseSize(strings.TrimSpace(part))
-			if err != nil {
-				return usageErr("--size: %v", err)
-			}
-			opts.Sizes = append(opts.Sizes, n)
-		}
 	}
 	if opts.Output = c.String("output"); opts.Output != "" {
 		if err := results.CheckWritable(opts.Output); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runner"
+	"github.com/clmeter/clmeter/target"
 )
 
 // compareFlags are compare's own flags, then run's (for --interleave) but its
@@ -45,7 +46,7 @@ func init() {
 			"   ends the table; benchmarks found on one side only are listed.\n\n" +
 			"   --interleave A B measures A and B in this process, alternating their samples (ABBA), so\n" +
 			"   that drift hits both alike, and compares B against A; run's flags apply (size, device,\n" +
-			"   samples ...) and -o keeps both results.\n\n" +
+			"   samples ...) and -o keeps both results.\n\n   " + indent(target.Rule, "   ") + "\n\n" +
 			"   Examples:\n" +
 			"     clmeter compare old.json new.json --fail-on-regression 5%\n" +
 			"     clmeter compare --interleave copy triad --size 4Mi\n\n   " + exitHelp,

@@ -32,66 +32,81 @@ func init() {
 			"   Examples:\n" +
 			"     clmeter history triad --device h100 --since 30d\n" +
 			"     clmeter history 'peaks/*' --label branch=main --regressions --threshold 3% --ci",
-		Flags: []cli.Flag{
-			storeFlag,
-			&cli.StringFlag{Name: "device", Aliases: []string{"d"}, Usage: "keep these stored devices, as --device everywhere: platform:device (1:0), name, vendor or driver text (h200, pocl), gpu, cpu, accelerator, all; several joined with commas"},
-			&cli.StringFlag{Name: "since", Usage: "keep runs since a date (2025-03-01) or within an age (30d, 12h)"},
-			&cli.StringSliceFlag{Name: "label", Usage: "keep runs labelled key=value (repeat: all must match)"},
-			formatFlag(resultFormats...),
-			&cli.BoolFlag{Name: "regressions", Usage: "print the steps, drifts and outliers of each series instead of its runs"},
-			&cli.StringFlag{Name: "threshold", Value: "5%", Usage: "a step or drift larger than this is a regression (slower) or an improvement (faster); with --ci, smaller findings are not reported (0 reports all)"},
-			&cli.IntFlag{Name: "min-runs", Value: changepoint.DefaultMinSize, Usage: "the fewest runs on each side of a step; shorter excursions that come back are outliers"},
-			&cli.Float64Flag{Name: "significance", Value: changepoint.DefaultMaxPValue, Usage: "the p-value each step and drift must pass (smaller finds fewer)"},
-			&cli.BoolFlag{Name: "ci", Usage: "exit with status 5 when a regression beyond --threshold starts within the newest --recent runs"},
-			&cli.IntFlag{Name: "recent", Value: store.DefaultRecent, Usage: "with --ci: how many of the newest runs of a series count as new"},
-		},
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 1 {
-				return usageErr("'clmeter history' takes one benchmark pattern, got %d arguments (quote globs: 'peaks/*')", c.NArg())
-			}
-			if err := store.CheckPattern(c.Args().First()); err != nil {
-				return err
-			}
-			format, err := checkFormat(c, resultFormats...)
-			if err != nil {
-				return err
-			}
-			since, err := store.ParseSince(c.String("since"), time.Now())
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			labels, err := store.ParseLabels(c.StringSlice("label"))
-			if err != nil {
-				return usageErr("%v", err)
-			}
-			threshold, err := parsePercent(c.String("threshold"))
-			if err != nil || threshold < 0 {
-				return usageErr("--threshold %q: want a percentage such as 5%% (0 for every change) or a fraction such as 0.05", c.String("threshold"))
-			}
-			if c.Int("min-runs") < 2 {
-				return usageErr("--min-runs %d: want at least 2 runs on each side of a change", c.Int("min-runs"))
-			}
-			if p := c.Float64("significance"); !(p > 0 && p < 1) {
-				return usageErr("--significance %g: want a p-value between 0 and 1, such as 0.001", p)
-			}
-			if c.Int("recent") < 1 {
-				return usageErr("--recent must be at least 1")
-			}
-			opts := store.HistoryOptions{
-				Filter: store.Filter{Pattern: c.Args().First(), Device: c.String("device"), Since: since, Labels: labels},
-				Format: format, Regressions: c.Bool("regressions"), Threshold: threshold, CI: c.Bool("ci"), Recent: c.Int("recent"),
-				Changes: changepoint.Settings{MinSize: c.Int("min-runs"), MaxPValue: c.Float64("significance")},
-			}
-			st, err := store.Open(c.Context, c.String("store"), store.Options{ReadOnly: true})
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			err = store.WriteHistory(c.Context, st, opts, c.App.Writer)
-			if errors.Is(err, store.ErrRegression) {
-				return fail.With(fail.Regression, err)
-			}
-			return err
-		},
+		Flags:  historyFlags,
+		Action: runHistory,
 	})
+}
+
+// historyFlags are the flags of 'clmeter history'.
+var historyFlags = []cli.Flag{
+	storeFlag,
+	&cli.StringFlag{Name: "device", Aliases: []string{"d"}, Usage: "keep these stored devices, as --device everywhere: platform:device (1:0), name, vendor or driver text (h200, pocl), gpu, cpu, accelerator, all; several joined with commas"},
+	&cli.StringFlag{Name: "since", Usage: "keep runs since a date (2025-03-01) or within an age (30d, 12h)"},
+	&cli.StringSliceFlag{Name: "label", Usage: "keep runs labelled key=value (repeat: all must match)"},
+	formatFlag(resultFormats...),
+	&cli.BoolFlag{Name: "regressions", Usage: "print the steps, drifts and outliers of each series instead of its runs"},
+	&cli.StringFlag{Name: "threshold", Value: "5%", Usage: "a step or drift larger than this is a regression (slower) or an improvement (faster); with --ci, smaller findings are not reported (0 reports all)"},
+	&cli.IntFlag{Name: "min-runs", Value: changepoint.DefaultMinSize, Usage: "the fewest runs on each side of a step; shorter excursions that come back are outliers"},
+	&cli.Float64Flag{Name: "significance", Value: changepoint.DefaultMaxPValue, Usage: "the p-value each step and drift must pass (smaller finds fewer)"},
+	&cli.BoolFlag{Name: "ci", Usage: "exit with status 5 when a regression beyond --threshold starts within the newest --recent runs"},
+	&cli.IntFlag{Name: "recent", Value: store.DefaultRecent, Usage: "with --ci: how many of the newest runs of a series count as new"},
+}
+
+// runHistory is 'clmeter history': it reads the flags and prints the series.
+func runHistory(c *cli.Context) error {
+	opts, err := historyOptions(c)
+	if err != nil {
+		return err
+	}
+	st, err := store.Open(c.Context, c.String("store"), store.Options{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	err = store.WriteHistory(c.Context, st, opts, c.App.Writer)
+	if errors.Is(err, store.ErrRegression) {
+		return fail.With(fail.Regression, err)
+	}
+	return err
+}
+
+// historyOptions checks history's argument and flags and reads them into
+// store.HistoryOptions.
+func historyOptions(c *cli.Context) (store.HistoryOptions, error) {
+	if c.NArg() > 1 {
+		return store.HistoryOptions{}, usageErr("'clmeter history' takes one benchmark pattern, got %d arguments (quote globs: 'peaks/*')", c.NArg())
+	}
+	if err := store.CheckPattern(c.Args().First()); err != nil {
+		return store.HistoryOptions{}, err
+	}
+	format, err := checkFormat(c, resultFormats...)
+	if err != nil {
+		return store.HistoryOptions{}, err
+	}
+	since, err := store.ParseSince(c.String("since"), time.Now())
+	if err != nil {
+		return store.HistoryOptions{}, usageErr("%v", err)
+	}
+	labels, err := store.ParseLabels(c.StringSlice("label"))
+	if err != nil {
+		return store.HistoryOptions{}, usageErr("%v", err)
+	}
+	threshold, err := parsePercent(c.String("threshold"))
+	if err != nil || threshold < 0 {
+		return store.HistoryOptions{}, usageErr("--threshold %q: want a percentage such as 5%% (0 for every change) or a fraction such as 0.05", c.String("threshold"))
+	}
+	if c.Int("min-runs") < 2 {
+		return store.HistoryOptions{}, usageErr("--min-runs %d: want at least 2 runs on each side of a change", c.Int("min-runs"))
+	}
+	if p := c.Float64("significance"); !(p > 0 && p < 1) {
+		return store.HistoryOptions{}, usageErr("--significance %g: want a p-value between 0 and 1, such as 0.001", p)
+	}
+	if c.Int("recent") < 1 {
+		return store.HistoryOptions{}, usageErr("--recent must be at least 1")
+	}
+	return store.HistoryOptions{
+		Filter: store.Filter{Pattern: c.Args().First(), Device: c.String("device"), Since: since, Labels: labels},
+		Format: format, Regressions: c.Bool("regressions"), Threshold: threshold, CI: c.Bool("ci"), Recent: c.Int("recent"),
+		Changes: changepoint.Settings{MinSize: c.Int("min-runs"), MaxPValue: c.Float64("significance")},
+	}, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/runtime/spec"
+	"github.com/clmeter/clmeter/target"
 )
 
 // measureFlags are the measurement settings every measuring command takes.
@@ -73,24 +74,13 @@ func measureSettings(c *cli.Context) (measure.Settings, error) {
 	return s, nil
 }
 
-var runFlags = append([]cli.Flag{
-	deviceFlag,
-	&cli.StringFlag{Name: "kernel", Aliases: []string{"k"}, Usage: "the kernel function to run (FILE.cl)"},
-	&cli.StringFlag{Name: "size", Aliases: []string{"n"}, Usage: "problem size N in elements (1Mi, 4K, 2^20); a comma list sweeps; FILE.cl expressions may use N"},
-	&cli.StringFlag{Name: "global", Aliases: []string{"g"}, Usage: "global work size, 1-3 comma-separated expressions (4096,4096 or N)"},
-	&cli.StringFlag{Name: "local", Aliases: []string{"l"}, Usage: "local work size (default: the driver picks)"},
-	&cli.StringSliceFlag{Name: "arg", Aliases: []string{"a"}, Usage: "a kernel argument, once per argument in order (see below)"},
-	&cli.StringSliceFlag{Name: "D", Usage: "a preprocessor definition for the build: -D TILE=16"},
-	&cli.StringSliceFlag{Name: "I", Usage: "an include folder for the build"},
-	&cli.StringFlag{Name: "options", Usage: "more build options, e.g. -cl-fast-relaxed-math"},
-	&cli.StringFlag{Name: "bytes", Usage: "bytes moved per launch, an expression (2*N*4), for GB/s"},
-	&cli.StringFlag{Name: "flops", Usage: "floating-point operations per launch, an expression (2*N), for GFLOP/s"},
+var runFlags = flagList([]cli.Flag{deviceFlag}, kernelFlags, []cli.Flag{
 	formatFlag(runner.RunFormats...),
 	&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the full result file (JSON) here, benchmark by benchmark"},
 	&cli.BoolFlag{Name: "no-profile", Usage: "do not measure a short device profile when none is stored (no roofline then)"},
 	&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "also print each kernel's resources (work-group limits, local and private memory, registers), clocks, and what the driver wrote while building"},
 	&cli.BoolFlag{Name: "check", Usage: "first run 'clmeter check' on the target (Oclgrind, check's own size); measure only when it finds nothing"},
-}, append(append(measureFlags, cacheFlags...), storeFlags...)...)
+}, measureFlags, cacheFlags, storeFlags)
 
 func init() {
 	register(&cli.Command{
@@ -106,7 +96,9 @@ func init() {
 			"     clmeter run blur.cl --kernel blur --global 4096,4096 --local 16,16 \\\n" +
 			"       --arg buf:float:4096*4096:rand --arg buf:float:4096*4096:zero:out --arg int:4096 \\\n" +
 			"       --arg local:float:256 -D TILE=16 -I include/\n" +
-			"     clmeter run sweep.yaml -o results.json\n\n" +
+			"     clmeter run sweep.yaml -o results.json\n" +
+			"     clmeter run sweep.yaml --size 1Mi --set T=16\n\n" +
+			"   " + indent(target.Rule, "   ") + "\n\n" +
 			"   BUILT-INS: " + strings.Join(clkernels.Names(), ", ") + "\n\n" +
 			"   ARGUMENTS (" + indent(spec.ArgSyntax, "   ") + ")\n\n   " + indent(spec.FileSyntax, "   "),
 		Flags: runFlags,
@@ -135,7 +127,7 @@ func indent(s, prefix string) string { return strings.ReplaceAll(s, "\n", "\n"+p
 
 // runOptions reads run's flags (but --format) and target into runner.RunOptions;
 // trace and compare --interleave share them.
-func runOptions(c *cli.Context, target string) (runner.RunOptions, error) {
+func runOptions(c *cli.Context, name string) (runner.RunOptions, error) {
 	settings, err := measureSettings(c)
 	if err != nil {
 		return runner.RunOptions{}, err
@@ -146,10 +138,7 @@ func runOptions(c *cli.Context, target string) (runner.RunOptions, error) {
 	}
 	return runner.RunOptions{
 		Store: st, Labels: labels,
-		Target: target, Device: c.String("device"), Sizes: c.String("size"),
-		Kernel: c.String("kernel"), Global: c.String("global"), Local: c.String("local"),
-		Args: c.StringSlice("arg"), Defines: c.StringSlice("D"), Includes: c.StringSlice("I"),
-		BuildOptions: c.String("options"), Bytes: c.String("bytes"), Flops: c.String("flops"),
+		Target: name, Device: c.String("device"), Flags: kernelDescription(c),
 		Output: c.String("output"), Settings: settings,
 		NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 		Cache: cacheOptions(c), Tool: toolInfo(), Command: os.Args, Child: rerunCommand(c),

@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/runner"
+	"github.com/clmeter/clmeter/target"
 )
 
 // traceDefaultSamples keeps a trace short: every launch gets an event and a
@@ -22,6 +23,7 @@ func init() {
 			"   running) as nested slices in a row per kernel. Device timestamps are mapped onto the host\n" +
 			"   clock with clGetDeviceAndHostTimer (OpenCL 2.1+) or else a marker, before and after the run;\n" +
 			"   the trace's metadata holds the mapping and its uncertainty.\n\n" +
+			"   " + indent(target.Rule, "   ") + "\n\n" +
 			"   Example:\n" +
 			"     clmeter trace saxpy --size 1Mi -o trace.json",
 		Flags: withoutFlag(runFlags, "format"),

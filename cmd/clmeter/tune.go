@@ -7,24 +7,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/target"
 	"github.com/clmeter/clmeter/tune"
 )
 
 func init() {
 	flags := []cli.Flag{
-		deviceFlag,
-		&cli.StringFlag{Name: "kernel", Aliases: []string{"k"}, Usage: "the kernel function to tune (FILE.cl)"},
-		&cli.StringFlag{Name: "size", Aliases: []string{"n"}, Usage: "problem size N (FILE.cl); a comma list is an axis"},
-		&cli.StringFlag{Name: "global", Aliases: []string{"g"}, Usage: "global work size, expressions over the axes (FILE.cl)"},
-		&cli.StringFlag{Name: "local", Aliases: []string{"l"}, Usage: "local work size, expressions over the axes (FILE.cl): --local LX,LY"},
-		&cli.StringSliceFlag{Name: "arg", Aliases: []string{"a"}, Usage: "a kernel argument, once per argument in order (FILE.cl; see 'clmeter run --help')"},
-		&cli.StringSliceFlag{Name: "D", Usage: "a preprocessor definition; $NAME is an axis's value: -D TILE=$T"},
-		&cli.StringSliceFlag{Name: "I", Usage: "an include folder for the build"},
-		&cli.StringFlag{Name: "options", Usage: "more build options"},
-		&cli.StringFlag{Name: "bytes", Usage: "bytes moved per launch, an expression"},
-		&cli.StringFlag{Name: "flops", Usage: "floating-point operations per launch, an expression"},
 		&cli.StringSliceFlag{Name: "axis", Usage: "an axis to search (FILE.cl): --axis T=4,8,16"},
-		&cli.StringSliceFlag{Name: "set", Usage: "fix or narrow an axis of the spec: --set N=1024 or --set T=8,16"},
 		&cli.DurationFlag{Name: "budget", Value: tune.DefaultBudget, Usage: "wall time for the search; configurations that started finish"},
 		&cli.StringFlag{Name: "strategy", Value: tune.StrategyAuto, Usage: "auto (brute-force up to 64 configurations, else annealing), brute-force, random or annealing"},
 		&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "seed of random sampling and annealing"},
@@ -44,8 +33,10 @@ func init() {
 			"   Examples:\n" +
 			"     clmeter tune examples/matmul/tune.yaml\n" +
 			"     clmeter tune k.cl --kernel k --global N --local L --axis L=32,64,128,256 --size 1Mi \\\n" +
-			"       --arg buf:float:N --budget 1m",
-		Flags: append(flags, append(measureFlags, cacheFlags...)...),
+			"       --arg buf:float:N --budget 1m\n" +
+			"     clmeter tune examples/matmul/tune.yaml --set N=512\n\n" +
+			"   " + indent(target.Rule, "   "),
+		Flags: flagList([]cli.Flag{deviceFlag}, kernelFlags, flags, measureFlags, cacheFlags),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageErr("'clmeter tune' takes one FILE.yaml or FILE.cl, got %d arguments", c.NArg())
@@ -62,12 +53,11 @@ func init() {
 				return err
 			}
 			cache := cacheOptions(c)
+			desc := kernelDescription(c)
+			desc.Axes = c.StringSlice("axis")
 			return tune.Run(c.Context, tune.Options{
 				Target: c.Args().First(), Device: c.String("device"),
-				Kernel: c.String("kernel"), Global: c.String("global"), Local: c.String("local"),
-				Args: c.StringSlice("arg"), Defines: c.StringSlice("D"), Includes: c.StringSlice("I"),
-				BuildOptions: c.String("options"), Bytes: c.String("bytes"), Flops: c.String("flops"), Sizes: c.String("size"),
-				Axes: c.StringSlice("axis"), Set: c.StringSlice("set"), Budget: c.Duration("budget"),
+				Flags: desc, Budget: c.Duration("budget"),
 				Strategy: strings.ToLower(c.String("strategy")), Seed: c.Uint64("seed"), Tolerance: c.Float64("tolerance"),
 				NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 				Settings: s, Output: c.String("output"), Format: format,

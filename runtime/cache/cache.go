@@ -92,6 +92,7 @@ type Cache struct {
 	mu       sync.Mutex // serialises this process's stores and trims
 	pmu      sync.Mutex // guards pending
 	pending  []pendingStore
+	hits     []entryFile // hits whose bookkeeping waits for StorePending (pmu)
 }
 
 // New returns a cache in dir bounded by maxSize bytes. It touches no file.
@@ -219,14 +220,14 @@ func (c *Cache) warnf(format string, a ...any) {
 	})
 }
 
-// count appends one event byte to the stats file; failures are ignored (a lost
+// count appends event bytes to the stats file; failures are ignored (a lost
 // count is acceptable).
-func (c *Cache) count(event byte) {
+func (c *Cache) count(events ...byte) {
 	f, err := os.OpenFile(filepath.Join(c.Dir, statsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return
 	}
-	f.Write([]byte{event})
+	f.Write(events)
 	f.Close()
 }
 
@@ -257,19 +258,18 @@ func (c *Cache) BuildProgram(d *runtime.Device, src runtime.Source, options stri
 		}
 	}
 	note := "miss"
-	b, err := os.ReadFile(path)
+	e, err := readEntry(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		note = "rejected: " + err.Error()
 	default:
-		p, info, derr := loadEntry(d, key, b, options)
+		p, info, derr := loadEntry(d, key, e.b, options)
 		if derr == nil {
 			info.FromCache = true
 			info.CacheNote = "hit"
-			c.touch(path)
-			c.count('h')
 			info.Total = time.Since(start)
+			c.afterHit(e)
 			c.debugf("hit %s %s on %s (%s: read+check %s, create %s, build %s)", short, src.Name, d.Info.Name, info.Total.Round(time.Microsecond),
 				(info.Total - info.Create - info.Build).Round(time.Microsecond), info.Create.Round(time.Microsecond), info.Build.Round(time.Microsecond))
 			return p, info, nil

@@ -68,8 +68,9 @@ func (c *Cache) Pending() int {
 	return len(c.pending)
 }
 
-// StorePending reads and stores the binaries of the programs that missed since
-// the last call (see Defer), after the work, while the programs are still
+// StorePending does the bookkeeping of the hits since the last call (use
+// times, counts) and reads and stores the binaries of the programs that missed
+// since then (see Defer), after the work, while the programs are still
 // alive; with StoreCommand set it hands them to a detached store child
 // instead and returns at once (see child.go). It returns when every entry is written, or as soon as ctx is done (an
 // interrupt at exit): the store then under way is abandoned. It is either
@@ -77,6 +78,7 @@ func (c *Cache) Pending() int {
 // temporary file and renamed into place, so the cache only ever holds whole
 // entries. Programs not yet read when ctx ends are released unread.
 func (c *Cache) StorePending(ctx context.Context) runtime.StoreReport {
+	c.recordHits(c.takeHits())
 	c.pmu.Lock()
 	ps := c.pending
 	c.pending = nil

@@ -3,7 +3,6 @@ package cache
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -141,11 +140,14 @@ func fileIdentity(path string) string {
 // entryProof is the proof an entry's header carries: a checksum over what was
 // proven together.
 func entryProof(key, payloadSHA256, driver string, kernels []KernelSig) string {
-	kb, _ := json.Marshal(kernels)
-	h := sha256.New()
-	fmt.Fprintf(h, "clmeter-proof\x00%s\x00%s\x00%s\x00", key, payloadSHA256, driver)
-	h.Write(kb)
-	return hex.EncodeToString(h.Sum(nil))
+	var h keyHash
+	h.strs("clmeter-proof", key, payloadSHA256, driver)
+	h.int(len(kernels))
+	for _, k := range kernels {
+		h.strs(k.Name)
+		h.list(k.Args)
+	}
+	return h.sum()
 }
 
 // staticProof says why an entry's header does not prove its payload (nil
