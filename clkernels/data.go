@@ -104,7 +104,7 @@ func (t elemType) round(v float64) float64 {
 	return v
 }
 
-// mismatch is checkElems' error: nil when bad is zero.
+// mismatch is checkStream's error: nil when bad is zero.
 func mismatch(t elemType, what string, n, bad, first int64, fg, fw float64) error {
 	if bad > 0 {
 		return fmt.Errorf("%s: %d of %d elements differ from the CPU reference; first at %d: got %g, want %g (tolerance %g relative)", what, bad, n, first, fg, fw, t.RelTol)

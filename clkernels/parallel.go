@@ -78,27 +78,49 @@ func (s *splitMix) Uint32() uint32 { return uint32(s.Uint64() >> 32) }
 // [lo, hi) from a fixed seed, so every run sees the same data. Chunks of
 // fillChunk elements have streams of their own and fill on every core.
 func fillUniform(t elemType, seed uint64, lo, hi float64) func([]byte) {
-	return func(b []byte) {
-		n := int64(len(b)) / t.Size
+	at := fillUniformAt(t, seed, lo, hi)
+	return func(b []byte) { at(b, 0) }
+}
+
+// fillUniformAt is fillUniform for a piece of the buffer: b is its bytes
+// from off on (off a multiple of t.Size), filled as the whole buffer's
+// would be (runtime.Arg.InitAt).
+func fillUniformAt(t elemType, seed uint64, lo, hi float64) func(b []byte, off int64) {
+	return func(b []byte, off int64) {
+		n, base := int64(len(b))/t.Size, off/t.Size
 		parallelChunks(n, fillChunk, func(from, to int64) {
-			r := chunkRand(seed, from/fillChunk)
-			switch {
-			case t.Name == "float" && littleEndian:
-				f := unsafe.Slice((*float32)(unsafe.Pointer(&b[from*4])), to-from)
-				for i := range f {
-					f[i] = float32(lo + (hi-lo)*r.Float64())
-				}
-			case t.Name == "double" && littleEndian:
-				f := unsafe.Slice((*float64)(unsafe.Pointer(&b[from*8])), to-from)
-				for i := range f {
-					f[i] = lo + (hi-lo)*r.Float64()
-				}
-			default:
-				for i := from; i < to; i++ {
-					t.put(b, i, lo+(hi-lo)*r.Float64())
-				}
+			for from < to {
+				k := base + from
+				end := min(to, from+fillChunk-k%fillChunk)
+				uniformSpan(t, chunkRand(seed, k/fillChunk).skip(k%fillChunk), lo, hi, b[from*t.Size:end*t.Size])
+				from = end
 			}
 		})
+	}
+}
+
+// uniformSpan writes uniform values in [lo, hi) of t from r into b, one an
+// element, over a typed slice where the host's byte order allows.
+func uniformSpan(t elemType, r splitMix, lo, hi float64, b []byte) {
+	n := int64(len(b)) / t.Size
+	if n == 0 {
+		return
+	}
+	switch {
+	case t.Name == "float" && littleEndian:
+		f := unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), n)
+		for i := range f {
+			f[i] = float32(lo + (hi-lo)*r.Float64())
+		}
+	case t.Name == "double" && littleEndian:
+		f := unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), n)
+		for i := range f {
+			f[i] = lo + (hi-lo)*r.Float64()
+		}
+	default:
+		for i := int64(0); i < n; i++ {
+			t.put(b, i, lo+(hi-lo)*r.Float64())
+		}
 	}
 }
 
@@ -118,55 +140,4 @@ func fillRandomBytes(seed uint64) func([]byte) {
 			b[i] = byte(r.Uint32())
 		}
 	}
-}
-
-// checkElems compares n elements of got with want(i) within t's tolerance, on
-// every core, and reports the first mismatch and how many there were.
-func checkElems(t elemType, what string, got []byte, n int64, want func(i int64) float64) error {
-	var mu sync.Mutex
-	bad, first := int64(0), int64(-1)
-	var fg, fw float64
-	parallelChunks(n, 1<<18, func(from, to int64) {
-		cb, cf := int64(0), int64(-1)
-		var g0, w0 float64
-		for i := from; i < to; i++ {
-			g, w := t.get(got, i), want(i)
-			if !near(g, w, t) {
-				if cf < 0 {
-					cf, g0, w0 = i, g, w
-				}
-				cb++
-			}
-		}
-		if cb == 0 {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		bad += cb
-		if first < 0 || cf < first {
-			first, fg, fw = cf, g0, w0
-		}
-	})
-	return mismatch(t, what, n, bad, first, fg, fw)
-}
-
-// sumProducts returns the sum of a[i]*b[i] over n elements of t in float64,
-// on every core (chunk sums added in chunk order, so the result is the same
-// whatever the core count).
-func sumProducts(t elemType, a, b []byte, n int64) float64 {
-	const chunk = 1 << 18
-	sums := make([]float64, (n+chunk-1)/chunk)
-	parallelChunks(n, chunk, func(from, to int64) {
-		var s float64
-		for i := from; i < to; i++ {
-			s += t.get(a, i) * t.get(b, i)
-		}
-		sums[from/chunk] = s
-	})
-	var s float64
-	for _, v := range sums {
-		s += v
-	}
-	return s
 }

@@ -180,7 +180,7 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 		Global: []int{int(items)}, Local: localFor(dev, items), OpsUnit: "FLOP", Traffic: StreamTraffic(kernel),
 	}
 	a := &streamArgs{t: t, n: n, bytes: bytes, filled: filled, s: t.round(streamScalar), what: fmt.Sprintf("%s (%s)", kernel, t.Name),
-		val: map[int]func(in map[int][]byte, j int64) float64{}, pats: map[int]pattern{}}
+		vals: map[int]inputVals{}}
 	if kernel == StreamDot {
 		a.dot(dev, kb)
 	} else {
@@ -191,7 +191,7 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 
 // streamArgs makes the arguments and the check of a stream kernel over n
 // elements of t (bytes each array), its inputs filled with a pattern on the
-// device (filled) or from host data.
+// device (filled) or from a seed.
 type streamArgs struct {
 	t        elemType
 	n, bytes int64
@@ -199,10 +199,9 @@ type streamArgs struct {
 	// s is the kernels' scalar; what names the kernel in a check's error.
 	s    float64
 	what string
-	// val[i] reads element j of input argument i (host data or pattern);
-	// pats[i] is its pattern when filled.
-	val  map[int]func(in map[int][]byte, j int64) float64
-	pats map[int]pattern
+	// vals[i] gives input argument i's elements (regenerated from its seed
+	// or its pattern): the checks read no host copy of an input.
+	vals map[int]inputVals
 	// next is the index of the next argument in.
 	next int
 }
@@ -213,12 +212,11 @@ func (a *streamArgs) in(name string, seed uint64) runtime.Arg {
 	a.next++
 	if a.filled {
 		p := newPattern(t, seed)
-		a.pats[i] = p
-		a.val[i] = func(_ map[int][]byte, j int64) float64 { return p.at(j) }
+		a.vals[i] = inputVals{t: t, pat: &p}
 		return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: a.bytes, Fill: p.fill}
 	}
-	a.val[i] = func(in map[int][]byte, j int64) float64 { return t.get(in[i], j) }
-	return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: a.bytes, Init: fillUniform(t, seed, 0, 1)}
+	a.vals[i] = inputVals{t: t, seed: seed}
+	return runtime.Arg{Kind: runtime.ArgBuffer, Name: name, Bytes: a.bytes, Init: fillUniform(t, seed, 0, 1), Regen: true}
 }
 
 // out is an output array named name.
@@ -228,45 +226,69 @@ func (a *streamArgs) out(name string) runtime.Arg {
 
 // elementWise sets the arguments, traffic, operations and check of an
 // element-wise stream kernel (copy, scale, add, triad, saxpy); the scalar,
-// where a kernel takes one, is its first argument.
+// where a kernel takes one, is its first argument. The check regenerates
+// the inputs chunk by chunk and compares typed slices (checkStream).
 func (a *streamArgs) elementWise(kb *runtime.KernelBenchmark, kernel string) {
-	t, n, s, bytes, val := a.t, a.n, a.s, a.bytes, a.val
+	t, n, s, bytes := a.t, a.n, a.s, a.bytes
 	scalar := runtime.Arg{Kind: runtime.ArgScalar, Name: "s", Value: t.scalar(s)}
 	var output int
-	var want func(in map[int][]byte, i int64) float64
+	var ins []int
+	var ref func(w []float64, in [3][]float64)
 	switch kernel {
 	case StreamSaxpy:
 		a.next = 1
 		x := a.in("x", 1)
 		y := a.in("y", 2)
 		y.Output = true
-		kb.Args, output = []runtime.Arg{scalar, x, y}, 2
+		kb.Args, output, ins = []runtime.Arg{scalar, x, y}, 2, []int{1, 2}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
-		want = func(in map[int][]byte, i int64) float64 { return t.round(s*val[1](in, i) + val[2](in, i)) }
+		ref = func(w []float64, in [3][]float64) {
+			for i, x := range in[0] {
+				w[i] = s*x + in[1][i]
+			}
+		}
 	case StreamCopy:
-		kb.Args, output = []runtime.Arg{a.in("a", 1), a.out("b")}, 1
+		kb.Args, output, ins = []runtime.Arg{a.in("a", 1), a.out("b")}, 1, []int{0}
 		kb.BytesPerLaunch = 2 * bytes
 		kb.OpsUnit = ""
-		want = func(in map[int][]byte, i int64) float64 { return val[0](in, i) }
+		ref = func(w []float64, in [3][]float64) { copy(w, in[0]) }
 	case StreamScale:
 		a.next = 1
-		kb.Args, output = []runtime.Arg{scalar, a.in("c", 3), a.out("b")}, 2
+		kb.Args, output, ins = []runtime.Arg{scalar, a.in("c", 3), a.out("b")}, 2, []int{1}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 2*bytes, n
-		want = func(in map[int][]byte, i int64) float64 { return t.round(s * val[1](in, i)) }
+		ref = func(w []float64, in [3][]float64) {
+			for i, c := range in[0] {
+				w[i] = s * c
+			}
+		}
 	case StreamAdd:
-		kb.Args, output = []runtime.Arg{a.in("a", 1), a.in("b", 2), a.out("c")}, 2
+		kb.Args, output, ins = []runtime.Arg{a.in("a", 1), a.in("b", 2), a.out("c")}, 2, []int{0, 1}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, n
-		want = func(in map[int][]byte, i int64) float64 { return t.round(val[0](in, i) + val[1](in, i)) }
+		ref = func(w []float64, in [3][]float64) {
+			for i, x := range in[0] {
+				w[i] = x + in[1][i]
+			}
+		}
 	case StreamTriad:
 		a.next = 1
-		kb.Args, output = []runtime.Arg{scalar, a.in("b", 2), a.in("c", 3), a.out("a")}, 3
+		kb.Args, output, ins = []runtime.Arg{scalar, a.in("b", 2), a.in("c", 3), a.out("a")}, 3, []int{1, 2}
 		kb.BytesPerLaunch, kb.OpsPerLaunch = 3*bytes, 2*n
-		want = func(in map[int][]byte, i int64) float64 { return t.round(val[1](in, i) + s*val[2](in, i)) }
+		ref = func(w []float64, in [3][]float64) {
+			for i, b := range in[0] {
+				w[i] = b + s*in[1][i]
+			}
+		}
+	}
+	iv := make([]inputVals, len(ins))
+	for k, i := range ins {
+		iv[k] = a.vals[i]
 	}
 	what := a.what
-	kb.Check = func(in, o map[int][]byte) error {
-		return checkElems(t, what, o[output], n, func(i int64) float64 { return want(in, i) })
+	rounded := func(w []float64, in [3][]float64) {
+		ref(w, in)
+		roundAll(t, w)
 	}
+	kb.Check = func(_, o map[int][]byte) error { return checkStream(t, what, o[output], n, iv, rounded) }
 }
 
 // dot sets the arguments, traffic, operations and check of the dot kernel
@@ -285,13 +307,13 @@ func (a *streamArgs) dot(dev *runtime.Device, kb *runtime.KernelBenchmark) {
 	if t.Name == "double" {
 		rel = max(1e-10, 1e-15*math.Sqrt(float64(n)))
 	}
-	filled, pats, what := a.filled, a.pats, a.what
-	kb.Check = func(in, o map[int][]byte) error {
+	filled, x, y, what := a.filled, a.vals[0], a.vals[1], a.what
+	kb.Check = func(_, o map[int][]byte) error {
 		var got, want float64
 		if filled {
-			want = pats[0].sumProducts(pats[1], n)
+			want = x.pat.sumProducts(*y.pat, n)
 		} else {
-			want = sumProducts(t, in[0], in[1], n)
+			want = sumProductsOf(x, y, n)
 		}
 		for g := int64(0); g < int64(groups); g++ {
 			got += t.get(o[2], g)

@@ -38,11 +38,22 @@ type Arg struct {
 	// Init fills the buffer's initial contents (len(b) == Bytes). Nil leaves it
 	// zero. Inputs are written in full before timing (data warm-up).
 	Init func(b []byte)
+	// InitAt, when set on an ArgImage2D, fills b as the contents' bytes from
+	// off on: the image is then written a piece at a time (no host copy of
+	// it whole) and Check finds no input for it. Init is then ignored.
+	InitAt func(b []byte, off int64)
 	// Fill, when set, fills the buffer on the device with this pattern repeated
 	// (clEnqueueFillBuffer; its length a power of two up to 128 bytes dividing
 	// Bytes) instead of writing host data: no host copy of the buffer is made or
 	// kept, and Check finds no input for it. Init is then ignored.
 	Fill []byte
+	// Regen marks an input whose Init writes the same bytes every time and
+	// whose contents Check does not read from its in map (it regenerates what
+	// it needs, from a seed): no host copy of it is made or kept. Init runs
+	// straight into the mapped buffer (on a device sharing host memory, the
+	// buffer itself), again before Validate; the phases move their bytes
+	// through a small staging buffer (kernelbench_args.go).
+	Regen bool
 	// Output marks a buffer that Validate reads back.
 	Output bool
 	// Flags are extra memory flags (MemReadWrite when zero).
@@ -119,9 +130,12 @@ type KernelBenchmark struct {
 	images    []*cl.Buffer // read-only images: made with their data, never rewritten
 	inputs    map[int][]byte
 	outHost   map[int][]byte // readOutputs' host buffers, kept across reads
+	staging   []byte         // the phases' pieces when an input is Regen
+	genTime   time.Duration  // Init's time into mapped buffers (Regen), for HostPrep
 	flush     *cl.Buffer
 	flushSz   int64
 	abandoned atomic.Bool
+	touchTime time.Duration // mapped buffers' page backing (first touch), for FirstTouch
 	// guards holds each guarded buffer's guard pattern, by argument index;
 	// guardsChecked is set once they were read back after the first launch.
 	guards        map[int][]byte
@@ -154,7 +168,7 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	// Host data: allocated and generated first, timed on their own.
 	prep := time.Now()
 	for i, a := range b.Args {
-		if a.Kind != ArgBuffer && a.Kind != ArgImage2D || a.Kind == ArgBuffer && len(a.Fill) > 0 {
+		if a.Kind != ArgBuffer && a.Kind != ArgImage2D || a.Kind == ArgBuffer && len(a.Fill) > 0 || b.noHostCopy(a) || a.InitAt != nil {
 			continue
 		}
 		data := hostBuffer(a.Bytes)
@@ -186,7 +200,8 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	if err := q.Finish(); err != nil {
 		return info, err
 	}
-	info.Upload = time.Since(start)
+	info.Upload = time.Since(start) - b.genTime
+	info.HostPrep, info.FirstTouch = info.HostPrep+b.genTime, b.touchTime
 	return info, nil
 }
 
@@ -258,11 +273,12 @@ func (b *KernelBenchmark) setArg(c *cl.Context, i int, a Arg) error {
 		b.bufs[i] = buf
 		err = b.kernel.SetArg(i, buf)
 	case ArgImage2D:
-		img, ierr := c.CreateImage2DFloat4(a.Width, a.Height, b.inputs[i])
+		img, ierr := b.makeImage(c, i)
 		if ierr != nil {
 			return fmt.Errorf("image %s (%dx%d float4): %w", a.label(i), a.Width, a.Height, ierr)
 		}
 		b.images = append(b.images, img)
+		delete(b.inputs, i) // the image holds its texels: no host copy kept
 		err = b.kernel.SetArg(i, img)
 	case ArgLocal:
 		err = b.kernel.SetArg(i, cl.LocalMem(a.Bytes))
@@ -279,6 +295,9 @@ func (b *KernelBenchmark) write(i int) error {
 	t := time.Now()
 	var ev *cl.Event
 	var err error
+	if b.noHostCopy(b.Args[i]) {
+		return b.writeNoCopy(i)
+	}
 	if fill := b.Args[i].Fill; len(fill) > 0 {
 		ev, err = b.queue.EnqueueFillBuffer(b.bufs[i], fill, 0, b.Args[i].Bytes)
 		if err == nil {
@@ -473,6 +492,7 @@ func (b *KernelBenchmark) Teardown() error {
 	b.kernel.Release()
 	b.Program.Release()
 	b.bufs, b.inputs, b.outHost, b.flush, b.kernel, b.Program = nil, nil, nil, nil, nil, nil
+	b.staging, b.genTime, b.touchTime = nil, 0, 0
 	b.guards, b.guardsChecked = nil, false
 	return nil
 }

@@ -241,3 +241,225 @@ func parallelSpans(n, chunk int64, f func(lo, hi int64)) {
 	}
 	wg.Wait()
 }
+
+// stageBytes is the most host memory the phases of a benchmark with a
+// regenerated input (Arg.Regen) move a buffer through: copy-in and copy-out
+// go in pieces of at most this many bytes, from and to host memory that is
+// not the device's, so they time what a full host copy would move.
+var stageBytes int64 = 64 << 20
+
+// regen reports whether the argument is an input written by running Init
+// into the mapped buffer, with no host copy (Arg.Regen).
+func (a Arg) regen() bool {
+	return a.Kind == ArgBuffer && a.Regen && a.Init != nil && len(a.Fill) == 0
+}
+
+// lean reports whether some input is regenerated or filled on the device
+// (Arg.Fill): the benchmark then keeps no host copy of a whole buffer (its
+// zero buffers are filled on the device, the phases stage pieces, Validate
+// maps the outputs).
+func (b *KernelBenchmark) lean() bool {
+	for _, a := range b.Args {
+		if a.regen() || a.Kind == ArgBuffer && len(a.Fill) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// noHostCopy reports whether buffer a has no host copy: a regenerated input,
+// or, in a lean benchmark, a buffer that starts zero (filled on the device).
+func (b *KernelBenchmark) noHostCopy(a Arg) bool {
+	return a.regen() || a.Kind == ArgBuffer && a.Init == nil && len(a.Fill) == 0 && b.lean()
+}
+
+// writeNoCopy writes buffer i, which has no host copy: Init into the mapped
+// buffer, or zeros filled on the device.
+func (b *KernelBenchmark) writeNoCopy(i int) error {
+	t, label := time.Now(), b.Args[i].label(i)
+	if b.Args[i].regen() {
+		err := b.mapFill(i)
+		if b.Tracer != nil {
+			b.Tracer.Host("map, fill and unmap "+label, t, time.Now())
+		}
+		return err
+	}
+	ev, err := b.queue.EnqueueFillBuffer(b.bufs[i], []byte{0}, 0, b.Args[i].Bytes)
+	if err == nil {
+		err = ev.Wait()
+		if b.Tracer != nil {
+			b.Tracer.Host("clEnqueueFillBuffer "+label, t, time.Now())
+			if p, perr := ev.Profile(); perr == nil {
+				b.Tracer.Device("zero "+label, "transfer", p)
+			}
+		}
+		ev.Release()
+	}
+	if err != nil {
+		return fmt.Errorf("zeroing buffer %s: %w", label, err)
+	}
+	return nil
+}
+
+// mapFill writes input i by running its Init straight into the mapped buffer
+// (on a device sharing host memory, the buffer itself) and adds Init's time
+// to genTime (host data, not upload).
+func (b *KernelBenchmark) mapFill(i int) error {
+	a := b.Args[i]
+	m, ev, err := b.queue.EnqueueMapBuffer(b.bufs[i], true, cl.MapWriteInvalidate, 0, a.Bytes)
+	if err != nil {
+		return fmt.Errorf("mapping buffer %s: %w", a.label(i), err)
+	}
+	ev.Release()
+	t := time.Now()
+	data := m.Bytes()
+	if a.Bytes >= 2*populateChunk {
+		// Fresh device memory is backed page by page on first touch; a
+		// range at once costs less (hostBuffer). Where device memory is
+		// host memory, that is the buffer's first touch.
+		parallelSpans(a.Bytes, populateChunk, func(lo, hi int64) { populate(data[lo:hi]) })
+		if in := b.Device.Info; in.Type&cl.DeviceTypeCPU != 0 || in.HostUnifiedMemory {
+			b.touchTime += time.Since(t)
+		}
+	}
+	a.Init(data)
+	b.genTime += time.Since(t)
+	if ev, err = b.queue.EnqueueUnmap(m); err == nil {
+		err = ev.Wait()
+		ev.Release()
+	}
+	if err != nil {
+		return fmt.Errorf("unmapping buffer %s: %w", a.label(i), err)
+	}
+	return nil
+}
+
+// stage returns the phases' staging buffer: the largest buffer's bytes up to
+// stageBytes, filled once by the first regenerated input's Init (values of
+// the right kind, for the launch the phases time after their copy-in).
+func (b *KernelBenchmark) stage() []byte {
+	if b.staging != nil {
+		return b.staging
+	}
+	var n int64
+	var init func([]byte)
+	for _, a := range b.Args {
+		if a.Kind == ArgBuffer {
+			n = max(n, min(a.Bytes, stageBytes))
+		}
+		if init == nil && a.regen() {
+			init = a.Init
+		}
+	}
+	b.staging = hostBuffer(n)
+	if init != nil {
+		init(b.staging)
+	}
+	return b.staging
+}
+
+// stagedCopy moves buffer i's bytes from (read false) or into (read true)
+// the staging buffer, a piece at a time, each piece a blocking command.
+func (b *KernelBenchmark) stagedCopy(i int, read bool) error {
+	st, a := b.stage(), b.Args[i]
+	for off := int64(0); off < a.Bytes; off += int64(len(st)) {
+		piece := st[:min(int64(len(st)), a.Bytes-off)]
+		var ev *cl.Event
+		var err error
+		if read {
+			ev, err = b.queue.EnqueueReadBuffer(b.bufs[i], true, off, piece)
+		} else {
+			ev, err = b.queue.EnqueueWriteBuffer(b.bufs[i], true, off, piece)
+		}
+		if err != nil {
+			return fmt.Errorf("staged copy of buffer %s: %w", a.label(i), err)
+		}
+		ev.Release()
+	}
+	return nil
+}
+
+// mapOutputs maps every output buffer for reading, for a lean benchmark's
+// check (on a device sharing host memory, no copy), and returns a function
+// that unmaps them.
+func (b *KernelBenchmark) mapOutputs() (map[int][]byte, func(), error) {
+	out := map[int][]byte{}
+	var maps []*cl.Mapping
+	unmap := func() {
+		for _, m := range maps {
+			if ev, err := b.queue.EnqueueUnmap(m); err == nil {
+				ev.Release()
+			}
+		}
+		b.queue.Finish()
+	}
+	for i, a := range b.Args {
+		if a.Kind != ArgBuffer || !a.Output {
+			continue
+		}
+		m, ev, err := b.queue.EnqueueMapBuffer(b.bufs[i], true, cl.MapRead, 0, a.Bytes)
+		if err != nil {
+			unmap()
+			return nil, nil, fmt.Errorf("mapping buffer %s: %w", a.label(i), err)
+		}
+		ev.Release()
+		maps = append(maps, m)
+		out[i] = m.Bytes()
+	}
+	return out, unmap, nil
+}
+
+// copyIn is the phases' copy-in of buffer i: its host copy written, or, for a
+// regenerated input, the same bytes moved through the staging buffer.
+func (b *KernelBenchmark) copyIn(i int) error {
+	if b.noHostCopy(b.Args[i]) {
+		return b.stagedCopy(i, false)
+	}
+	return b.write(i)
+}
+
+// copyOut is the phases' copy-out: every output read back, into kept host
+// buffers or, when the benchmark is lean, through the staging buffer.
+func (b *KernelBenchmark) copyOut() error {
+	if !b.lean() {
+		_, err := b.readOutputs()
+		return err
+	}
+	for i, a := range b.Args {
+		if a.Kind == ArgBuffer && a.Output {
+			if err := b.stagedCopy(i, true); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// makeImage makes image argument i: from its host copy, or, with InitAt, empty
+// and then written in pieces of rows (at most stageBytes of host memory).
+func (b *KernelBenchmark) makeImage(c *cl.Context, i int) (*cl.Buffer, error) {
+	a := b.Args[i]
+	if a.InitAt == nil {
+		return c.CreateImage2DFloat4(a.Width, a.Height, b.inputs[i])
+	}
+	img, err := c.CreateImage2DFloat4(a.Width, a.Height, nil)
+	if err != nil {
+		return nil, err
+	}
+	row := int64(a.Width) * 16
+	rows := max(1, min(int64(a.Height), stageBytes/row))
+	piece := hostBuffer(rows * row)
+	for y := int64(0); y < int64(a.Height); y += rows {
+		p := piece[:min(rows, int64(a.Height)-y)*row]
+		a.InitAt(p, y*row)
+		if err := b.queue.EnqueueWriteImageRows(img, a.Width, int(y), p); err != nil {
+			img.Release()
+			return nil, err
+		}
+	}
+	return img, nil
+}
+
+// ParallelSpans calls f over [0, n) in spans of chunk, on every core, and
+// returns when all are done (host data fills).
+func ParallelSpans(n, chunk int64, f func(lo, hi int64)) { parallelSpans(n, chunk, f) }

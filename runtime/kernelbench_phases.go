@@ -17,7 +17,7 @@ func (b *KernelBenchmark) RunPhases(ctx context.Context) (measure.Phases, error)
 	var ph measure.Phases
 	t0 := time.Now()
 	for i := range b.bufs {
-		if err := b.write(i); err != nil {
+		if err := b.copyIn(i); err != nil {
 			return ph, err
 		}
 	}
@@ -36,7 +36,7 @@ func (b *KernelBenchmark) RunPhases(ctx context.Context) (measure.Phases, error)
 		return ph, err
 	}
 	guard := time.Since(t2) // the guards' check (once) is no phase's
-	if _, err := b.readOutputs(); err != nil {
+	if err := b.copyOut(); err != nil {
 		return ph, err
 	}
 	t3 := time.Now()
@@ -119,6 +119,14 @@ func (b *KernelBenchmark) Validate(ctx context.Context) error {
 	}
 	if err := b.checkGuards(); err != nil {
 		return err
+	}
+	if b.lean() {
+		out, unmap, err := b.mapOutputs()
+		if err != nil {
+			return err
+		}
+		defer unmap()
+		return b.Check(b.inputs, out)
 	}
 	out, err := b.readOutputs()
 	if err != nil {

@@ -25,6 +25,7 @@ X(cl_int, clReleaseMemObject, (cl_mem a), (a)) \
 X(cl_mem, clCreateImage, (cl_context a, cl_mem_flags b, const cl_image_format *c, const cl_image_desc *d, void *e, cl_int *f), (a, b, c, d, e, f)) \
 X(cl_int, clEnqueueReadBuffer, (cl_command_queue a, cl_mem b, cl_bool c, size_t d, size_t e, void *f, cl_uint g, const cl_event *h, cl_event *i), (a, b, c, d, e, f, g, h, i)) \
 X(cl_int, clEnqueueWriteBuffer, (cl_command_queue a, cl_mem b, cl_bool c, size_t d, size_t e, const void *f, cl_uint g, const cl_event *h, cl_event *i), (a, b, c, d, e, f, g, h, i)) \
+X(cl_int, clEnqueueWriteImage, (cl_command_queue a, cl_mem b, cl_bool c, const size_t *d, const size_t *e, size_t f, size_t g, const void *h, cl_uint i, const cl_event *j, cl_event *k), (a, b, c, d, e, f, g, h, i, j, k)) \
 X(cl_int, clEnqueueCopyBuffer, (cl_command_queue a, cl_mem b, cl_mem c, size_t d, size_t e, size_t f, cl_uint g, const cl_event *h, cl_event *i), (a, b, c, d, e, f, g, h, i)) \
 X(cl_int, clEnqueueFillBuffer, (cl_command_queue a, cl_mem b, const void *c, size_t d, size_t e, size_t f, cl_uint g, const cl_event *h, cl_event *i), (a, b, c, d, e, f, g, h, i)) \
 X(void *, clEnqueueMapBuffer, (cl_command_queue a, cl_mem b, cl_bool c, cl_map_flags d, size_t e, size_t f, cl_uint g, const cl_event *h, cl_event *i, cl_int *j), (a, b, c, d, e, f, g, h, i, j)) \

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand"
 	"strconv"
 	"strings"
 
@@ -259,32 +258,22 @@ func rangeText(scalar string, r [2]int64) string {
 }
 
 // initFunc returns the buffer's fill: deterministic for a given argument index,
-// so runs are repeatable.
+// so runs are repeatable; on every core, a piece at a time (fill.go).
 func (a ArgSpec) initFunc(seed int64) func([]byte) {
 	t := a.Type
-	es := t.size
-	fill := func(b []byte, f func(i int) float64) {
-		for i := 0; i+es <= len(b); i += es {
-			t.putScalar(b[i:], f(i/es))
-		}
-	}
+	var gen func(int64, []float64)
 	switch a.Init {
 	case "zero":
 		return nil
 	case "ones":
-		return func(b []byte) { fill(b, func(int) float64 { return 1 }) }
+		gen = constGen(1)
 	case "seq":
-		return func(b []byte) { fill(b, func(i int) float64 { return float64(i) }) }
+		gen = seqGen
 	case "rand":
-		return func(b []byte) {
-			r := rand.New(rand.NewSource(seed + 1))
-			if t.IsFloat() {
-				fill(b, func(int) float64 { return r.Float64() })
-			} else {
-				fill(b, func(int) float64 { return float64(r.Intn(100)) })
-			}
-		}
+		gen = randGen(uint64(seed+1), t.IsFloat())
+	default:
+		v, _ := strconv.ParseFloat(a.Init, 64)
+		gen = constGen(v)
 	}
-	v, _ := strconv.ParseFloat(a.Init, 64)
-	return func(b []byte) { fill(b, func(int) float64 { return v }) }
+	return func(b []byte) { fillScalars(b, t, gen) }
 }
