@@ -128,7 +128,7 @@ func TestOclgrindIsolated(t *testing.T) {
 	revArgs := []string{"--kernel", "rev", "--global", "256", "--local", "64",
 		"--arg", "buf:float:256:rand", "--arg", "buf:float:256:zero:out", "--arg", "local:float:64"}
 	for _, args := range [][]string{
-		append(append([]string{"trace", src, "-o", trace}, revArgs...), "--no-profile"),
+		append([]string{"trace", src, "-o", trace}, revArgs...),
 		append(append([]string{"compare", "--interleave", src, src}, revArgs...), "--samples", "3", "--min-sample-time", "1ms"),
 		{"suite", "launch", "--small", "--no-profile", "--samples", "3", "--min-sample-time", "1ms"},
 	} {
