@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/internal/atomicfile"
+	"github.com/clmeter/clmeter/units"
 )
 
 // A Report is everything one check found, as -o writes it (JSON).
@@ -166,9 +167,9 @@ func writeConfig(w io.Writer, c ConfigResult) {
 	fmt.Fprintln(w)
 	head := c.Label
 	if c.Kernel != "" {
-		head += fmt.Sprintf(" (kernel %s, global %s", c.Kernel, joinInts(c.Global))
+		head += fmt.Sprintf(" (kernel %s, global %s", c.Kernel, units.Dims(c.Global))
 		if len(c.Local) > 0 {
-			head += ", local " + joinInts(c.Local)
+			head += ", local " + units.Dims(c.Local)
 		}
 		head += ")"
 	}
@@ -241,14 +242,6 @@ func writeSummary(w io.Writer, r *Report) {
 		fmt.Fprintf(w, ", %d not checked", r.Failed)
 	}
 	fmt.Fprintln(w)
-}
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
 }
 
 func writeJSON(w io.Writer, v any) error {

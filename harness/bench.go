@@ -2,8 +2,6 @@ package harness
 
 import (
 	"context"
-	"strconv"
-	"strings"
 
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
@@ -78,11 +76,3 @@ func (p plainBench) Program() *results.ProgramInfo {
 }
 
 func (p plainBench) Sizes() (global, local []int) { return nil, nil }
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
-}

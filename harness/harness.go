@@ -18,6 +18,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/units"
 )
 
 // A Device is what the harness needs of the device a benchmark runs on
@@ -191,9 +192,9 @@ func (it Item) finish(b *results.Benchmark, bench Bench, mb measure.Benchmark, e
 	if it.RecordSizes {
 		global, local := bench.Sizes()
 		if local != nil {
-			b.SetParam("local", joinInts(local))
+			b.SetParam("local", units.Dims(local))
 		}
-		b.SetParam("global", joinInts(global))
+		b.SetParam("global", units.Dims(global))
 	}
 	if er, ok := mb.(ExtraReporter); ok {
 		for k, v := range er.RunExtra() {

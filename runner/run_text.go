@@ -10,14 +10,6 @@ import (
 	"github.com/clmeter/clmeter/units"
 )
 
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, ",")
-}
-
 func fromCache(p *results.ProgramInfo) string {
 	if p != nil && p.FromCache {
 		return " (from clmeter's binary cache)"

@@ -11,6 +11,7 @@ import (
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/spec"
+	"github.com/clmeter/clmeter/units"
 )
 
 func nanos(t *Trial) []float64 {
@@ -45,9 +46,9 @@ func runTrial(ctx context.Context, k *spec.Kernel, dev *runtime.Device, in spec.
 		it.Params = append(it.Params, results.Param{Name: "local", Value: "driver"})
 		t.Label += " local=driver"
 	} else if kb.Local != nil {
-		it.Params = append(it.Params, results.Param{Name: "local", Value: joinInts(kb.Local)})
+		it.Params = append(it.Params, results.Param{Name: "local", Value: units.Dims(kb.Local)})
 	}
-	it.Params = append(it.Params, results.Param{Name: "global", Value: joinInts(kb.Global)})
+	it.Params = append(it.Params, results.Param{Name: "global", Value: units.Dims(kb.Global)})
 	if kb.Local != nil {
 		if reason := localTooBig(dev, kb.Local); reason != "" {
 			return skip(it.Record(), reason)
@@ -84,7 +85,7 @@ func localTooBig(dev *runtime.Device, local []int) string {
 		p *= l
 	}
 	if m := dev.Info.MaxWorkGroupSize; m > 0 && p > m {
-		return fmt.Sprintf("local size %s is %d work-items, over the device's limit of %d (CL_DEVICE_MAX_WORK_GROUP_SIZE)", joinInts(local), p, m)
+		return fmt.Sprintf("local size %s is %d work-items, over the device's limit of %d (CL_DEVICE_MAX_WORK_GROUP_SIZE)", units.Dims(local), p, m)
 	}
 	for d, l := range local {
 		if d < len(dev.Info.MaxWorkItemSizes) && l > dev.Info.MaxWorkItemSizes[d] {
@@ -104,12 +105,4 @@ func reason(err error) string {
 		}
 	}
 	return first
-}
-
-func joinInts(v []int) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
 }

@@ -224,3 +224,12 @@ func PValue(p float64) string {
 	}
 	return "p = " + strconv.FormatFloat(p, 'f', 2, 64)
 }
+
+// Dims is a work size as the flags take it: "1024,1024".
+func Dims(v []int) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}

@@ -93,3 +93,14 @@ func TestPercentAndPValue(t *testing.T) {
 		}
 	}
 }
+
+func TestDims(t *testing.T) {
+	for _, c := range []struct {
+		in   []int
+		want string
+	}{{nil, ""}, {[]int{64}, "64"}, {[]int{1024, 1024}, "1024,1024"}, {[]int{4, 2, 1}, "4,2,1"}} {
+		if got := Dims(c.in); got != c.want {
+			t.Errorf("Dims(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
