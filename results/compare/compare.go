@@ -276,7 +276,7 @@ func (c *Comparison) header() []string {
 // WriteTable writes the comparison as an aligned table, then the geomean, the
 // unmatched benchmarks and the warnings.
 func (c *Comparison) WriteTable(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := &report.ErrWriter{W: w}
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(c.header(), "\t"))
 	for _, p := range c.Pairs {
@@ -287,7 +287,7 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 	}
 	tw.Flush()
 	c.writeNotes(ew, "")
-	return ew.err
+	return ew.Err
 }
 
 func (c *Comparison) writeNotes(w io.Writer, bullet string) {
@@ -333,7 +333,7 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 
 // WriteMarkdown writes the comparison as a markdown table.
 func (c *Comparison) WriteMarkdown(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := &report.ErrWriter{W: w}
 	report.MarkdownRow(ew, c.header())
 	report.MarkdownRow(ew, []string{"---", "---", "--:", "--:", "--:", "---", "--:", "---", "---"})
 	for _, p := range c.Pairs {
@@ -343,7 +343,7 @@ func (c *Comparison) WriteMarkdown(w io.Writer) error {
 		report.MarkdownRow(ew, []string{"**geomean**", "", "", "", fmt.Sprintf("%.3f", c.Geomean), "", pct(c.Geomean), "", ""})
 	}
 	c.writeNotes(ew, "-")
-	return ew.err
+	return ew.Err
 }
 
 // ComparisonJSON is the --format json rendering of a Comparison.
@@ -405,19 +405,4 @@ func New(pairs []Pair, alpha float64) *Comparison {
 		c.Geomean = math.Exp(s / float64(len(pairs)))
 	}
 	return c
-}
-
-// errWriter keeps the first error of w's writes and writes nothing after it.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
 }

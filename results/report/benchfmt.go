@@ -28,7 +28,7 @@ import (
 // launch. Figures, which are single values rather than samples, are left out.
 // Unit lines say which way is better for the rates.
 func (r *Report) WriteBenchfmt(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	fmt.Fprintln(ew, "Unit sec/op assume=nothing")
 	fmt.Fprintln(ew, "Unit B/s better=higher assume=nothing")
 	opsUnits := map[string]bool{}
@@ -88,7 +88,7 @@ func (r *Report) WriteBenchfmt(w io.Writer) error {
 			fmt.Fprintln(ew)
 		}
 	}
-	return ew.err
+	return ew.Err
 }
 
 // benchfmtName is the benchmark's name in the Go format: its name, then

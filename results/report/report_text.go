@@ -71,7 +71,7 @@ func (r *Report) WriteTable(w io.Writer) error { return r.WriteTableWidth(w, tab
 
 // WriteTableWidth is WriteTable fitted to width columns.
 func (r *Report) WriteTableWidth(w io.Writer, width int) error {
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	fmt.Fprintf(ew, "%d file(s), %d benchmark(s) sampled", len(r.Sources), len(r.Rows))
 	if len(r.Failed) > 0 {
 		fmt.Fprintf(ew, ", %d failed", len(r.Failed))
@@ -146,7 +146,7 @@ func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 		}
 		ft.Write(ew, width)
 	}
-	return ew.err
+	return ew.Err
 }
 
 // BenchLabel names a benchmark for people: its name and parameters.
@@ -169,7 +169,7 @@ func scaledFigure(v float64, unit string) (string, string) {
 
 // WriteMarkdown writes the report as GitHub-flavoured markdown tables.
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := &ErrWriter{W: w}
 	fmt.Fprintln(ew, "## Results")
 	fmt.Fprintln(ew)
 	for _, s := range r.Sources {
@@ -225,7 +225,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(ew, "- %s [%s]: %s\n", mdEscape(BenchLabel(row.Key)), mdEscape(r.deviceText(row.Key.Device, row.Where)), mdEscape(ws))
 		}
 	}
-	return ew.err
+	return ew.Err
 }
 
 func orDash(s string) string {
@@ -415,17 +415,18 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(r.JSON())
 }
 
-// errWriter remembers the first write error so renderers can check once.
-type errWriter struct {
-	w   io.Writer
-	err error
+// ErrWriter keeps the first error of W's writes and writes nothing after it,
+// so a renderer checks Err once at the end.
+type ErrWriter struct {
+	W   io.Writer
+	Err error
 }
 
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
+func (e *ErrWriter) Write(p []byte) (int, error) {
+	if e.Err != nil {
+		return 0, e.Err
 	}
-	n, err := e.w.Write(p)
-	e.err = err
+	n, err := e.W.Write(p)
+	e.Err = err
 	return n, err
 }
