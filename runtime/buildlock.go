@@ -5,7 +5,6 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
-	"sync"
 	"syscall"
 )
 
@@ -31,22 +30,18 @@ func buildLockDir() string {
 	return filepath.Join(os.TempDir(), fmt.Sprintf("clmeter-%d", os.Getuid()), "build-locks")
 }
 
-// lockDirMade remembers the lock folder made (or failed) once a process.
-var (
-	lockDirMu   sync.Mutex
-	lockDirMade = map[string]error{}
-)
-
-// lockDirOnce makes dir once a process.
-func lockDirOnce(dir string) error {
-	lockDirMu.Lock()
-	defer lockDirMu.Unlock()
-	err, ok := lockDirMade[dir]
-	if !ok {
-		err = os.MkdirAll(dir, 0o700)
-		lockDirMade[dir] = err
+// openLock opens (creating) the lock file at path, and its folder when the
+// open finds none.
+func openLock(path string) (int, error) {
+	const flags = syscall.O_CREAT | syscall.O_RDWR | syscall.O_CLOEXEC
+	fd, err := syscall.Open(path, flags, 0o600)
+	if err == syscall.ENOENT {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return -1, err
+		}
+		fd, err = syscall.Open(path, flags, 0o600)
 	}
-	return err
+	return fd, err
 }
 
 // lockBuild takes the cross-process lock of a build of what (a source text or
@@ -59,26 +54,26 @@ func lockBuild(d *Device, what []byte, options string) (unlock func()) {
 	}
 	fmt.Fprintf(h, "%s\x00", options)
 	h.Write(what)
-	dir := buildLockDir()
-	if err := lockDirOnce(dir); err != nil {
-		return func() {}
-	}
-	f, err := os.OpenFile(filepath.Join(dir, fmt.Sprintf("%08x.lock", h.Sum32())), os.O_CREATE|os.O_RDWR, 0o600)
+	// Raw system calls: open, flock, and at the release flock and close.
+	// Through os.File the lock and its release cost a cache hit 60-110 µs
+	// in a fresh process (the file's poller registration, a MkdirAll).
+	path := filepath.Join(buildLockDir(), fmt.Sprintf("%08x.lock", h.Sum32()))
+	fd, err := openLock(path)
 	if err != nil {
 		return func() {}
 	}
 	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		err = syscall.Flock(fd, syscall.LOCK_EX)
 		if err != syscall.EINTR {
 			break
 		}
 	}
 	if err != nil {
-		f.Close()
+		syscall.Close(fd)
 		return func() {}
 	}
 	return func() {
-		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-		f.Close()
+		syscall.Flock(fd, syscall.LOCK_UN)
+		syscall.Close(fd)
 	}
 }

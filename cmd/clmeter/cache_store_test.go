@@ -43,9 +43,14 @@ __kernel void mul(__global float *x, int n) { int i = get_global_id(0); if (i < 
 		t.Fatalf("verify of the child's entry: %d\n%s", code, out)
 	}
 
-	// A wrong payload whose checksum matches.
+	// A wrong payload whose checksum matches, planted with the unsealed first
+	// line (a sealed entry's names its payload's CRC and seals its header).
 	b, _ := os.ReadFile(files[0])
-	magic, rest, _ := bytes.Cut(b, []byte("\n"))
+	first, rest, _ := bytes.Cut(b, []byte("\n"))
+	if !bytes.HasPrefix(first, []byte("CLMETER-CLBIN ")) {
+		t.Fatalf("the child's entry is not sealed: %q", first)
+	}
+	magic := []byte("CLMETER-CLBIN")
 	hdr, _, _ := bytes.Cut(rest, []byte("\n"))
 	var h map[string]any
 	if err := json.Unmarshal(hdr, &h); err != nil {

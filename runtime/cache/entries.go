@@ -113,10 +113,10 @@ func readHeader(path string) (*EntryHeader, error) {
 	buf := make([]byte, 64<<10)
 	n, _ := io.ReadFull(f, buf)
 	buf = buf[:n]
-	if !bytes.HasPrefix(buf, []byte(entryMagic)) {
+	rest, _, ok := splitFirstLine(buf)
+	if !ok {
 		return nil, errors.New("bad magic")
 	}
-	rest := buf[len(entryMagic):]
 	nl := bytes.IndexByte(rest, '\n')
 	if nl < 0 {
 		return nil, errors.New("bad header")
@@ -176,7 +176,7 @@ func (c *Cache) VerifyOn(devs []*runtime.Device) ([]Entry, error) {
 			if derr == nil {
 				if d := entryDevice(h, devs); d != nil {
 					var p *cl.Program
-					if p, _, derr = loadEntry(d, h.Key, b, h.Options); derr == nil {
+					if p, _, derr = loadEntry(d, h.Key, b, h.Options, true); derr == nil {
 						p.Release()
 					}
 				}

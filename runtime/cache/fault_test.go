@@ -44,10 +44,26 @@ func splitEntry(t *testing.T, path string) (EntryHeader, []byte) {
 }
 
 // joinEntry writes an entry file from a header as it is, without recomputing
-// the payload fields.
+// the payload fields, sealed as a writer seals it (when its proof holds).
 func joinEntry(h EntryHeader, payload []byte) []byte {
 	hb, _ := json.Marshal(h)
-	return append(append(append([]byte(entryMagic), hb...), '\n'), payload...)
+	first := entryMagic
+	if staticProof(h) == nil {
+		first = sealedLine(h.Key, hb, h.Driver, h.Kernels, payload)
+	}
+	return rejoin(first, h, payload)
+}
+
+// rejoin writes an entry file from a first line, a header and a payload as
+// they are: damage to a stored entry leaves its first line as written.
+func rejoin(first string, h EntryHeader, payload []byte) []byte {
+	hb, _ := json.Marshal(h)
+	return append(append(append([]byte(first), hb...), '\n'), payload...)
+}
+
+// firstLine is an entry file's first line, its newline included.
+func firstLine(b []byte) string {
+	return string(b[:bytes.IndexByte(b, '\n')+1])
 }
 
 // headerCase damages one thing in an entry; want is what follows "rejected: ".
@@ -57,8 +73,10 @@ type headerCase struct {
 }
 
 // headerCases damages every field of the header, each key field found by
-// reflection so that a new one is covered too, and the payload.
-func headerCases() []headerCase {
+// reflection so that a new one is covered too, and the payload, of an entry
+// whose first line is first (left as it is: the damage is to the bytes after).
+func headerCases(first string) []headerCase {
+	joinEntry := func(h EntryHeader, payload []byte) []byte { return rejoin(first, h, payload) }
 	cases := []headerCase{
 		{"magic", "bad magic", func(h *EntryHeader, p []byte) []byte {
 			b := joinEntry(*h, p)
@@ -66,11 +84,11 @@ func headerCases() []headerCase {
 			return b
 		}},
 		{"magic missing", "bad magic", func(h *EntryHeader, p []byte) []byte {
-			return joinEntry(*h, p)[len(entryMagic):]
+			return joinEntry(*h, p)[len(first):]
 		}},
 		{"header not JSON", "bad header", func(h *EntryHeader, p []byte) []byte {
 			b := joinEntry(*h, p)
-			b[len(entryMagic)] = '['
+			b[len(first)] = '['
 			return b
 		}},
 		{"header not UTF-8", "bad header", func(h *EntryHeader, p []byte) []byte {
@@ -161,10 +179,15 @@ func TestCacheHeaderFieldsCorrupted(t *testing.T) {
 	kf := KeyFor(d, src, "")
 	path := c.entryPath(kf.Key())
 	h0, p0 := splitEntry(t, path)
-	if string(joinEntry(h0, p0)) != string(mustRead(t, path)) {
+	stored := mustRead(t, path)
+	if string(joinEntry(h0, p0)) != string(stored) {
 		t.Fatal("joinEntry does not rebuild an entry as stored")
 	}
-	for _, tc := range headerCases() {
+	if !strings.HasPrefix(string(stored), sealedMagic) {
+		t.Fatalf("a proven entry is not sealed: %q", firstLine(stored))
+	}
+	first := firstLine(stored)
+	for _, tc := range headerCases(first) {
 		t.Run(tc.name, func(t *testing.T) {
 			damaged := func() []byte {
 				h := h0
@@ -208,7 +231,7 @@ func TestCacheHeaderFieldsCorrupted(t *testing.T) {
 		t.Fatalf("the restored entry did not hit: %q", info.CacheNote)
 	}
 	s, _ := c.Stats()
-	if want := int64(2 * len(headerCases())); s.Rejected != want {
+	if want := int64(2 * len(headerCases(first))); s.Rejected != want {
 		t.Errorf("%d rejections recorded, want %d", s.Rejected, want)
 	}
 }

@@ -17,8 +17,8 @@ import (
 // FormatVersion is the version of the cache entry format. It is part of
 // every key, so entries of another version are never looked up. Version 3
 // hashes the key fields and the proof's kernels directly (keyHash), where 2
-// hashed their JSON.
-const FormatVersion = 3
+// hashed their JSON; version 4 seals proven entries (seal.go).
+const FormatVersion = 4
 
 // KeyFields are everything a cached binary depends on. The cache key is the
 // SHA-256 of them, each length-prefixed (keyHash); an entry's header carries

@@ -6,6 +6,7 @@ package cl
 import "C"
 
 import (
+	goruntime "runtime"
 	"strings"
 	"unsafe"
 )
@@ -42,23 +43,21 @@ func (c *Context) CreateProgramWithBinary(devices []*Device, binaries [][]byte) 
 	n := len(devices)
 	ids := make([]C.cl_device_id, n)
 	lengths := make([]C.size_t, n)
-	// The array of binary pointers must live in C memory: a Go slice of pointers to
-	// Go memory may not be passed to C.
-	ptrs := (*[1 << 20]*C.uchar)(C.malloc(C.size_t(n) * C.size_t(unsafe.Sizeof(uintptr(0)))))[:n:n]
-	defer C.free(unsafe.Pointer(&ptrs[0]))
+	// The driver reads the binaries in place, pinned for the call: no copy
+	// into C memory (the copy of a cache hit's entry cost 20-60 µs a build
+	// in a fresh process). clCreateProgramWithBinary copies what it keeps.
+	var pin goruntime.Pinner
+	defer pin.Unpin()
+	ptrs := make([]*C.uchar, n)
 	for i := range devices {
 		if len(binaries[i]) == 0 {
 			return nil, nil, &Error{Func: "clCreateProgramWithBinary", Status: InvalidBinary}
 		}
 		ids[i] = devices[i].id
 		lengths[i] = C.size_t(len(binaries[i]))
-		ptrs[i] = (*C.uchar)(C.CBytes(binaries[i]))
+		pin.Pin(&binaries[i][0])
+		ptrs[i] = (*C.uchar)(unsafe.Pointer(&binaries[i][0]))
 	}
-	defer func() {
-		for _, p := range ptrs {
-			C.free(unsafe.Pointer(p))
-		}
-	}()
 	status := make([]C.cl_int, n)
 	var st C.cl_int
 	h := C.clm_clCreateProgramWithBinary(c.h, C.cl_uint(n), &ids[0], &lengths[0], &ptrs[0], &status[0], &st)
