@@ -16,6 +16,10 @@ const (
 	PatternStride = "stride"
 	// PatternChunk: each work-item reads one contiguous chunk.
 	PatternChunk = "chunk"
+	// PatternBlock: each work-group reads one contiguous block, its
+	// work-items side by side (clpeak's local offset; the fastest read on
+	// PoCL, which vectorizes across work-items).
+	PatternBlock = "block"
 	// PatternCopy: a grid-stride copy from one buffer to another.
 	PatternCopy = "copy"
 	// PatternRMW: a grid-stride read-modify-write of one buffer in place.
@@ -26,7 +30,7 @@ const (
 // read-only ones, a copy and a read-modify-write. Each can be the fastest on
 // some device (on a CPU a write also reads the line first), so the bandwidth
 // peak is the best of them.
-var BandwidthPatterns = []string{PatternStride, PatternChunk, PatternCopy, PatternRMW}
+var BandwidthPatterns = []string{PatternStride, PatternChunk, PatternBlock, PatternCopy, PatternRMW}
 
 // PatternTraffic names the kind of memory traffic of a bandwidth pattern:
 // "read-only", "copy" or "read-modify-write".
@@ -69,12 +73,12 @@ func workItems(dev *runtime.Device) (global, local int) {
 // and check a spread of elements.
 func BandwidthBenchmark(dev *runtime.Device, pattern string, width int, bytes int64) (*runtime.KernelBenchmark, error) {
 	switch pattern {
-	case PatternStride, PatternChunk:
+	case PatternStride, PatternChunk, PatternBlock:
 		return bandwidthReadOnly(dev, pattern, width, bytes)
 	case PatternCopy, PatternRMW:
 		return streamingBenchmark(dev, pattern, width, bytes)
 	}
-	return nil, fmt.Errorf("bandwidth pattern %q: want stride, chunk, copy or rmw", pattern)
+	return nil, fmt.Errorf("bandwidth pattern %q: want stride, chunk, block, copy or rmw", pattern)
 }
 
 // bandwidthReadOnly is a read-only bandwidth benchmark (stride or chunk).
@@ -92,6 +96,14 @@ func bandwidthReadOnly(dev *runtime.Device, pattern string, width int, bytes int
 	}
 	global, local := workItems(dev)
 	nvec := bytes / vb
+	if pattern == PatternBlock { // 16 vectors a work-item, whole work-groups
+		global = int(nvec/16) - int(nvec/16)%local
+		if global <= 0 {
+			return nil, fmt.Errorf("bandwidth block float%d: %d bytes is less than 16 vectors a work-item of one work-group of %d", width, bytes, local)
+		}
+		nvec = int64(global) * 16
+		bytes = nvec * vb
+	}
 	if int64(global) > nvec {
 		global = int(nvec) - int(nvec)%local
 		if global <= 0 {
@@ -121,11 +133,17 @@ func bandwidthReadOnly(dev *runtime.Device, pattern string, width int, bytes int
 					s += fill.at(v*w + l)
 				}
 			}
-			if pattern == PatternStride {
+			switch pattern {
+			case PatternStride:
 				for v := item; v < nvec; v += g {
 					add(v)
 				}
-			} else {
+			case PatternBlock:
+				l := int64(local)
+				for k := int64(0); k < 16; k++ {
+					add(item/l*l*16 + k*l + item%l)
+				}
+			default:
 				per := (nvec + g - 1) / g
 				for v := item * per; v < min(nvec, (item+1)*per); v++ {
 					add(v)

@@ -28,7 +28,7 @@ func TestBandwidthValidates(t *testing.T) {
 }
 
 func TestPatternTraffic(t *testing.T) {
-	want := map[string]string{PatternStride: "read-only", PatternChunk: "read-only", PatternCopy: "copy", PatternRMW: "read-modify-write"}
+	want := map[string]string{PatternStride: "read-only", PatternChunk: "read-only", PatternBlock: "read-only", PatternCopy: "copy", PatternRMW: "read-modify-write"}
 	for p, w := range want {
 		if got := PatternTraffic(p); got != w {
 			t.Errorf("PatternTraffic(%s) = %s, want %s", p, got, w)

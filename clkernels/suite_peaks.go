@@ -23,7 +23,7 @@ func runPeaks(r *runner) error {
 		return err
 	}
 	if ws.Memory.Bytes > 0 {
-		best, err := r.peakBandwidth(map[string][]int{PatternStride: VectorWidths, PatternChunk: VectorWidths, PatternCopy: {1, 4, 16}, PatternRMW: {1, 4, 16}}, ws.Memory.Bytes)
+		best, err := r.peakBandwidth(map[string][]int{PatternStride: VectorWidths, PatternChunk: VectorWidths, PatternBlock: {4, 16}, PatternCopy: {1, 4, 16}, PatternRMW: {1, 4, 16}}, ws.Memory.Bytes)
 		if err != nil {
 			return err
 		}

@@ -66,6 +66,21 @@ __kernel void bandwidth_chunk(__global const VT *restrict in, __global T *restri
 	out[gid] = HSUM(acc);
 }
 
+// bandwidth_block: each work-group reads its own block of 16 x its size
+// vectors, its work-items side by side in 16 unrolled reads (clpeak's local
+// offset): on a CPU whose compiler vectorizes across work-items (PoCL) each
+// read is one contiguous vector load of the group; coalesced on a GPU. The
+// grid covers 16 vectors a work-item (the host sizes it).
+__kernel void bandwidth_block(__global const VT *restrict in, __global T *restrict out, const ulong nvec) {
+	const size_t lsize = get_local_size(0);
+	const size_t base = get_group_id(0) * lsize * 16 + get_local_id(0);
+	VT acc = (VT)(0);
+#pragma unroll
+	for (int k = 0; k < 16; k++)
+		acc += in[base + k * lsize];
+	out[get_global_id(0)] = HSUM(acc);
+}
+
 // bandwidth_copy: out = in, one vector a work-item (BabelStream's shape: the
 // fastest on GPUs and the one CPU compilers vectorize across work-items).
 __kernel void bandwidth_copy(__global const VT *restrict in, __global VT *restrict out) {

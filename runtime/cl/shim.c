@@ -291,3 +291,10 @@ static cl_int clm_dispatch_repeat_(cl_command_queue q, cl_kernel k, cl_uint dims
 	}
 	return CL_SUCCESS;
 }
+
+/* Weak: a C library without malloc_trim (musl) leaves it NULL. */
+extern int malloc_trim(size_t pad) __attribute__((weak));
+
+int clm_trim_heap(void) {
+	return malloc_trim ? malloc_trim(0) : 0;
+}
