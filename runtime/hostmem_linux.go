@@ -24,18 +24,3 @@ func populate(b []byte) {
 	b = b[skip:]
 	_ = syscall.Madvise(b[:len(b)/page*page], madvPopulateWrite)
 }
-
-// adviseHuge asks for transparent huge pages over b's whole 2 MiB pages
-// (MADV_HUGEPAGE), where the system gives them on request only
-// (/sys/kernel/mm/transparent_hugepage/enabled set to madvise): one fault or
-// populate step then backs 2 MiB, not 4 KiB. Used on a driver's buffer
-// before its first touch; a system without them ignores it.
-func adviseHuge(b []byte) {
-	const huge = 2 << 20
-	skip := int((huge - uintptr(unsafe.Pointer(&b[0]))%huge) % huge)
-	if len(b) < skip+huge {
-		return
-	}
-	b = b[skip:]
-	_ = syscall.Madvise(b[:len(b)/huge*huge], syscall.MADV_HUGEPAGE)
-}

@@ -5,6 +5,3 @@ package runtime
 // populate leaves b's pages to their first touch where the system has no
 // populate call.
 func populate(b []byte) {}
-
-// adviseHuge does nothing where the system has no madvise.
-func adviseHuge(b []byte) {}

@@ -317,13 +317,8 @@ func (b *KernelBenchmark) mapFill(i int) error {
 		// Fresh device memory is backed page by page on first touch; a
 		// range at once costs less (hostBuffer). Where device memory is
 		// host memory, that is the buffer's first touch.
-		in := b.Device.Info
-		hostMem := in.Type&cl.DeviceTypeCPU != 0 || in.HostUnifiedMemory
-		if hostMem { // a GPU driver's mapping is its own pinned memory: left as it is
-			adviseHuge(data)
-		}
 		parallelSpans(a.Bytes, populateChunk, func(lo, hi int64) { populate(data[lo:hi]) })
-		if hostMem {
+		if in := b.Device.Info; in.Type&cl.DeviceTypeCPU != 0 || in.HostUnifiedMemory {
 			b.touchTime += time.Since(t)
 		}
 	}
