@@ -14,10 +14,10 @@ import (
 )
 
 var (
-	cacheTrials   = flag.Int("cache-trials", 3, "fresh processes per mode of the cache rows (clmeter cache bench --trials)")
+	cacheTrials   = flag.Int("cache-trials", 2, "fresh processes per mode of the cache rows (clmeter cache bench --trials)")
 	cachePrograms = flag.String("cache-programs", "small,examples/imaging/imaging.cl", "programs of the cache rows, comma-separated (built-ins small and large, or .cl files)")
 	exitPairs     = flag.Int("exit-pairs", 40, "the most pairs of fresh processes of the cache-exit row (at least 6; it stops sooner once the median's 95% CI is within 5%)")
-	exitTime      = flag.Duration("exit-time", 40*time.Second, "time of pairs after which the cache-exit row adds no more (once it has 6)")
+	exitTime      = flag.Duration("exit-time", 20*time.Second, "time of pairs after which the cache-exit row adds no more (once it has 6)")
 )
 
 // cacheBenchFile is the part of a 'clmeter cache bench' result file the cache
