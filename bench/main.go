@@ -119,7 +119,9 @@ func run() error {
 		add(memoryRows(dev, dir))
 	}
 	took := time.Since(began)
-	rows = append(rows, row{"bench table wall time", took.Round(time.Second).String(), "<= 4m (make bench <= 5m with the Go benchmarks)", met(took <= 4*time.Minute), "this run, every row group asked for (-rows)"})
+	// make bench adds 10-15 s to the table: the builds and the Go benchmarks
+	// (295.7 s with a table of 4m45s on the 2-core EPYC, 2026-11-25).
+	rows = append(rows, row{"bench table wall time", took.Round(time.Second).String(), "<= 4m40s (make bench <= 5m with the builds and the Go benchmarks)", met(took <= 4*time.Minute+40*time.Second), "this run, every row group asked for (-rows)"})
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FIGURE\tVALUE\tTARGET\tMET\tHOW")
 	for _, r := range rows {
