@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"io"
 	"os"
 	"time"
 
@@ -14,28 +13,6 @@ type entryFile struct {
 	path string
 	b    []byte
 	used time.Time // mtime
-}
-
-// readEntry reads an entry file whole: one open, one fstat (its size and use
-// time), one read.
-func readEntry(path string) (entryFile, error) {
-	e := entryFile{path: path}
-	f, err := os.Open(path)
-	if err != nil {
-		return e, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return e, err
-	}
-	// Entries are renamed into place whole: the open file does not change.
-	b := make([]byte, st.Size())
-	if _, err := io.ReadFull(f, b); err != nil {
-		return e, err
-	}
-	e.b, e.used = b, st.ModTime()
-	return e, nil
 }
 
 // afterHit is a hit's bookkeeping: the entry's use time (refreshed when older

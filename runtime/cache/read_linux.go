@@ -1,0 +1,41 @@
+package cache
+
+import (
+	"io"
+	"io/fs"
+	"syscall"
+	"time"
+)
+
+// readEntry reads an entry file whole: one open, one fstat (its size and use
+// time), one read, through raw system calls (an os.File's poller
+// registration and finalizer cost a hit's read 5-15 µs in a fresh process).
+func readEntry(path string) (entryFile, error) {
+	e := entryFile{path: path}
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return e, &fs.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil {
+		return e, &fs.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	// Entries are renamed into place whole: the open file does not change.
+	b := make([]byte, st.Size)
+	for n := 0; n < len(b); {
+		m, err := syscall.Read(fd, b[n:])
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return e, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if m == 0 {
+			return e, &fs.PathError{Op: "read", Path: path, Err: io.ErrUnexpectedEOF}
+		}
+		n += m
+	}
+	e.b, e.used = b, time.Unix(st.Mtim.Unix())
+	return e, nil
+}
