@@ -323,35 +323,49 @@ func (c *Cache) BuildProgram(d *runtime.Device, src runtime.Source, options stri
 	return p, info, nil
 }
 
-// loadEntry checks an entry file's bytes (b) for key on d and loads its
-// binary: the entry must decode, be proven on d's driver library (see
-// proof.go) and, once loaded, show the kernels the source build showed.
-// Unless whole is set, a sealed entry whose seal and CRC hold for key on d's
-// driver library is loaded with no more checks (seal.go): its seal was
-// written with the proof of those kernels on this driver.
+// checkedEntry is an entry whose checks before the load passed: its payload
+// and what the loaded kernels must match, the sealed kernels' digest (sealed)
+// or the decoded header.
+type checkedEntry struct {
+	payload []byte
+	kernels string
+	header  EntryHeader
+	sealed  bool
+}
+
+// checkEntry is a hit's checks before the driver loads the binary (the
+// error says why the entry is rejected): unless whole is set, the seal and
+// CRC (seal.go); else, or where they do not hold, the entry decoded whole and
+// proven on d's driver library (proof.go).
+func checkEntry(d *runtime.Device, key string, b []byte, whole bool) (checkedEntry, error) {
+	var c checkedEntry
+	if !whole {
+		if c.payload, c.kernels, c.sealed = sealedPayload(b, key, DriverIdentity(d)); c.sealed {
+			return c, nil
+		}
+	}
+	h, payload, err := decodeEntry(b)
+	if err == nil && h.Key != key {
+		err = errors.New("key mismatch")
+	}
+	if err == nil {
+		err = checkProof(h, d)
+	}
+	c.header, c.payload = h, payload
+	return c, err
+}
+
+// loadEntry checks an entry file's bytes (b) for key on d (checkEntry) and
+// loads its binary, which must then show the kernels the source build showed
+// (for a sealed entry, those of its digest; where the driver describes them
+// otherwise, the header's as sameSignature compares them).
 // The error says why the entry is rejected.
 func loadEntry(d *runtime.Device, key string, b []byte, options string, whole bool) (*cl.Program, runtime.BuildInfo, error) {
-	var (
-		h       EntryHeader
-		payload []byte
-		kernels string // the sealed kernels' digest
-		sealed  bool
-		err     error
-	)
-	if !whole {
-		payload, kernels, sealed = sealedPayload(b, key, DriverIdentity(d))
+	c, err := checkEntry(d, key, b, whole)
+	if err != nil {
+		return nil, runtime.BuildInfo{Options: options}, err
 	}
-	if !sealed {
-		if h, payload, err = decodeEntry(b); err == nil && h.Key != key {
-			err = errors.New("key mismatch")
-		}
-		if err == nil {
-			err = checkProof(h, d)
-		}
-		if err != nil {
-			return nil, runtime.BuildInfo{Options: options}, err
-		}
-	}
+	h, payload, kernels, sealed := c.header, c.payload, c.kernels, c.sealed
 	p, info, err := d.BuildFromBinary(payload, options)
 	if err != nil {
 		return nil, info, fmt.Errorf("binary not loadable: %v", oneLine(err.Error()))

@@ -62,17 +62,10 @@ func (c *Cache) lookupHit(d *runtime.Device, src runtime.Source, options string)
 	if err != nil {
 		return nil, err
 	}
-	if payload, _, ok := sealedPayload(e.b, key, DriverIdentity(d)); ok {
-		c.afterHit(e)
-		return payload, nil
-	}
-	h, payload, err := decodeEntry(e.b)
-	if err == nil {
-		err = checkProof(h, d)
-	}
+	ce, err := checkEntry(d, key, e.b, false)
 	if err != nil {
 		return nil, err
 	}
 	c.afterHit(e)
-	return payload, nil
+	return ce.payload, nil
 }
