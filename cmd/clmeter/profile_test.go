@@ -39,11 +39,14 @@ func TestRunRoofline(t *testing.T) {
 	if b.Roofline == nil || b.Roofline.Verdict != "memory-bound" || b.Roofline.BandwidthGBPerSecond <= 0 || b.Resources == nil || b.Clocks == nil {
 		t.Fatalf("result: roofline %+v resources %+v clocks %+v", b.Roofline, b.Resources, b.Clocks)
 	}
-	// More samples than fast's 3: the verdict compares the median with the
-	// profile's launch time, and a loaded machine (make test runs packages in
-	// parallel) scatters three samples of a few µs.
+	// The empty kernel is launch-bound when its median is within 3x the
+	// profile's launch time, else under-filled (one work-item). Which one
+	// depends on two timings taken apart, and a loaded machine (make test runs
+	// packages in parallel) put the median at 4x once: either verdict, with
+	// its evidence, is right here; profile's tests pin the rule itself.
 	code, stdout, errs = clm(t, "run", "../../bench/empty.cl", "--kernel", "empty", "--global", "1", "--samples", "15", "--min-sample-time", "5ms", "--warmup", "3x")
-	if code != 0 || !strings.Contains(stdout, "launch-bound") {
+	flat = strings.Join(strings.Fields(stdout), " ")
+	if code != 0 || !(strings.Contains(flat, "roofline: launch-bound: ") || strings.Contains(flat, "roofline: under-filled: 1 work-item(s)")) {
 		t.Errorf("empty kernel: exit %d\n%s%s", code, stdout, errs)
 	}
 	// --no-profile with no stored profile: no roofline, and it says so.
