@@ -94,7 +94,8 @@ type Cache struct {
 	mu       sync.Mutex // serialises this process's stores and trims
 	pmu      sync.Mutex // guards pending
 	pending  []pendingStore
-	hits     []entryFile // hits whose bookkeeping waits for StorePending (pmu)
+	hits     []entryFile     // hits whose bookkeeping waits for StorePending (pmu)
+	loaded   []loadedProgram // hits' programs, kept for reuse until StorePending (pmu)
 }
 
 // New returns a cache in dir bounded by maxSize bytes. It touches no file.
@@ -271,10 +272,14 @@ func (c *Cache) BuildProgram(d *runtime.Device, src runtime.Source, options stri
 	path := c.entryPath(key)
 
 	if c.Defer {
-		if p := c.reusePending(key, d); p != nil {
-			info := runtime.BuildInfo{Options: options, FromCache: true, CacheNote: "reused: built earlier in this process, stored after the work"}
+		if p, loaded := c.reusePending(key, d); p != nil {
+			how := "built earlier in this process, stored after the work"
+			if loaded {
+				how = "loaded from the cache earlier in this process"
+			}
+			info := runtime.BuildInfo{Options: options, FromCache: true, CacheNote: "reused: " + how}
 			info.Total = time.Since(start)
-			c.debugf("reuse %s %s on %s (built earlier in this process)", short, src.Name, d.Info.Name)
+			c.debugf("reuse %s %s on %s (%s)", short, src.Name, d.Info.Name, how)
 			return p, info, nil
 		}
 	}
@@ -291,6 +296,9 @@ func (c *Cache) BuildProgram(d *runtime.Device, src runtime.Source, options stri
 			info.CacheNote = "hit"
 			info.Total = time.Since(start)
 			c.afterHit(e)
+			if c.Defer {
+				c.keepLoaded(key, d, p)
+			}
 			c.debugf("hit %s %s on %s (%s: read+check %s, create %s, build %s)", short, src.Name, d.Info.Name, info.Total.Round(time.Microsecond),
 				(info.Total - info.Create - info.Build).Round(time.Microsecond), info.Create.Round(time.Microsecond), info.Build.Round(time.Microsecond))
 			return p, info, nil

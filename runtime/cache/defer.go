@@ -45,20 +45,62 @@ func (c *Cache) deferStore(key string, kf KeyFields, src runtime.Source, options
 	return nil
 }
 
-// reusePending returns another handle on the program built for key on d
-// earlier in this process and not stored yet, or nil: a later build of the
-// same program needs neither the compiler nor the disk.
-func (c *Cache) reusePending(key string, d *runtime.Device) *cl.Program {
+// loadedProgram is a program a hit loaded, kept (a retained handle) until
+// StorePending so that a later build of it in this process is free.
+type loadedProgram struct {
+	key    string
+	device *runtime.Device
+	prog   *cl.Program
+}
+
+// keepLoaded keeps a second handle on p, loaded from the cache for key on d,
+// until StorePending. A key already kept is not kept twice.
+func (c *Cache) keepLoaded(key string, d *runtime.Device, p *cl.Program) {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	for _, l := range c.loaded {
+		if l.key == key && l.device == d {
+			return
+		}
+	}
+	if h, err := p.Retain(); err == nil {
+		c.loaded = append(c.loaded, loadedProgram{key: key, device: d, prog: h})
+	}
+}
+
+// reusePending returns another handle on the program built (not stored yet)
+// or loaded from the cache for key on d earlier in this process, or nil: a
+// later build of the same program needs neither the compiler nor the disk
+// (a run of saxpy built one program seven times).
+func (c *Cache) reusePending(key string, d *runtime.Device) (p *cl.Program, loaded bool) {
 	c.pmu.Lock()
 	defer c.pmu.Unlock()
 	for _, ps := range c.pending {
 		if ps.key == key && ps.device == d {
 			if h, err := ps.prog.Retain(); err == nil {
-				return h
+				return h, false
 			}
 		}
 	}
-	return nil
+	for _, l := range c.loaded {
+		if l.key == key && l.device == d {
+			if h, err := l.prog.Retain(); err == nil {
+				return h, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// releaseLoaded lets go of the programs kept by keepLoaded.
+func (c *Cache) releaseLoaded() {
+	c.pmu.Lock()
+	ls := c.loaded
+	c.loaded = nil
+	c.pmu.Unlock()
+	for _, l := range ls {
+		l.prog.Release()
+	}
 }
 
 // Pending is the number of misses whose stores StorePending has yet to do.
@@ -79,6 +121,7 @@ func (c *Cache) Pending() int {
 // entries. Programs not yet read when ctx ends are released unread.
 func (c *Cache) StorePending(ctx context.Context) runtime.StoreReport {
 	c.recordHits(c.takeHits())
+	c.releaseLoaded()
 	c.pmu.Lock()
 	ps := c.pending
 	c.pending = nil

@@ -90,6 +90,46 @@ func TestCacheDeferredStore(t *testing.T) {
 	}
 }
 
+// TestCacheHitReusedInProcess: a program loaded from the cache is reused by
+// a later build of it in the same process until StorePending, then loaded
+// again.
+func TestCacheHitReusedInProcess(t *testing.T) {
+	m, d := realDevice(t)
+	c := New(t.TempDir(), 0)
+	c.Defer = true
+	m.Cache = c
+	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
+	p, _, err := d.BuildProgram(src, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Release()
+	if r := c.StorePending(context.Background()); r.Stored != 1 {
+		t.Fatalf("StorePending = %+v, want 1 stored", r)
+	}
+	notes := []string{}
+	for range 3 {
+		p, info, err := d.BuildProgram(src, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !info.FromCache {
+			t.Fatalf("build %d not from the cache: %q", len(notes), info.CacheNote)
+		}
+		launchOnce(t, d, p, 1<<10)
+		p.Release()
+		notes = append(notes, info.CacheNote)
+	}
+	want := []string{"hit", "reused: loaded from the cache earlier in this process", "reused: loaded from the cache earlier in this process"}
+	if strings.Join(notes, "|") != strings.Join(want, "|") {
+		t.Fatalf("notes %q, want %q", notes, want)
+	}
+	c.StorePending(context.Background())
+	if info := build(t, c, d, src, ""); info.CacheNote != "hit" {
+		t.Fatalf("build after StorePending: %q, want a hit (the kept program let go)", info.CacheNote)
+	}
+}
+
 // TestCacheDeferredStoreAbandoned checks that a done context stores nothing,
 // leaves no file behind and releases the programs.
 func TestCacheDeferredStoreAbandoned(t *testing.T) {
