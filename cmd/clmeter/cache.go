@@ -75,7 +75,7 @@ func init() {
 			"   and driver, and the driver's code-generation environment, and loaded from there next time.\n" +
 			"   A bad entry is deleted and rebuilt silently. The folder is the user cache folder/clmeter\n" +
 			"   (CLMETER_CACHE_DIR), bounded by --cache-max-size (512MiB); --no-cache or CLMETER_NO_CACHE=1\n" +
-			"   turn it off; CLMETER_CACHE_DEBUG=1 prints each hit, miss, store, evict and reject to stderr.",
+			"   turn it off; CLMETER_CACHE_DEBUG=1 prints each hit, miss, reuse, store, evict and reject to stderr.",
 		Subcommands: []*cli.Command{
 			cacheReportCommand("stats", "show the cache's folder, entries, size, bound and recorded hits and misses",
 				"Hits and misses are counted by every clmeter process since the last 'cache clear'.", runCacheStats),

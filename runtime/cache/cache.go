@@ -66,7 +66,7 @@ type Cache struct {
 	// MaxSize bounds the entries' total size in bytes; least-recently-used
 	// entries are trimmed after each store. Zero or less means no bound.
 	MaxSize int64
-	// Debug, when not nil, receives one "clmeter cache: ..." line per hit, miss,
+	// Debug, when not nil, receives one "clmeter cache: ..." line per hit, miss, reuse,
 	// store, evict and reject.
 	Debug io.Writer
 	// Warn receives the one warning given when the folder cannot be written
