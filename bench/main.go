@@ -30,7 +30,7 @@ var (
 	clmeter   = flag.String("clmeter", "bin/clmeter", "the clmeter binary")
 	rawlaunch = flag.String("rawlaunch", "bin/rawlaunch", "the plain C launch loop (bench/c/rawlaunch.c)")
 	device    = flag.String("device", "", "the device, as clmeter's --device takes it (default: clmeter's default)")
-	rounds    = flag.Int("rounds", 6, "alternating rounds of C and clmeter for the overhead rows")
+	rounds    = flag.Int("rounds", 5, "alternating rounds of C and clmeter for the overhead rows")
 	cdir      = flag.String("cdir", "", "folder holding the C probes (rawlaunch, progbin, saxpyrun); overrides -rawlaunch, -progbin and -saxpyrun")
 	skipSuite = flag.Bool("skip-suite", false, "leave out the quick suite's wall time")
 	workDir   = flag.String("dir", "", "folder for result files (default: a temporary one)")
