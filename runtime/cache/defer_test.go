@@ -41,14 +41,21 @@ func launchOnce(t *testing.T, d *runtime.Device, p *cl.Program, n int) {
 	}
 }
 
-// TestCacheDeferredStore checks that a deferred miss writes nothing until
-// StorePending, which then stores an entry that the next build hits, even
-// after the program was released.
-func TestCacheDeferredStore(t *testing.T) {
+// deferredCache is a new cache with deferred stores, the device's manager's.
+func deferredCache(t *testing.T) (*Cache, *runtime.Device) {
+	t.Helper()
 	m, d := realDevice(t)
 	c := New(t.TempDir(), 0)
 	c.Defer = true
 	m.Cache = c
+	return c, d
+}
+
+// TestCacheDeferredStore checks that a deferred miss writes nothing until
+// StorePending, which then stores an entry that the next build hits, even
+// after the program was released.
+func TestCacheDeferredStore(t *testing.T) {
+	c, d := deferredCache(t)
 	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	p, info, err := d.BuildProgram(src, "")
 	if err != nil {
@@ -94,10 +101,7 @@ func TestCacheDeferredStore(t *testing.T) {
 // a later build of it in the same process until StorePending, then loaded
 // again.
 func TestCacheHitReusedInProcess(t *testing.T) {
-	m, d := realDevice(t)
-	c := New(t.TempDir(), 0)
-	c.Defer = true
-	m.Cache = c
+	c, d := deferredCache(t)
 	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	p, _, err := d.BuildProgram(src, "")
 	if err != nil {
