@@ -252,13 +252,15 @@ func isFlagError(err error) bool {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// The handlers stay to the exit: a signal between their removal and
+	// os.Exit would kill the process by the default action after its work was
+	// done and its result written (TestSignalStorm saw it once).
+	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	stderr := runtime.Stderr() // never a build's capture of fd 2
 	go runtime.ExitWhenStuck(ctx, done, runtime.DefaultExitGrace, stderr, exitInterrupted)
 	storeCommand = selfStoreCommand() // a miss's binary is stored by a detached child
 	code := run(ctx, os.Args, os.Stdout, stderr)
 	close(done)
-	stop()
 	os.Exit(code)
 }

@@ -27,7 +27,12 @@ func TestSuiteQuickWritesResults(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s\n%s", code, errs, out)
 	}
-	for _, want := range []string{"== quick on", "BENCHMARK", "%PK", "peaks/bandwidth/stride/float4", "streams/triad/float", "launch/dispatch", "Summary:", "peak bandwidth", "peak fp32", "launch overhead", "program build"} {
+	// The % PEAK column's header is shortened to %PK only where the table
+	// would not fit otherwise, which depends on the figures' widths.
+	if !strings.Contains(out, "% PEAK") && !strings.Contains(out, "%PK") {
+		t.Errorf("report lacks the %% PEAK column:\n%s", out)
+	}
+	for _, want := range []string{"== quick on", "BENCHMARK", "peaks/bandwidth/stride/float4", "streams/triad/float", "launch/dispatch", "Summary:", "peak bandwidth", "peak fp32", "launch overhead", "program build"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}
