@@ -7,6 +7,8 @@ import (
 	"math"
 	goruntime "runtime"
 	"time"
+
+	"github.com/clmeter/clmeter/internal/drvthread"
 )
 
 // maxAdaptiveSamples stops adaptive sampling if the Clock never advances (a
@@ -70,9 +72,9 @@ type engine struct {
 	disagreements int
 	// abandoned is true once a call was abandoned (see call).
 	abandoned bool
-	// jobs feeds the worker that makes every call into the benchmark (see
-	// onWorker); nil until the first call.
-	jobs chan func()
+	// worker makes every call into the benchmark (see onWorker); nil until
+	// the first call.
+	worker *drvthread.Worker
 }
 
 // Run measures b: Setup; a cold run (the first launch, reported as Result.Cold

@@ -4,8 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	goruntime "runtime"
 	"time"
+
+	"github.com/clmeter/clmeter/internal/drvthread"
 )
 
 // DefaultGrace is how long a call into a Benchmark may go on after the context
@@ -82,34 +83,31 @@ func (e *engine) abandon() {
 	}
 }
 
-// onWorker runs job on the engine's worker: one goroutine locked to one OS
-// thread for the whole Run, so that every call into the driver (set-up,
-// launches, finishes) comes from the same thread, as in a C loop. With a
-// goroutine a call, the calls landed on whichever thread the scheduler
-// picked: on PoCL the enqueue loop moved between threads from batch to batch
-// (docs/OWNCOST.md).
+// onWorker runs job on the engine's worker: one OS thread for the whole Run,
+// so that every call into the driver (set-up, launches, finishes) comes from
+// the same thread, as in a C loop. With a goroutine a call, the calls landed
+// on whichever thread the scheduler picked: on PoCL the enqueue loop moved
+// between threads from batch to batch (docs/OWNCOST.md). The worker is the
+// process's driver thread when no other Run holds it (drvthread), its C heap
+// made ready while the devices were enumerated.
 func (e *engine) onWorker(job func()) {
-	if e.jobs == nil {
-		e.jobs = make(chan func())
-		go work(e.jobs)
+	if e.worker == nil {
+		e.worker = drvthread.Acquire()
 	}
-	e.jobs <- job
+	e.worker.Do(job)
 }
 
-// work runs jobs on its own locked OS thread until jobs is closed. A job the
-// engine abandoned keeps it (and its thread) until the job returns.
-func work(jobs <-chan func()) {
-	goruntime.LockOSThread()
-	defer goruntime.UnlockOSThread()
-	for job := range jobs {
-		job()
-	}
-}
-
-// stopWorker lets the worker end once its last job has returned.
+// stopWorker gives the worker back once the Run is over; a worker whose job
+// the engine abandoned is retired instead, its thread ending once the job
+// returns.
 func (e *engine) stopWorker() {
-	if e.jobs != nil {
-		close(e.jobs)
-		e.jobs = nil
+	if e.worker == nil {
+		return
 	}
+	if e.abandoned {
+		e.worker.Retire()
+	} else {
+		e.worker.Release()
+	}
+	e.worker = nil
 }

@@ -9,10 +9,10 @@ import (
 // writable pages now, in one call, instead of one fault a page later.
 const madvPopulateWrite = 23
 
-// populate backs b's whole pages with memory now (b need not start on a
+// Populate backs b's whole pages with memory now (b need not start on a
 // page: a driver's buffer may not); where the kernel cannot (older than
 // 5.14), the first touch does it as before.
-func populate(b []byte) {
+func Populate(b []byte) {
 	const page = 4096
 	if len(b) == 0 {
 		return

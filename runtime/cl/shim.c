@@ -4,7 +4,10 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 static void *clm_lib;
 
@@ -290,6 +293,28 @@ static cl_int clm_dispatch_repeat_(cl_command_queue q, cl_kernel k, cl_uint dims
 		if (st != CL_SUCCESS) return st;
 	}
 	return CL_SUCCESS;
+}
+
+/* The first block is above glibc's mmap threshold (128 KiB at first): it is
+ * mapped, and its free raises the threshold to n and the trim threshold to 2n,
+ * as any program's first large free does. The second then comes from the
+ * calling thread's arena, is backed at once (MADV_POPULATE_WRITE, Linux 5.14;
+ * else touched a page at a time) and, freed, stays the arena's free top, under
+ * the trim threshold. The pointers are volatile so that the compiler keeps the
+ * pairs of malloc and free. */
+int clm_prepare_heap(size_t n) {
+	char *volatile p = malloc(n);
+	free(p);
+	p = malloc(n);
+	if (!p) return -1;
+	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, hi = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+	int r = 0;
+	if (hi > lo && madvise((void *)lo, hi - lo, 23 /* MADV_POPULATE_WRITE */) != 0) {
+		for (uintptr_t a = lo; a < hi; a += 4096) ((volatile char *)a)[0] = 0;
+		r = 1;
+	}
+	free(p);
+	return r;
 }
 
 /* Weak: a C library without malloc_trim (musl) leaves it NULL. */

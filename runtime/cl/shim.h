@@ -108,6 +108,11 @@ cl_int clm_enqueue_finish_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, 
 // program would write, in one call.
 cl_int clm_dispatch_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const size_t *global,
                            const size_t *local, long n, cl_ulong *queued_to_start, cl_ulong *start_to_end, long *counted);
+// clm_prepare_heap readies the calling thread's C heap for n bytes of a
+// driver's allocations (see PrepareHeap); 0 when its pages were backed in one
+// call, 1 when they were touched one by one, -1 when nothing was done.
+int clm_prepare_heap(size_t n);
+
 // clm_trim_heap returns the C heap's free memory to the system (glibc's
 // malloc_trim; nothing where the C library has none). It returns 1 when
 // memory was released.
