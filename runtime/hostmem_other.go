@@ -5,3 +5,6 @@ package runtime
 // Populate leaves b's pages to their first touch where the system has no
 // populate call.
 func Populate(b []byte) {}
+
+// AdviseHuge does nothing where the system has no madvise.
+func AdviseHuge(b []byte) {}
