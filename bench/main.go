@@ -75,10 +75,16 @@ func run() error {
 	}
 	fmt.Printf("device %s: %s (%s), %d compute units\n\n", dev.Ref, dev.Device.Name, dev.Platform.Name, dev.Device.ComputeUnits)
 	var rows []row
+	groupStart := time.Now()
 	add := func(r []row, err error) {
 		// A miss's store is a detached child that builds and proves in the
 		// background: it would take a core from the next row group.
 		clm("cache", "wait")
+		// Each group's time, for the 5-minute budget of make bench.
+		if len(r) > 0 {
+			fmt.Fprintf(os.Stderr, "bench: %s ... took %s\n", r[0].name, time.Since(groupStart).Round(100*time.Millisecond))
+		}
+		groupStart = time.Now()
 		if err != nil {
 			rows = append(rows, row{name: "(failed)", value: err.Error()})
 			return
