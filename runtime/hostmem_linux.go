@@ -24,21 +24,3 @@ func Populate(b []byte) {
 	b = b[skip:]
 	_ = syscall.Madvise(b[:len(b)/page*page], madvPopulateWrite)
 }
-
-// AdviseHuge asks for transparent huge pages over b's whole 2 MiB pages
-// (MADV_HUGEPAGE) where the system gives them on request only
-// (/sys/kernel/mm/transparent_hugepage/enabled set to madvise): a fault or a
-// populate step then backs 2 MiB at once, not 4 KiB. Call it before the first
-// touch; a system without them ignores it.
-func AdviseHuge(b []byte) {
-	const huge = 2 << 20
-	if len(b) == 0 {
-		return
-	}
-	skip := int((huge - uintptr(unsafe.Pointer(&b[0]))%huge) % huge)
-	if len(b) < skip+huge {
-		return
-	}
-	b = b[skip:]
-	_ = syscall.Madvise(b[:len(b)/huge*huge], syscall.MADV_HUGEPAGE)
-}

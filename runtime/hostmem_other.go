@@ -5,6 +5,3 @@ package runtime
 // Populate leaves b's pages to their first touch where the system has no
 // populate call.
 func Populate(b []byte) {}
-
-// AdviseHuge does nothing where the system has no madvise.
-func AdviseHuge(b []byte) {}

@@ -316,20 +316,9 @@ func (b *KernelBenchmark) mapFill(i int) error {
 	if a.Bytes >= 2*populateChunk {
 		// Fresh device memory is backed page by page on first touch; a
 		// range at once costs less (hostBuffer). Where device memory is
-		// host memory, that is the buffer's first touch, and huge pages
-		// are asked for first: on the
-		// 2-core VM `run saxpy --size 64Mi` took a median of 265 ms of host
-		// data with them against 605-645 ms without (nine runs each,
-		// alternated; a run that finds memory fragmented compacts it and
-		// takes as long as one without). A GPU driver's mapping is its
-		// own pinned memory: left as it is.
-		in := b.Device.Info
-		hostMem := in.Type&cl.DeviceTypeCPU != 0 || in.HostUnifiedMemory
-		if hostMem {
-			AdviseHuge(data)
-		}
+		// host memory, that is the buffer's first touch.
 		parallelSpans(a.Bytes, populateChunk, func(lo, hi int64) { Populate(data[lo:hi]) })
-		if hostMem {
+		if in := b.Device.Info; in.Type&cl.DeviceTypeCPU != 0 || in.HostUnifiedMemory {
 			b.touchTime += time.Since(t)
 		}
 	}
