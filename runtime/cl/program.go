@@ -236,6 +236,10 @@ func (p *Program) Release() error {
 // its own arena. A later TrimHeap gives the pages back.
 func PrepareHeap(n int) bool { return C.clm_prepare_heap(C.size_t(n)) == 0 }
 
+// touchHeap allocates, touches and frees n bytes of the calling thread's C
+// heap in 64 KiB blocks, as a driver's compiler does (for PrepareHeap's test).
+func touchHeap(n int) { C.clm_touch_heap(C.size_t(n), 64<<10) }
+
 // TrimHeap returns the free memory of the process's C heap to the system
 // (glibc's malloc_trim) and reports whether any was released. A driver that
 // compiles in the process (PoCL's LLVM) frees what the compiler used, but the

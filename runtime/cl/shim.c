@@ -326,6 +326,22 @@ int clm_prepare_heap(size_t n) {
 	return r;
 }
 
+/* clm_touch_heap allocates n bytes in blocks of chunk bytes, writes a byte of
+ * every page and frees them: the shape of a driver's many small allocations,
+ * for the test of clm_prepare_heap. */
+void clm_touch_heap(size_t n, size_t chunk) {
+	size_t k = n / chunk;
+	char **blocks = calloc(k, sizeof *blocks);
+	if (!blocks) return;
+	for (size_t i = 0; i < k; i++) {
+		blocks[i] = malloc(chunk);
+		if (blocks[i])
+			for (size_t j = 0; j < chunk; j += 4096) ((volatile char *)blocks[i])[j] = 1;
+	}
+	for (size_t i = 0; i < k; i++) free(blocks[i]);
+	free(blocks);
+}
+
 /* Weak: a C library without malloc_trim (musl) leaves it NULL. */
 extern int malloc_trim(size_t pad) __attribute__((weak));
 

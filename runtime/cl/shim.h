@@ -113,6 +113,10 @@ cl_int clm_dispatch_repeat(cl_command_queue q, cl_kernel k, cl_uint dims, const 
 // call, 1 when they were touched one by one, -1 when nothing was done.
 int clm_prepare_heap(size_t n);
 
+// clm_touch_heap allocates, touches and frees n bytes in blocks of chunk
+// bytes (the test of clm_prepare_heap).
+void clm_touch_heap(size_t n, size_t chunk);
+
 // clm_trim_heap returns the C heap's free memory to the system (glibc's
 // malloc_trim; nothing where the C library has none). It returns 1 when
 // memory was released.
