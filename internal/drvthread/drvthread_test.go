@@ -10,10 +10,8 @@ import (
 	"time"
 )
 
-// reset forgets the driver thread (each test starts from none). A thread a
-// test left serving ends when its jobs are closed; tests close what they hold.
-func reset(t *testing.T, prepare func()) {
-	t.Helper()
+// forget drops the driver thread (its jobs closed, so it ends) and Prepare.
+func forget(prepare func()) {
 	mu.Lock()
 	if idle != nil {
 		close(idle.jobs)
@@ -21,15 +19,15 @@ func reset(t *testing.T, prepare func()) {
 	idle, started = nil, false
 	mu.Unlock()
 	Prepare = prepare
-	t.Cleanup(func() {
-		mu.Lock()
-		if idle != nil {
-			close(idle.jobs)
-		}
-		idle, started = nil, false
-		mu.Unlock()
-		Prepare = nil
-	})
+}
+
+// reset forgets the driver thread (each test starts from none), sets
+// Prepare, and forgets them again after the test. A thread a test holds ends
+// when the test closes its jobs.
+func reset(t *testing.T, prepare func()) {
+	t.Helper()
+	forget(prepare)
+	t.Cleanup(func() { forget(nil) })
 }
 
 // tid runs a job on w and returns the OS thread it ran on.
