@@ -124,12 +124,12 @@ func warmCodecs() {
 	h := EntryHeader{KeyFields: kf, Key: kf.Key(), Source: "a.cl", Created: time.Now(),
 		Kernels: []KernelSig{{Name: "k", Args: []string{"global float* x", "private int n"}}}, Driver: "lib 1 2 3", Proof: "0"}
 	decodeEntry(encodeEntry(h, []byte{0}))
-	// The CRC-32C's hardware tables are made on its first use (about 20 µs
-	// of a hit's seal check in a fresh process).
-	// The seal check's code too, with a payload long enough for the CRC's
-	// three-way hardware loop: run first in a hit, its code pages cost it
-	// 60-200 µs of page faults in a fresh process on the 2-core VM (the seal
-	// check itself takes 6-7 µs for 64 KiB).
+	// The seal check runs once here, over a payload long enough for the
+	// CRC's three-way hardware loop, so that a hit is not the first to run
+	// its code (the CRC-32C's tables alone cost a first use about 20 µs).
+	// What is left of a hit's check in a fresh process is the entry's bytes
+	// coming from memory: the first CRC over a just-read 64 KB entry took
+	// 58 µs on the 2-core VM, a second one 2.6 µs.
 	payload := make([]byte, 8<<10)
 	hb := []byte("{}")
 	e := append(append([]byte(sealedLine(h.Key, hb, h.Driver, h.Kernels, payload)), "{}\n"...), payload...)
