@@ -89,13 +89,10 @@ func TestUpdateFromSuite(t *testing.T) {
 	// Nothing the streams measured may beat what was kept, and what was kept
 	// is theirs unless the short profile's beat it.
 	streams := FromBenchmarks(dev.Describe(), benches, "clmeter suite streams", time.Now())
-	var best *Ceiling
-	if streams != nil {
-		best = streams.Bandwidth
-		if dev.Describe().GlobalCacheBytes >= 1<<20 {
-			best = streams.CacheBandwidth
-		}
+	if streams == nil {
+		t.Fatal("the streams gave no figure")
 	}
+	best := smallBandwidth(t, dev, streams)
 	if best == nil {
 		t.Fatal("the streams gave no bandwidth figure")
 	}

@@ -48,6 +48,11 @@ var (
 func Start() {
 	mu.Lock()
 	defer mu.Unlock()
+	start()
+}
+
+// start is Start with mu held.
+func start() {
 	if !started {
 		started = true
 		idle = newWorker(true)
@@ -78,10 +83,7 @@ func newWorker(main bool) *Worker {
 func Acquire() *Worker {
 	mu.Lock()
 	defer mu.Unlock()
-	if !started {
-		started = true
-		return newWorker(true)
-	}
+	start()
 	if w := idle; w != nil {
 		idle = nil
 		return w
