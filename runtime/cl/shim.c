@@ -296,20 +296,28 @@ static cl_int clm_dispatch_repeat_(cl_command_queue q, cl_kernel k, cl_uint dims
 	return CL_SUCCESS;
 }
 
-/* The first block is above glibc's mmap threshold (128 KiB at first): it is
- * mapped, and its free raises the threshold to n and the trim threshold to 2n,
- * as any program's first large free does. The second then comes from the
- * calling thread's arena, is backed at once (MADV_POPULATE_WRITE, Linux 5.14;
- * else touched a page at a time) and, freed, stays the arena's free top, under
- * the trim threshold. The mmap threshold then goes back to glibc's first
+/* The block comes from the calling thread's arena: glibc's mmap threshold is
+ * raised above n for the allocation (any program's first large free raises it
+ * so, but only once in a process: a second preparation, on a thread that
+ * replaced a stuck one, found it fixed at 128 KiB and got a mapping that its
+ * free unmapped). It is backed at once (MADV_POPULATE_WRITE, Linux 5.14; else
+ * touched a page at a time) and, freed, stays the arena's free top, under the
+ * trim threshold of 2n. The mmap threshold then goes back to glibc's first
  * 128 KiB, fixed: left at n, every thread's arena kept its freed blocks of up
  * to n (PoCL's 16 worker threads held 65 MB more in 'suite peaks' on 16
  * cores), while a warm build's own blocks fit under 128 KiB (the same 21
- * faults). The pointers are volatile so that the compiler keeps the pairs of
+ * faults). Without mallopt (not glibc) the first large free's raise is all
+ * there is. The pointer is volatile so that the compiler keeps the pairs of
  * malloc and free. */
 int clm_prepare_heap(size_t n) {
-	char *volatile p = malloc(n);
+	char *volatile p;
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+	mallopt(M_TRIM_THRESHOLD, (int)(2 * n));
+	mallopt(M_MMAP_THRESHOLD, (int)(n + 64 * 1024));
+#else
+	p = malloc(n);
 	free(p);
+#endif
 	p = malloc(n);
 	if (!p) return -1;
 	uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095, hi = ((uintptr_t)p + n) & ~(uintptr_t)4095;
@@ -320,7 +328,6 @@ int clm_prepare_heap(size_t n) {
 	}
 	free(p);
 #if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
-	mallopt(M_TRIM_THRESHOLD, (int)(2 * n));
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
 	return r;
