@@ -49,7 +49,12 @@ type Suite struct {
 	// 3 minutes of measuring on a 2-core CPU, a 16-core CPU and a GPU; on the
 	// 16-core Xeon under PoCL 5, 1 s and 2 s gave 31.6 s and 203 s).
 	MaxTime time.Duration
-	run     func(r *runner) error
+	// ReuseBuffers lets a benchmark take the buffers of the last ones of the
+	// same sizes (runtime.Device.ReuseBuffers, within the memory budget of one
+	// benchmark) instead of making and backing new ones. The experiments that
+	// time fresh memory (coldstart, firsttouch) leave it off.
+	ReuseBuffers bool
+	run          func(r *runner) error
 }
 
 // Run runs the suite on dev, handing each benchmark to o.Emit as it finishes.
@@ -63,6 +68,7 @@ func (s Suite) Run(ctx context.Context, dev *runtime.Device, o Options) error {
 // runWith runs the suite with r, giving its benchmarks the suite's MaxTime
 // (3 s when it has none) unless the options set one.
 func (s Suite) runWith(r *runner) error {
+	defer r.dev.ReuseBuffers(s.ReuseBuffers, Budget(r.dev, r.o.MaxMemory).Total)()
 	if r.o.Settings.MaxTime <= 0 {
 		sub := *r
 		sub.o.Settings.MaxTime = s.MaxTime
@@ -248,11 +254,11 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 func us(d time.Duration) float64 { return float64(d) / 1e3 }
 
 func init() {
-	registerSuite(Suite{Name: "peaks", Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing), local memory and image bandwidth, and compute (dependent multiply-add chains, fp32/fp64/fp16/int32/int24 (mad24)/int16/int8, widths 1-16): clpeak's categories. The best of each is the device's peak that other figures are a percentage of.", MaxTime: 1500 * time.Millisecond, run: runPeaks})
-	registerSuite(Suite{Name: "streams", Description: "BabelStream's copy, scale, add, triad and dot in float and double (fp64), validated against the CPU.", MaxTime: 3 * time.Second, run: runStreams})
-	registerSuite(Suite{Name: "launch", Description: "Launch overhead of an empty kernel: dispatch (QUEUED to START, device timer), enqueue + finish round trip (host timer), back-to-back launches per second.", MaxTime: 3 * time.Second, run: runLaunch})
-	registerSuite(Suite{Name: "transfers", Description: "Host<->device transfers from pageable memory, pinned (ALLOC_HOST_PTR) memory and by map/unmap, 4 KiB to 256 MiB, both directions. Zero-copy devices are labelled: their figures are host memory copies.", MaxTime: 3 * time.Second, run: runTransfers})
-	registerSuite(Suite{Name: "quick", Description: "A representative subset of peaks, streams, launch and transfers in half a minute or less, with a short summary.", MaxTime: 800 * time.Millisecond, run: runQuick})
+	registerSuite(Suite{Name: "peaks", ReuseBuffers: true, Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing), local memory and image bandwidth, and compute (dependent multiply-add chains, fp32/fp64/fp16/int32/int24 (mad24)/int16/int8, widths 1-16): clpeak's categories. The best of each is the device's peak that other figures are a percentage of.", MaxTime: 1500 * time.Millisecond, run: runPeaks})
+	registerSuite(Suite{Name: "streams", ReuseBuffers: true, Description: "BabelStream's copy, scale, add, triad and dot in float and double (fp64), validated against the CPU.", MaxTime: 3 * time.Second, run: runStreams})
+	registerSuite(Suite{Name: "launch", ReuseBuffers: true, Description: "Launch overhead of an empty kernel: dispatch (QUEUED to START, device timer), enqueue + finish round trip (host timer), back-to-back launches per second.", MaxTime: 3 * time.Second, run: runLaunch})
+	registerSuite(Suite{Name: "transfers", ReuseBuffers: true, Description: "Host<->device transfers from pageable memory, pinned (ALLOC_HOST_PTR) memory and by map/unmap, 4 KiB to 256 MiB, both directions. Zero-copy devices are labelled: their figures are host memory copies.", MaxTime: 3 * time.Second, run: runTransfers})
+	registerSuite(Suite{Name: "quick", ReuseBuffers: true, Description: "A representative subset of peaks, streams, launch and transfers in half a minute or less, with a short summary.", MaxTime: 800 * time.Millisecond, run: runQuick})
 	registerSuite(Suite{Name: "all", Description: "Every suite in turn.", run: func(r *runner) error {
 		for _, name := range SuiteOrder {
 			s := suites[name]

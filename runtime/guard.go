@@ -118,20 +118,31 @@ func (b *KernelBenchmark) createGuarded(i int, flags cl.MemFlags) (*cl.Buffer, e
 		if err != nil {
 			continue
 		}
-		canary := guardPattern(i, min(size, GuardCanaryBytes))
-		ev, err := b.queue.EnqueueWriteBuffer(buf, true, a.Bytes, canary)
-		if err != nil {
+		if err := b.writeCanary(i, buf, size); err != nil {
 			buf.Release()
 			continue
 		}
-		ev.Release()
-		if b.guards == nil {
-			b.guards = map[int][]byte{}
-		}
-		b.guards[i] = canary
+		b.bufKeys[i] = poolKey{flags, a.Bytes + size, a.Bytes}
 		return buf, nil
 	}
+	b.bufKeys[i] = poolKey{flags, a.Bytes, a.Bytes}
 	return b.ctx.CreateBuffer(flags, a.Bytes, nil)
+}
+
+// writeCanary writes the guard pattern of buffer argument i into the first
+// bytes of buf's guard zone of size bytes, after its data.
+func (b *KernelBenchmark) writeCanary(i int, buf *cl.Buffer, size int64) error {
+	canary := guardPattern(i, min(size, GuardCanaryBytes))
+	ev, err := b.queue.EnqueueWriteBuffer(buf, true, b.Args[i].Bytes, canary)
+	if err != nil {
+		return err
+	}
+	ev.Release()
+	if b.guards == nil {
+		b.guards = map[int][]byte{}
+	}
+	b.guards[i] = canary
+	return nil
 }
 
 // checkGuards reads every guard's pattern back once, after the kernel's first

@@ -140,6 +140,12 @@ type KernelBenchmark struct {
 	// guardsChecked is set once they were read back after the first launch.
 	guards        map[int][]byte
 	guardsChecked bool
+	// bufKeys is each buffer's pool key (what it was made as); reused holds
+	// the buffers taken from the device's pool (ReuseBuffers) that setArg has
+	// not yet used, wants the keys they were taken for.
+	bufKeys map[int]poolKey
+	reused  map[int]*cl.Buffer
+	wants   map[int]poolKey
 	// NoPhases leaves out the copy-in, compute and copy-out phases (and the
 	// first-touch figure worked out from them): for suites whose tables do not
 	// show them, where they cost seconds on large arrays.
@@ -164,7 +170,13 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	if err := b.build(); err != nil {
 		return info, err
 	}
-	b.bufs, b.inputs = map[int]*cl.Buffer{}, map[int][]byte{}
+	b.bufs, b.inputs, b.bufKeys = map[int]*cl.Buffer{}, map[int][]byte{}, map[int]poolKey{}
+	// Buffers of the last benchmarks' sizes come from the device's pool, and
+	// what the pool holds beyond the budget goes before this benchmark's
+	// memory is taken (ReuseBuffers).
+	if b.wants = b.poolWants(); len(b.wants) > 0 {
+		b.reused = b.Device.pool.take(c, b.wants, b.liveBytes(b.wants))
+	}
 	// Host data: allocated and generated first, timed on their own.
 	prep := time.Now()
 	for i, a := range b.Args {
@@ -257,15 +269,21 @@ func (b *KernelBenchmark) setArg(c *cl.Context, i int, a Arg) error {
 	var err error
 	switch a.Kind {
 	case ArgBuffer:
-		flags := a.Flags
-		if flags == 0 {
-			flags = cl.MemReadWrite
-		}
+		flags := bufferFlags(a)
 		var buf *cl.Buffer
-		if b.guarded() {
+		if r := b.reused[i]; r != nil {
+			delete(b.reused, i)
+			buf, b.bufKeys[i] = r, b.wants[i]
+			if g := b.wants[i].alloc - a.Bytes; g > 0 {
+				if err = b.writeCanary(i, buf, g); err != nil {
+					r.Release()
+				}
+			}
+		} else if b.guarded() {
 			buf, err = b.createGuarded(i, flags)
 		} else {
 			buf, err = c.CreateBuffer(flags, a.Bytes, nil)
+			b.bufKeys[i] = poolKey{flags, a.Bytes, a.Bytes}
 		}
 		if err != nil {
 			return fmt.Errorf("buffer %s (%s): %w", a.label(i), humanSize(a.Bytes), err)
@@ -481,9 +499,18 @@ func (b *KernelBenchmark) Teardown() error {
 	if b.queue != nil {
 		b.queue.Finish()
 	}
-	for _, buf := range b.bufs {
-		buf.Release()
+	// The buffers go to the device's pool when it keeps them.
+	for i, buf := range b.bufs {
+		if k, ok := b.bufKeys[i]; !ok || !b.Device.pool.put(b.ctx, k, buf) {
+			buf.Release()
+		}
 	}
+	for i, buf := range b.reused { // taken, not used: Setup failed first
+		if !b.Device.pool.put(b.ctx, b.wants[i], buf) {
+			buf.Release()
+		}
+	}
+	b.bufKeys, b.reused, b.wants = nil, nil, nil
 	for _, img := range b.images {
 		img.Release()
 	}

@@ -75,6 +75,8 @@ type Device struct {
 	// busy is set when a wait for the device was abandoned: its queue may
 	// never finish, so Close leaves its context and queue alone.
 	busy atomic.Bool
+	// pool keeps released buffers for the next benchmark (ReuseBuffers).
+	pool bufPool
 }
 
 // NewManager returns a Manager that has touched nothing yet.
@@ -170,6 +172,9 @@ func (m *Manager) release() {
 		if d.busy.Load() {
 			continue
 		}
+		d.pool.mu.Lock()
+		d.pool.drainLocked()
+		d.pool.mu.Unlock()
 		if d.queue != nil {
 			d.queue.Release()
 		}
