@@ -175,7 +175,8 @@ func clpeakRows(dev *deviceJSON, dir string) ([]row, error) {
 	ours, theirs, ratio := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
 	for r := 0; r < *peerRounds; r++ {
 		// Every test but the transfers (clmeter's transfers suite is not in
-		// these rows): clpeak 1.x has no local, image, char or short tests.
+		// these rows) and the latency (the dispatch row below runs it alone):
+		// clpeak 1.x has no local, image, char or short tests.
 		out, err := exec.Command(path, append([]string{"-p", p, "-d", d}, clpeakTests(path)...)...).CombinedOutput()
 		if err != nil {
 			return nil, fmt.Errorf("clpeak: %v: %s", err, out)
@@ -305,12 +306,13 @@ func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
 }
 
 // clpeakTests returns the clpeak flags selecting every test clmeter has a row
-// for, of those this clpeak knows (from its --help).
+// for, of those this clpeak knows (from its --help), but the kernel latency:
+// the dispatch row runs that alone, in its own rounds.
 func clpeakTests(path string) []string {
 	help, _ := exec.Command(path, "--help").CombinedOutput()
 	var flags []string
 	for _, f := range []string{"--global-bandwidth", "--local-bandwidth", "--image-bandwidth", "--compute-hp", "--compute-sp", "--compute-dp",
-		"--compute-integer", "--compute-intfast", "--compute-char", "--compute-short", "--kernel-latency"} {
+		"--compute-integer", "--compute-intfast", "--compute-char", "--compute-short"} {
 		if strings.Contains(string(help), f+" ") || strings.Contains(string(help), f+"\n") {
 			flags = append(flags, f)
 		}

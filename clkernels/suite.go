@@ -66,7 +66,8 @@ func (s Suite) Run(ctx context.Context, dev *runtime.Device, o Options) error {
 }
 
 // runWith runs the suite with r, giving its benchmarks the suite's MaxTime
-// (3 s when it has none) unless the options set one.
+// (3 s when it has none) unless the options set one, with the device reusing
+// buffers as the suite says (ReuseBuffers) until it ends.
 func (s Suite) runWith(r *runner) error {
 	defer r.dev.ReuseBuffers(s.ReuseBuffers, Budget(r.dev, r.o.MaxMemory).Total)()
 	if r.o.Settings.MaxTime <= 0 {
