@@ -118,3 +118,28 @@ func TestReuseBuffers(t *testing.T) {
 		t.Errorf("with reuse off the pool holds %d bytes and buffers were shared: %v", dev.PooledBytes(), a[0] == b[0])
 	}
 }
+
+// TestReuseBuffersHostMemoryOnly: a device whose buffers are not host memory
+// (a discrete GPU) keeps none; a CPU device and a host-unified one do, until
+// the restore.
+func TestReuseBuffersHostMemoryOnly(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		info cl.DeviceInfo
+		on   bool
+	}{
+		{"gpu", cl.DeviceInfo{Type: cl.DeviceTypeGPU}, false},
+		{"integrated gpu", cl.DeviceInfo{Type: cl.DeviceTypeGPU, HostUnifiedMemory: true}, true},
+		{"cpu", cl.DeviceInfo{Type: cl.DeviceTypeCPU}, true},
+	} {
+		d := &Device{Info: c.info}
+		restore := d.ReuseBuffers(true, 1<<30)
+		if d.pool.on != c.on {
+			t.Errorf("%s: reuse on = %v, want %v", c.name, d.pool.on, c.on)
+		}
+		restore()
+		if d.pool.on {
+			t.Errorf("%s: reuse still on after the restore", c.name)
+		}
+	}
+}

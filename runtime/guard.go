@@ -71,8 +71,7 @@ func (e *OverrunError) Is(target error) bool { return target == ErrOverrun }
 // memory is host memory, except on Oclgrind, which checks every access itself
 // (and whose reports 'clmeter check' relies on: a larger buffer would hide them).
 func (b *KernelBenchmark) guarded() bool {
-	in := b.Device.Info
-	if b.NoGuard || !(in.Type&cl.DeviceTypeCPU != 0 || in.HostUnifiedMemory) {
+	if b.NoGuard || !b.Device.HostMemoryBuffers() {
 		return false
 	}
 	return !IsOclgrind(b.Device)

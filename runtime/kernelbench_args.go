@@ -318,7 +318,7 @@ func (b *KernelBenchmark) mapFill(i int) error {
 		// range at once costs less (hostBuffer). Where device memory is
 		// host memory, that is the buffer's first touch.
 		parallelSpans(a.Bytes, populateChunk, func(lo, hi int64) { Populate(data[lo:hi]) })
-		if in := b.Device.Info; in.Type&cl.DeviceTypeCPU != 0 || in.HostUnifiedMemory {
+		if b.Device.HostMemoryBuffers() {
 			b.touchTime += time.Since(t)
 		}
 	}
