@@ -32,10 +32,18 @@ import (
 // suite holds no more than one benchmark's budget (--max-memory bounds both).
 
 // poolKey is what a taken buffer must match: its flags, its allocation (the
-// data and any guard zone) and its data bytes.
+// data and any guard zone) and its data bytes; or, for a float4 image, its
+// width and height.
 type poolKey struct {
 	flags        cl.MemFlags
 	alloc, bytes int64
+	image        [2]int
+}
+
+// imageKey is the pool key of a float4 image of width x height texels.
+func imageKey(width, height int) poolKey {
+	n := int64(width) * int64(height) * 16
+	return poolKey{alloc: n, bytes: n, image: [2]int{width, height}}
 }
 
 // resident is the memory a buffer of key k holds once written: its data and
@@ -171,6 +179,9 @@ func (b *KernelBenchmark) poolWants() map[int]poolKey {
 	want := map[int]poolKey{}
 	guarded := b.guarded()
 	for i, a := range b.Args {
+		if a.Kind == ArgImage2D && a.InitAt != nil { // written in rows: see makeImage
+			want[i] = imageKey(a.Width, a.Height)
+		}
 		if a.Kind != ArgBuffer {
 			continue
 		}
@@ -192,6 +203,8 @@ func (b *KernelBenchmark) liveBytes(want map[int]poolKey) int64 {
 	}
 	for _, a := range b.Args {
 		switch {
+		case a.Kind == ArgImage2D && a.InitAt != nil:
+			n += stageBytes // its rows' host piece (the image is in want)
 		case a.Kind == ArgImage2D:
 			n += 2 * int64(a.Width) * int64(a.Height) * 16 // the image and its texels' host copy
 		case a.Kind != ArgBuffer || len(a.Fill) > 0 || b.noHostCopy(a):

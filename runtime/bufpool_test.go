@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"testing"
 
@@ -60,7 +61,7 @@ func TestReuseBuffers(t *testing.T) {
 		}
 		return bufs, nil
 	}
-	one := poolKey{cl.MemReadWrite, 4*1024 + GuardMinBytes, 4 * 1024}.resident()
+	one := poolKey{flags: cl.MemReadWrite, alloc: 4*1024 + GuardMinBytes, bytes: 4 * 1024}.resident()
 
 	restore := dev.ReuseBuffers(true, 64<<20)
 	first, err := run("first", 1, 1024, false)
@@ -141,5 +142,63 @@ func TestReuseBuffersHostMemoryOnly(t *testing.T) {
 		if d.pool.on {
 			t.Errorf("%s: reuse still on after the restore", c.name)
 		}
+	}
+}
+
+const imageKernel = `
+__constant sampler_t s = CLK_NORMALIZED_COORDS_FALSE | CLK_ADDRESS_NONE | CLK_FILTER_NEAREST;
+__kernel void texels(__read_only image2d_t im, __global float *out) {
+	int x = get_global_id(0), y = get_global_id(1);
+	float4 v = read_imagef(im, s, (int2)(x, y));
+	out[y * get_global_size(0) + x] = v.x + v.y + v.z + v.w;
+}
+`
+
+// TestReuseImages: an image written in rows (InitAt) goes to the pool too,
+// and the next benchmark of its size takes it and reads its own texels.
+func TestReuseImages(t *testing.T) {
+	dev := cpuDevice(t)
+	if !dev.Info.ImageSupport {
+		t.Skip("the CPU device has no images")
+	}
+	ctx := context.Background()
+	const w, h = 16, 8
+	run := func(scale float32) *cl.Buffer {
+		t.Helper()
+		texel := func(p []byte, off int64) {
+			for j := 0; j+4 <= len(p); j += 4 {
+				binary.LittleEndian.PutUint32(p[j:], math.Float32bits(scale*float32((off+int64(j))/4)))
+			}
+		}
+		kb := &KernelBenchmark{Device: dev, Source: Source{Name: "image.cl", Text: imageKernel}, Kernel: "texels",
+			Args: []Arg{{Kind: ArgImage2D, Bytes: w * h * 16, Width: w, Height: h, InitAt: texel},
+				{Kind: ArgBuffer, Bytes: w * h * 4, Type: "float", Output: true}},
+			Global: []int{w, h}}
+		kb.Check = func(in, out map[int][]byte) error {
+			for i := 0; i < w*h; i++ {
+				got := math.Float32frombits(binary.LittleEndian.Uint32(out[1][4*i:]))
+				want := scale * float32(16*i+6) // lanes 4i..4i+3
+				if got != want {
+					return fmt.Errorf("texel %d: %v, want %v", i, got, want)
+				}
+			}
+			return nil
+		}
+		defer kb.Teardown()
+		if _, err := kb.Setup(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := kb.Launch(ctx, 1); err != nil {
+			t.Fatal(err)
+		}
+		if err := kb.Validate(ctx); err != nil {
+			t.Errorf("scale %v: %v", scale, err)
+		}
+		return kb.images[0]
+	}
+	defer dev.ReuseBuffers(true, 64<<20)()
+	first := run(1)
+	if second := run(2); second != first {
+		t.Error("the second benchmark made its image anew: want the first's")
 	}
 }

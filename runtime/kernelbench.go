@@ -128,6 +128,7 @@ type KernelBenchmark struct {
 	kernel    *cl.Kernel
 	bufs      map[int]*cl.Buffer
 	images    []*cl.Buffer // read-only images: made with their data, never rewritten
+	imageKeys []poolKey    // each image's pool key, by its place in images
 	inputs    map[int][]byte
 	outHost   map[int][]byte // readOutputs' host buffers, kept across reads
 	staging   []byte         // the phases' pieces when an input is Regen
@@ -283,7 +284,7 @@ func (b *KernelBenchmark) setArg(c *cl.Context, i int, a Arg) error {
 			buf, err = b.createGuarded(i, flags)
 		} else {
 			buf, err = c.CreateBuffer(flags, a.Bytes, nil)
-			b.bufKeys[i] = poolKey{flags, a.Bytes, a.Bytes}
+			b.bufKeys[i] = poolKey{flags: flags, alloc: a.Bytes, bytes: a.Bytes}
 		}
 		if err != nil {
 			return fmt.Errorf("buffer %s (%s): %w", a.label(i), humanSize(a.Bytes), err)
@@ -295,7 +296,7 @@ func (b *KernelBenchmark) setArg(c *cl.Context, i int, a Arg) error {
 		if ierr != nil {
 			return fmt.Errorf("image %s (%dx%d float4): %w", a.label(i), a.Width, a.Height, ierr)
 		}
-		b.images = append(b.images, img)
+		b.images, b.imageKeys = append(b.images, img), append(b.imageKeys, imageKey(a.Width, a.Height))
 		delete(b.inputs, i) // the image holds its texels: no host copy kept
 		err = b.kernel.SetArg(i, img)
 	case ArgLocal:
@@ -511,10 +512,12 @@ func (b *KernelBenchmark) Teardown() error {
 		}
 	}
 	b.bufKeys, b.reused, b.wants = nil, nil, nil
-	for _, img := range b.images {
-		img.Release()
+	for j, img := range b.images {
+		if !b.Device.pool.put(b.ctx, b.imageKeys[j], img) {
+			img.Release()
+		}
 	}
-	b.images = nil
+	b.images, b.imageKeys = nil, nil
 	b.flush.Release()
 	b.kernel.Release()
 	b.Program.Release()

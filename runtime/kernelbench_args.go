@@ -436,15 +436,20 @@ func (b *KernelBenchmark) copyOut() error {
 }
 
 // makeImage makes image argument i: from its host copy, or, with InitAt, empty
-// and then written in pieces of rows (at most stageBytes of host memory).
+// (or taken from the device's pool, ReuseBuffers) and then written in pieces
+// of rows (at most stageBytes of host memory).
 func (b *KernelBenchmark) makeImage(c *cl.Context, i int) (*cl.Buffer, error) {
 	a := b.Args[i]
 	if a.InitAt == nil {
 		return c.CreateImage2DFloat4(a.Width, a.Height, b.inputs[i])
 	}
-	img, err := c.CreateImage2DFloat4(a.Width, a.Height, nil)
-	if err != nil {
-		return nil, err
+	img := b.reused[i]
+	delete(b.reused, i)
+	if img == nil {
+		var err error
+		if img, err = c.CreateImage2DFloat4(a.Width, a.Height, nil); err != nil {
+			return nil, err
+		}
 	}
 	row := int64(a.Width) * 16
 	rows := max(1, min(int64(a.Height), stageBytes/row))
