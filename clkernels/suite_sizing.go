@@ -60,8 +60,16 @@ func (r *runner) workingSet() (sizing.Plateau, error) {
 // budget, measures it once more over a working set they allow: the work
 // shrinks, never the samples. Only the second measurement is emitted then.
 // def gives the benchmark's identity and params at a working set.
+//
+// The first measurement skips its validation when it is short of its samples
+// (measure.Settings.ShortUnvalidated): it is thrown away then, and its
+// launches are the longest (1 s each for a strided read of 1 GiB on a 2-core
+// CPU). When it is short but cannot shrink (its working set is at the 1 MiB
+// floor) it is measured again, validated.
 func (r *runner) kernelSized(name string, bytes int64, def func(bytes int64) (results.Identity, []param), mk func(bytes int64) (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
-	run := func(n int64) (results.Benchmark, *measure.Result, error) {
+	first := *r
+	first.o.Settings.ShortUnvalidated = true
+	run := func(r *runner, n int64) (results.Benchmark, *measure.Result, error) {
 		id, params := def(n)
 		return r.with(id).measureOnly(name, params, "", func() (measure.Benchmark, func() *results.ProgramInfo, error) {
 			kb, err := mk(n)
@@ -72,10 +80,12 @@ func (r *runner) kernelSized(name string, bytes int64, def func(bytes int64) (re
 			return kb.Measurable(), func() *results.ProgramInfo { return kb.Build.ProgramInfo(kb.Source.Name) }, nil
 		})
 	}
-	b, res, stop := run(bytes)
+	b, res, stop := run(&first, bytes)
 	if stop == nil && b.Error == "" && b.Name != "" {
-		if n := fitBytes(r.o.Settings, bytes, res); n < bytes {
-			b, res, stop = run(n)
+		if n := fitBytes(r.o.Settings, bytes, res); n == bytes && unvalidated(r.o.Settings, res) {
+			b, res, stop = run(r, bytes)
+		} else if n < bytes {
+			b, res, stop = run(r, n)
 			if b.Extra == nil {
 				b.Extra = map[string]any{}
 			}
@@ -110,6 +120,17 @@ func fitBytes(s measure.Settings, bytes int64, res *measure.Result) int64 {
 		p *= 2
 	}
 	return min(p, bytes)
+}
+
+// unvalidated reports whether res stopped on its time budget short of its
+// minimum samples (settings s): what measure leaves unvalidated with
+// ShortUnvalidated.
+func unvalidated(s measure.Settings, res *measure.Result) bool {
+	minSamples := s.MinSamples
+	if minSamples <= 0 {
+		minSamples = measure.DefaultMinSamples
+	}
+	return s.Samples <= 0 && res != nil && res.StopReason == measure.StopMaxTime && len(res.Samples) < minSamples
 }
 
 // regionDef is the identity id and params ps of a bandwidth benchmark over

@@ -1,10 +1,13 @@
 package clkernels
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runtime"
 )
 
 func TestFitBytes(t *testing.T) {
@@ -31,6 +34,49 @@ func TestFitBytes(t *testing.T) {
 	} {
 		if got := fitBytes(c.s, gib, c.res); got != c.want {
 			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
+	}
+}
+
+// TestKernelSizedShrinks measures a strided read of 32 MiB whose launches are
+// too slow for five samples in 10 ms: it is measured again over a smaller
+// working set, which alone is emitted and validated; the first, short
+// measurement is not validated (its Check never sees 32 MiB).
+func TestKernelSizedShrinks(t *testing.T) {
+	dev := device(t)
+	var emitted []results.Benchmark
+	r := &runner{ctx: context.Background(), dev: dev, suite: "peaks", state: &suiteState{},
+		o: Options{Settings: measure.Settings{MinSamples: 5, MaxTime: 10 * time.Millisecond, MinSampleTime: time.Millisecond},
+			Emit: func(b results.Benchmark) error { emitted = append(emitted, b); return nil }}}
+	const full = 32 << 20
+	var checked []int64
+	res, err := r.kernelSized("peaks/bandwidth/stride/float1", full,
+		func(n int64) (results.Identity, []param) { return regionDef(dev, n, bandwidthID(PatternStride, 1)) },
+		func(n int64) (*runtime.KernelBenchmark, error) {
+			kb, err := bandwidthReadOnly(dev, PatternStride, 1, n)
+			if err == nil {
+				check := kb.Check
+				kb.Check = func(in, out map[int][]byte) error { checked = append(checked, n); return check(in, out) }
+			}
+			return kb, err
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(emitted) != 1 {
+		t.Fatalf("%d benchmarks emitted, want 1", len(emitted))
+	}
+	b := emitted[0]
+	from, _ := b.Extra["shrunk_from_bytes"].(int64)
+	if from != full || b.Identity == nil || b.Identity.WorkingSetBytes >= full {
+		t.Skipf("not shrunk (a launch of 32 MiB took %v here): nothing to check", res.Summary.Median)
+	}
+	if res.Valid == nil || !*res.Valid {
+		t.Errorf("the shrunk measurement is not validated: %v %s", res.Valid, res.ValidationError)
+	}
+	for _, n := range checked {
+		if n == full {
+			t.Errorf("the first measurement, thrown away, was validated (checks at %v)", checked)
 		}
 	}
 }

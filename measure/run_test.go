@@ -471,3 +471,27 @@ func TestParseWarmup(t *testing.T) {
 		t.Error("negative samples accepted")
 	}
 }
+
+// TestShortUnvalidated: with ShortUnvalidated, a run that stops on MaxTime
+// short of MinSamples skips its validation launch; one that reaches its
+// samples, or a short one without the setting, is validated.
+func TestShortUnvalidated(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		perLaunch time.Duration
+		skip      bool
+		validated bool
+	}{
+		{"short, skipped", 400 * time.Millisecond, true, false},
+		{"short, not asked", 400 * time.Millisecond, false, true},
+		{"enough samples", time.Millisecond, true, true},
+	} {
+		f, s := newFake(constant(c.perLaunch))
+		s.MaxTime, s.ShortUnvalidated = time.Second, c.skip
+		r := mustRun(t, validBench{f, nil}, s)
+		validated := slices.Contains(f.events, "validate")
+		if validated != c.validated || (r.Valid != nil) != c.validated {
+			t.Errorf("%s: %d samples, stop %s: validated %v (Valid %v), want %v", c.name, len(r.Samples), r.StopReason, validated, r.Valid, c.validated)
+		}
+	}
+}

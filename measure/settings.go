@@ -187,6 +187,11 @@ type Settings struct {
 	Clock Clock `json:"-"`
 	// Progress, when not nil, is called after each warm-up batch and sample.
 	Progress func(Progress) `json:"-"`
+	// ShortUnvalidated leaves a run that stops on MaxTime with fewer than
+	// MinSamples samples unvalidated (Valid nil, no validation launch): for
+	// a caller that measures such a run again over less work and throws it
+	// away (a suite's shrunk working set), where its launches are the longest.
+	ShortUnvalidated bool `json:"-"`
 }
 
 // DefaultSettings returns the default Settings.
