@@ -53,6 +53,10 @@ func main() {
 func run() error {
 	began := time.Now()
 	if *cdir != "" {
+		// Absolute: exec looks a bare name ("rawlaunch", from -cdir .) up in PATH.
+		if abs, err := filepath.Abs(*cdir); err == nil {
+			*cdir = abs
+		}
 		*rawlaunch, *progbin, *saxpyrun = filepath.Join(*cdir, "rawlaunch"), filepath.Join(*cdir, "progbin"), filepath.Join(*cdir, "saxpyrun")
 	}
 	dir := *workDir
