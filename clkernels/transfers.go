@@ -37,7 +37,7 @@ var (
 // ZeroCopy reports whether the device shares memory with the host (a CPU
 // device, or CL_DEVICE_HOST_UNIFIED_MEMORY): its "transfers" are host memory
 // copies, not a bus, and are labelled so.
-func ZeroCopy(dev *runtime.Device) bool { return dev.Info.HostUnifiedMemory || isCPU(dev) }
+func ZeroCopy(dev *runtime.Device) bool { return dev.HostMemoryBuffers() }
 
 // TransferSizes returns the sizes the transfers suite sweeps: 4 KiB to 256 MiB
 // by factors of 4, capped by maxSize (when positive) and the device's largest

@@ -168,6 +168,65 @@ func (p *bufPool) drainLocked() {
 	p.free, p.bytes, p.ctx = nil, 0, nil
 }
 
+// benchPool is one benchmark's dealings with its device's pool.
+type benchPool struct {
+	keys  map[int]poolKey    // each buffer's key, by argument: what it was made as
+	taken map[int]*cl.Buffer // taken from the pool at Setup, not yet used
+	wants map[int]poolKey    // the keys they were taken for
+}
+
+// takePooled takes from the device's pool the buffers of the benchmark's
+// sizes, and has the pool release what it holds beyond the budget, before the
+// benchmark's own memory is taken (Setup).
+func (b *KernelBenchmark) takePooled(c *cl.Context) {
+	b.bp = benchPool{keys: map[int]poolKey{}}
+	if b.bp.wants = b.poolWants(); len(b.bp.wants) > 0 {
+		b.bp.taken = b.Device.pool.take(c, b.bp.wants, b.liveBytes(b.bp.wants))
+	}
+}
+
+// pooled returns the buffer or image taken for argument i, nil when none.
+func (b *KernelBenchmark) pooled(i int) *cl.Buffer {
+	buf := b.bp.taken[i]
+	if buf != nil {
+		delete(b.bp.taken, i)
+		b.bp.keys[i] = b.bp.wants[i]
+	}
+	return buf
+}
+
+// givePooled hands the benchmark's buffers and images to the device's pool,
+// and what it took but did not use (a Setup that failed first); what the pool
+// does not keep is released (Teardown).
+func (b *KernelBenchmark) givePooled() {
+	give := func(k poolKey, buf *cl.Buffer) {
+		if !b.Device.pool.put(b.ctx, k, buf) {
+			buf.Release()
+		}
+	}
+	for i, buf := range b.bufs {
+		if k, ok := b.bp.keys[i]; ok {
+			give(k, buf)
+		} else {
+			buf.Release()
+		}
+	}
+	for i, buf := range b.bp.taken {
+		give(b.bp.wants[i], buf)
+	}
+	for i, img := range b.images {
+		give(imageKey(b.Args[i].Width, b.Args[i].Height), img)
+	}
+	b.bp, b.images = benchPool{}, nil
+}
+
+// drain releases every buffer the pool holds.
+func (p *bufPool) drain() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.drainLocked()
+}
+
 // poolWants is the pool key of each buffer argument the benchmark may take
 // from its device's pool, by index: none when the buffers are not written
 // before timing (NoDataWarmup: a taken buffer would hold the last

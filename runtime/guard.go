@@ -121,10 +121,10 @@ func (b *KernelBenchmark) createGuarded(i int, flags cl.MemFlags) (*cl.Buffer, e
 			buf.Release()
 			continue
 		}
-		b.bufKeys[i] = poolKey{flags: flags, alloc: a.Bytes + size, bytes: a.Bytes}
+		b.bp.keys[i] = poolKey{flags: flags, alloc: a.Bytes + size, bytes: a.Bytes}
 		return buf, nil
 	}
-	b.bufKeys[i] = poolKey{flags: flags, alloc: a.Bytes, bytes: a.Bytes}
+	b.bp.keys[i] = poolKey{flags: flags, alloc: a.Bytes, bytes: a.Bytes}
 	return b.ctx.CreateBuffer(flags, a.Bytes, nil)
 }
 

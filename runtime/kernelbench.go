@@ -127,8 +127,7 @@ type KernelBenchmark struct {
 	queue     *cl.Queue
 	kernel    *cl.Kernel
 	bufs      map[int]*cl.Buffer
-	images    []*cl.Buffer // read-only images: made with their data, never rewritten
-	imageKeys []poolKey    // each image's pool key, by its place in images
+	images    map[int]*cl.Buffer // read-only images by argument: made with their data, never rewritten
 	inputs    map[int][]byte
 	outHost   map[int][]byte // readOutputs' host buffers, kept across reads
 	staging   []byte         // the phases' pieces when an input is Regen
@@ -141,12 +140,7 @@ type KernelBenchmark struct {
 	// guardsChecked is set once they were read back after the first launch.
 	guards        map[int][]byte
 	guardsChecked bool
-	// bufKeys is each buffer's pool key (what it was made as); reused holds
-	// the buffers taken from the device's pool (ReuseBuffers) that setArg has
-	// not yet used, wants the keys they were taken for.
-	bufKeys map[int]poolKey
-	reused  map[int]*cl.Buffer
-	wants   map[int]poolKey
+	bp            benchPool // its buffers to and from the device's pool (bufpool.go)
 	// NoPhases leaves out the copy-in, compute and copy-out phases (and the
 	// first-touch figure worked out from them): for suites whose tables do not
 	// show them, where they cost seconds on large arrays.
@@ -171,13 +165,8 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	if err := b.build(); err != nil {
 		return info, err
 	}
-	b.bufs, b.inputs, b.bufKeys = map[int]*cl.Buffer{}, map[int][]byte{}, map[int]poolKey{}
-	// Buffers of the last benchmarks' sizes come from the device's pool, and
-	// what the pool holds beyond the budget goes before this benchmark's
-	// memory is taken (ReuseBuffers).
-	if b.wants = b.poolWants(); len(b.wants) > 0 {
-		b.reused = b.Device.pool.take(c, b.wants, b.liveBytes(b.wants))
-	}
+	b.bufs, b.inputs, b.images = map[int]*cl.Buffer{}, map[int][]byte{}, map[int]*cl.Buffer{}
+	b.takePooled(c) // before this benchmark's memory is taken
 	// Host data: allocated and generated first, timed on their own.
 	prep := time.Now()
 	for i, a := range b.Args {
@@ -272,19 +261,17 @@ func (b *KernelBenchmark) setArg(c *cl.Context, i int, a Arg) error {
 	case ArgBuffer:
 		flags := bufferFlags(a)
 		var buf *cl.Buffer
-		if r := b.reused[i]; r != nil {
-			delete(b.reused, i)
-			buf, b.bufKeys[i] = r, b.wants[i]
-			if g := b.wants[i].alloc - a.Bytes; g > 0 {
+		if buf = b.pooled(i); buf != nil {
+			if g := b.bp.keys[i].alloc - a.Bytes; g > 0 {
 				if err = b.writeCanary(i, buf, g); err != nil {
-					r.Release()
+					buf.Release()
 				}
 			}
 		} else if b.guarded() {
 			buf, err = b.createGuarded(i, flags)
 		} else {
 			buf, err = c.CreateBuffer(flags, a.Bytes, nil)
-			b.bufKeys[i] = poolKey{flags: flags, alloc: a.Bytes, bytes: a.Bytes}
+			b.bp.keys[i] = poolKey{flags: flags, alloc: a.Bytes, bytes: a.Bytes}
 		}
 		if err != nil {
 			return fmt.Errorf("buffer %s (%s): %w", a.label(i), humanSize(a.Bytes), err)
@@ -296,7 +283,7 @@ func (b *KernelBenchmark) setArg(c *cl.Context, i int, a Arg) error {
 		if ierr != nil {
 			return fmt.Errorf("image %s (%dx%d float4): %w", a.label(i), a.Width, a.Height, ierr)
 		}
-		b.images, b.imageKeys = append(b.images, img), append(b.imageKeys, imageKey(a.Width, a.Height))
+		b.images[i] = img
 		delete(b.inputs, i) // the image holds its texels: no host copy kept
 		err = b.kernel.SetArg(i, img)
 	case ArgLocal:
@@ -500,24 +487,7 @@ func (b *KernelBenchmark) Teardown() error {
 	if b.queue != nil {
 		b.queue.Finish()
 	}
-	// The buffers go to the device's pool when it keeps them.
-	for i, buf := range b.bufs {
-		if k, ok := b.bufKeys[i]; !ok || !b.Device.pool.put(b.ctx, k, buf) {
-			buf.Release()
-		}
-	}
-	for i, buf := range b.reused { // taken, not used: Setup failed first
-		if !b.Device.pool.put(b.ctx, b.wants[i], buf) {
-			buf.Release()
-		}
-	}
-	b.bufKeys, b.reused, b.wants = nil, nil, nil
-	for j, img := range b.images {
-		if !b.Device.pool.put(b.ctx, b.imageKeys[j], img) {
-			img.Release()
-		}
-	}
-	b.images, b.imageKeys = nil, nil
+	b.givePooled() // or released, when the device keeps none
 	b.flush.Release()
 	b.kernel.Release()
 	b.Program.Release()

@@ -443,8 +443,7 @@ func (b *KernelBenchmark) makeImage(c *cl.Context, i int) (*cl.Buffer, error) {
 	if a.InitAt == nil {
 		return c.CreateImage2DFloat4(a.Width, a.Height, b.inputs[i])
 	}
-	img := b.reused[i]
-	delete(b.reused, i)
+	img := b.pooled(i)
 	if img == nil {
 		var err error
 		if img, err = c.CreateImage2DFloat4(a.Width, a.Height, nil); err != nil {

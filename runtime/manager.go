@@ -172,9 +172,7 @@ func (m *Manager) release() {
 		if d.busy.Load() {
 			continue
 		}
-		d.pool.mu.Lock()
-		d.pool.drainLocked()
-		d.pool.mu.Unlock()
+		d.pool.drain()
 		if d.queue != nil {
 			d.queue.Release()
 		}
