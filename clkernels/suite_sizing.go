@@ -62,10 +62,11 @@ func (r *runner) workingSet() (sizing.Plateau, error) {
 // def gives the benchmark's identity and params at a working set.
 //
 // The first measurement skips its validation when it is short of its samples
-// (measure.Settings.ShortUnvalidated): it is thrown away then, and its
-// launches are the longest (1 s each for a strided read of 1 GiB on a 2-core
-// CPU). When it is short but cannot shrink (its working set is at the 1 MiB
-// floor) it is measured again, validated.
+// (measure.Settings.ShortUnvalidated), and stops after its warm-up when that
+// used up the time budget: it is thrown away then, and its launches are the
+// longest (1 s each for a strided read of 1 GiB on a 2-core CPU). When it is
+// short but cannot shrink (its working set is at the 1 MiB floor) it is
+// measured again, validated.
 func (r *runner) kernelSized(name string, bytes int64, def func(bytes int64) (results.Identity, []param), mk func(bytes int64) (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
 	first := *r
 	first.o.Settings.ShortUnvalidated = true
@@ -109,12 +110,20 @@ func fitBytes(s measure.Settings, bytes int64, res *measure.Result) int64 {
 	if maxTime <= 0 {
 		maxTime = measure.DefaultMaxTime
 	}
-	if s.Samples > 0 || res == nil || res.Summary.N >= minSamples || res.StopReason != measure.StopMaxTime || res.Summary.Median <= 0 {
+	if s.Samples > 0 || res == nil || res.Summary.N >= minSamples || res.StopReason != measure.StopMaxTime {
+		return bytes
+	}
+	per := res.Summary.Median
+	if res.Summary.N == 0 && res.Warmup.Launches > 0 {
+		// Stopped after the warm-up (ShortUnvalidated): its launches tell.
+		per = res.Warmup.Duration / time.Duration(res.Warmup.Launches)
+	}
+	if per <= 0 {
 		return bytes
 	}
 	// Room for the samples and a warm-up launch or two.
 	fit := maxTime / time.Duration(minSamples+2)
-	n := int64(float64(bytes) * float64(fit) / float64(res.Summary.Median))
+	n := int64(float64(bytes) * float64(fit) / float64(per))
 	p := int64(1 << 20)
 	for p*2 <= n {
 		p *= 2

@@ -373,7 +373,9 @@ func (e *engine) sample(ctx context.Context, k int, calibrated bool) error {
 				r.StopReason = StopNoiseTarget
 				return nil
 			}
-			if n >= 1 && e.elapsed() >= s.MaxTime || n >= maxAdaptiveSamples {
+			// A run that may be short (ShortUnvalidated) stops even before
+			// its first sample once the warm-up alone used up MaxTime.
+			if (n >= 1 || s.ShortUnvalidated) && e.elapsed() >= s.MaxTime || n >= maxAdaptiveSamples {
 				r.StopReason = StopMaxTime
 				return nil
 			}

@@ -495,3 +495,23 @@ func TestShortUnvalidated(t *testing.T) {
 		}
 	}
 }
+
+// TestShortStopsAfterWarmup: a run whose warm-up alone uses up MaxTime stops
+// there with no sample when it may be short (ShortUnvalidated), its launch
+// time in Warmup; without the setting it still takes one sample.
+func TestShortStopsAfterWarmup(t *testing.T) {
+	for _, c := range []struct {
+		short   bool
+		samples int
+	}{{true, 0}, {false, 1}} {
+		f, s := newFake(constant(2 * time.Second))
+		s.MaxTime, s.ShortUnvalidated = time.Second, c.short
+		r := mustRun(t, validBench{f, nil}, s)
+		if len(r.Samples) != c.samples || r.StopReason != StopMaxTime {
+			t.Errorf("ShortUnvalidated %v: %d samples, stop %s; want %d, max-time", c.short, len(r.Samples), r.StopReason, c.samples)
+		}
+		if r.Warmup.Launches != 1 || r.Warmup.Duration < 2*time.Second {
+			t.Errorf("ShortUnvalidated %v: warm-up %d launches in %v, want 1 in 2s or more", c.short, r.Warmup.Launches, r.Warmup.Duration)
+		}
+	}
+}

@@ -191,6 +191,8 @@ type Settings struct {
 	// MinSamples samples unvalidated (Valid nil, no validation launch): for
 	// a caller that measures such a run again over less work and throws it
 	// away (a suite's shrunk working set), where its launches are the longest.
+	// Such a run also stops with no sample at all when its warm-up alone used
+	// up MaxTime: its launch time is then Warmup.Duration / Warmup.Launches.
 	ShortUnvalidated bool `json:"-"`
 }
 

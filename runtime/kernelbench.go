@@ -42,10 +42,10 @@ type Arg struct {
 	// off on: the image is then written a piece at a time (no host copy of
 	// it whole) and Check finds no input for it. Init is then ignored.
 	InitAt func(b []byte, off int64)
-	// Fill, when set, fills the buffer on the device with this pattern repeated
-	// (clEnqueueFillBuffer; its length a power of two up to 128 bytes dividing
-	// Bytes) instead of writing host data: no host copy of the buffer is made or
-	// kept, and Check finds no input for it. Init is then ignored.
+	// Fill, when set, fills the buffer with this pattern repeated
+	// (clEnqueueFillBuffer, or the host through a map where buffers are host
+	// memory; its length a power of two up to 128 bytes dividing Bytes) instead
+	// of host data: no host copy is kept, Check finds no input. Init is ignored.
 	Fill []byte
 	// Regen marks an input whose Init writes the same bytes every time and
 	// whose contents Check does not read from its in map (it regenerates what
@@ -194,7 +194,7 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	start := time.Now()
 	for i := range b.Args {
 		if _, ok := b.bufs[i]; ok {
-			if err := b.write(i); err != nil {
+			if err := b.upload(i); err != nil {
 				return info, err
 			}
 		}

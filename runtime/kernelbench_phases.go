@@ -107,7 +107,7 @@ func (b *KernelBenchmark) Validate(ctx context.Context) error {
 		return nil
 	}
 	for i := range b.bufs {
-		if err := b.write(i); err != nil {
+		if err := b.upload(i); err != nil {
 			return err
 		}
 	}
