@@ -324,6 +324,8 @@ func overhead(dev *deviceJSON, dir string) ([]row, error) {
 		rB2B = append(rB2B, clmB2B[r]/raw.BackToBack)
 		rRT = append(rRT, clmRT[r]/raw.RoundTrip)
 		rDisp = append(rDisp, disp/raw.Dispatch)
+		fmt.Fprintf(os.Stderr, "bench: launch round %d (C %s): back to back %.3f, enqueue+finish %.3f, dispatch %.3f\n",
+			r+1, map[bool]string{true: "first", false: "last"}[r%2 == 0], rB2B[r], rRT[r], rDisp[r])
 	}
 	how := fmt.Sprintf("median of %d alternating rounds' ratios [95%% CI] (the C loop first in even rounds, last in odd), empty kernel, one work-item", *rounds)
 	le := func(v float64) bool { return v <= 1.01 }
