@@ -1,10 +1,11 @@
 package clkernels
 
-// A pattern is the content of a buffer filled on the device
-// (runtime.Arg.Fill): 128 bytes repeated, so its elements cycle through
-// 128/size distinct values. The suites' memory benchmarks use it, as
-// BabelStream fills its arrays on the device: no host copy of a buffer of a
-// gigabyte is made, written or kept, and the check still knows every element.
+// A pattern is the content of a buffer filled in place (runtime.Arg.Fill: by
+// the device, or through a map on every core where buffers are host memory):
+// 128 bytes repeated, so its elements cycle through 128/size distinct values.
+// The suites' memory benchmarks use it, as BabelStream fills its arrays on the
+// device: no host copy of a buffer of a gigabyte is made or kept, and the
+// check still knows every element.
 type pattern struct {
 	t    elemType
 	fill []byte

@@ -51,9 +51,8 @@ var (
 // read-only buffer grown from a fraction of the reported cache until its
 // bandwidth plateaus beyond that cache, inside budget, or one read of it
 // takes longer than a sample (sizing.SearchWithin, DefaultMinSampleTime). The
-// buffers are filled on the device (a pattern), so the search makes no host
-// copies. It is
-// measured once per device and budget in a process.
+// buffers are filled in place (a pattern), so the search makes no host
+// copies. It is measured once per device and budget in a process.
 func WorkingSet(ctx context.Context, dev *runtime.Device, budget sizing.Budget) (sizing.Plateau, error) {
 	key := workingSetKey{dev, budget.Total<<1 ^ budget.PerBuffer}
 	workingSetMu.Lock()
