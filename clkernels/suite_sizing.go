@@ -83,7 +83,7 @@ func (r *runner) kernelSized(name string, bytes int64, def func(bytes int64) (re
 	}
 	b, res, stop := run(&first, bytes)
 	if stop == nil && b.Error == "" && b.Name != "" {
-		if n := fitBytes(r.o.Settings, bytes, res); n == bytes && unvalidated(r.o.Settings, res) {
+		if n := fitBytes(r.o.Settings, bytes, res); n == bytes && res.Short() {
 			b, res, stop = run(r, bytes)
 		} else if n < bytes {
 			b, res, stop = run(r, n)
@@ -129,17 +129,6 @@ func fitBytes(s measure.Settings, bytes int64, res *measure.Result) int64 {
 		p *= 2
 	}
 	return min(p, bytes)
-}
-
-// unvalidated reports whether res stopped on its time budget short of its
-// minimum samples (settings s): what measure leaves unvalidated with
-// ShortUnvalidated.
-func unvalidated(s measure.Settings, res *measure.Result) bool {
-	minSamples := s.MinSamples
-	if minSamples <= 0 {
-		minSamples = measure.DefaultMinSamples
-	}
-	return s.Samples <= 0 && res != nil && res.StopReason == measure.StopMaxTime && len(res.Samples) < minSamples
 }
 
 // regionDef is the identity id and params ps of a bandwidth benchmark over

@@ -139,3 +139,10 @@ func (r *Result) PerLaunch() []time.Duration {
 	}
 	return d
 }
+
+// Short reports whether the run stopped on its time budget with fewer samples
+// than its settings' minimum: what Settings.ShortUnvalidated leaves
+// unvalidated.
+func (r *Result) Short() bool {
+	return r != nil && r.StopReason == StopMaxTime && len(r.Samples) < r.Settings.MinSamples
+}

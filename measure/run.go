@@ -140,8 +140,7 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	r.Elapsed = e.elapsed()
 	e.summarize()
 
-	short := r.StopReason == StopMaxTime && len(r.Samples) < s.MinSamples
-	if v, ok := b.(Validator); ok && !(s.ShortUnvalidated && short) {
+	if v, ok := b.(Validator); ok && !(s.ShortUnvalidated && r.Short()) {
 		verr, err := call(e, ctx, s.KernelTimeout, func() (error, error) { return v.Validate(ctx), nil })
 		if err != nil {
 			return e.fail(ctx, fmt.Errorf("validation: %w", err))

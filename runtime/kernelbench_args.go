@@ -306,24 +306,32 @@ func (b *KernelBenchmark) writeNoCopy(i int) error {
 // to genTime (host data, not upload).
 func (b *KernelBenchmark) mapFill(i int) error {
 	a := b.Args[i]
+	return b.mapWrite(i, func(data []byte) {
+		t := time.Now()
+		if a.Bytes >= 2*populateChunk {
+			// Fresh device memory is backed page by page on first touch; a
+			// range at once costs less (hostBuffer). Where device memory is
+			// host memory, that is the buffer's first touch.
+			parallelSpans(a.Bytes, populateChunk, func(lo, hi int64) { Populate(data[lo:hi]) })
+			if b.Device.HostMemoryBuffers() {
+				b.touchTime += time.Since(t)
+			}
+		}
+		a.Init(data)
+		b.genTime += time.Since(t)
+	})
+}
+
+// mapWrite maps buffer i for writing (the driver's copy of its old content is
+// skipped), has write fill the whole mapping, and unmaps it.
+func (b *KernelBenchmark) mapWrite(i int, write func(data []byte)) error {
+	a := b.Args[i]
 	m, ev, err := b.queue.EnqueueMapBuffer(b.bufs[i], true, cl.MapWriteInvalidate, 0, a.Bytes)
 	if err != nil {
 		return fmt.Errorf("mapping buffer %s: %w", a.label(i), err)
 	}
 	ev.Release()
-	t := time.Now()
-	data := m.Bytes()
-	if a.Bytes >= 2*populateChunk {
-		// Fresh device memory is backed page by page on first touch; a
-		// range at once costs less (hostBuffer). Where device memory is
-		// host memory, that is the buffer's first touch.
-		parallelSpans(a.Bytes, populateChunk, func(lo, hi int64) { Populate(data[lo:hi]) })
-		if b.Device.HostMemoryBuffers() {
-			b.touchTime += time.Since(t)
-		}
-	}
-	a.Init(data)
-	b.genTime += time.Since(t)
+	write(m.Bytes())
 	if ev, err = b.queue.EnqueueUnmap(m); err == nil {
 		err = ev.Wait()
 		ev.Release()

@@ -1,11 +1,6 @@
 package runtime
 
-import (
-	"fmt"
-	"time"
-
-	"github.com/clmeter/clmeter/runtime/cl"
-)
+import "time"
 
 // hostFillMin is the smallest buffer whose pattern (Arg.Fill) is written by
 // the host, on every core, where buffers are host memory: below it, one
@@ -23,31 +18,20 @@ func (b *KernelBenchmark) fillOnHost(i int) bool {
 	return len(a.Fill) > 0 && a.Bytes >= hostFillMin && b.Device.HostMemoryBuffers()
 }
 
-// hostFill writes Fill repeated over buffer i, mapped for writing (the
-// driver's copy of the old content is skipped), on every core.
+// hostFill writes Fill repeated over buffer i through a map, on every core:
+// each span's pages backed at once, then the pattern copied in.
 func (b *KernelBenchmark) hostFill(i int) error {
 	a, t := b.Args[i], time.Now()
-	m, ev, err := b.queue.EnqueueMapBuffer(b.bufs[i], true, cl.MapWriteInvalidate, 0, a.Bytes)
-	if err != nil {
-		return fmt.Errorf("mapping buffer %s: %w", a.label(i), err)
-	}
-	ev.Release()
-	data := m.Bytes()
-	parallelSpans(a.Bytes, populateChunk, func(lo, hi int64) {
-		Populate(data[lo:hi])
-		fillPattern(data[lo:hi], a.Fill, lo)
+	err := b.mapWrite(i, func(data []byte) {
+		parallelSpans(a.Bytes, populateChunk, func(lo, hi int64) {
+			Populate(data[lo:hi])
+			fillPattern(data[lo:hi], a.Fill, lo)
+		})
 	})
-	if ev, err = b.queue.EnqueueUnmap(m); err == nil {
-		err = ev.Wait()
-		ev.Release()
-	}
-	if err != nil {
-		return fmt.Errorf("unmapping buffer %s: %w", a.label(i), err)
-	}
-	if b.Tracer != nil {
+	if err == nil && b.Tracer != nil {
 		b.Tracer.Host("map, fill and unmap "+a.label(i), t, time.Now())
 	}
-	return nil
+	return err
 }
 
 // fillPattern writes pattern repeated into dst, which starts at byte off of
