@@ -59,6 +59,12 @@ type fakeBench struct {
 	// abandoned counts Abandon calls.
 	block     chan struct{}
 	abandoned int
+	// blockFrom is the first Launch index that block holds (0: from the
+	// first after the cold run).
+	blockFrom int
+	// resume makes a blocked Launch go on normally once block is closed
+	// (else it fails).
+	resume bool
 
 	calls      []int    // k of every Launch call
 	events     []string // "setup", "flush", "launch", "teardown"
@@ -93,9 +99,11 @@ func (f *fakeBench) Launch(ctx context.Context, k int) (Batch, error) {
 	if f.failAt > 0 && i == f.failAt {
 		return Batch{}, fmt.Errorf("CL_OUT_OF_RESOURCES")
 	}
-	if f.block != nil && i > 0 {
+	if f.block != nil && i > 0 && i >= f.blockFrom {
 		<-f.block
-		return Batch{}, fmt.Errorf("CL_OUT_OF_RESOURCES after the device came back")
+		if !f.resume {
+			return Batch{}, fmt.Errorf("CL_OUT_OF_RESOURCES after the device came back")
+		}
 	}
 	dev := time.Duration(k) * f.perLaunch(i)
 	if i == 0 {

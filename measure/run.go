@@ -75,6 +75,9 @@ type engine struct {
 	// worker makes every call into the benchmark (see onWorker); nil until
 	// the first call.
 	worker *drvthread.Worker
+	// loop is the state of the timed loop while it runs on the worker (see
+	// runLoop); its device calls go straight to the benchmark.
+	loop loopState
 }
 
 // Run measures b: Setup; a cold run (the first launch, reported as Result.Cold
@@ -169,13 +172,20 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 // timed runs the warm-up and the samples with the garbage collector paused
 // (the loop allocates little: a sample, a sorted copy for the noise), up to a
 // cap (see pauseGC).
+//
+// The warm-up and the samples run as one job on the worker (runLoop), as a
+// C program's loop does: a call a batch handed over between goroutines woke
+// another of the Go scheduler's threads at every batch, and on a 2-core VM
+// the driver's threads paid for it (docs/OWNCOST.md).
 func (e *engine) timed(ctx context.Context) error {
 	defer pauseGC()()
-	k, calibrated, err := e.warmup(ctx)
-	if err != nil {
-		return fmt.Errorf("warm-up: %w", err)
-	}
-	return e.sample(ctx, k, calibrated)
+	return e.runLoop(ctx, func() error {
+		k, calibrated, err := e.warmup(ctx)
+		if err != nil {
+			return fmt.Errorf("warm-up: %w", err)
+		}
+		return e.sample(ctx, k, calibrated)
+	})
 }
 
 // setup runs the benchmark's Setup (abandoned Settings.Grace after a
@@ -223,11 +233,11 @@ func (e *engine) launch(ctx context.Context, k int) (Batch, error) {
 		return Batch{}, err
 	}
 	if e.flusher != nil {
-		if _, err := call(e, ctx, e.s.KernelTimeout, func() (struct{}, error) { return struct{}{}, e.flusher.Flush(ctx) }); err != nil {
+		if _, err := deviceCall(e, ctx, func() (struct{}, error) { return struct{}{}, e.flusher.Flush(ctx) }); err != nil {
 			return Batch{}, fmt.Errorf("flush: %w", err)
 		}
 	}
-	return call(e, ctx, e.s.KernelTimeout, func() (Batch, error) { return e.b.Launch(ctx, k) })
+	return deviceCall(e, ctx, func() (Batch, error) { return e.b.Launch(ctx, k) })
 }
 
 // batchTime is the batch's duration by the timer the figures use.
@@ -284,7 +294,11 @@ func (e *engine) hostLong(host time.Duration, k int) bool {
 // it is calibrated (a batch of that size lasted at least MinSampleTime).
 func (e *engine) warmup(ctx context.Context) (k int, calibrated bool, err error) {
 	s, w := e.s, &e.r.Warmup
-	defer func() { w.Duration = e.elapsed() }()
+	defer func() {
+		if !e.loop.gaveUp { // an abandoned loop's Result is the caller's now
+			w.Duration = e.elapsed()
+		}
+	}()
 	k = 1
 	var host time.Duration // the last batch's host time
 	run := func(n int) (time.Duration, error) {

@@ -221,3 +221,45 @@ func TestInterleavedLyingClock(t *testing.T) {
 	}
 	checkHostBound(t, a, s, 2*time.Millisecond)
 }
+
+// The kernel time-out is a call's, not the timed loop's: a loop of short
+// batches that lasts many time-outs in all runs to its end.
+func TestKernelTimeoutIsPerCall(t *testing.T) {
+	f, s := newFake(constant(5 * us))
+	f.onLaunch = func(int) { time.Sleep(3 * time.Millisecond) }
+	s.KernelTimeout = 25 * time.Millisecond
+	s.Samples = 40
+	start := time.Now()
+	r, err := Run(context.Background(), f, s)
+	if err != nil || r.Abandoned || len(r.Samples) != 40 {
+		t.Fatalf("err %v, abandoned %v, %d samples: want 40 samples", err, r != nil && r.Abandoned, len(r.Samples))
+	}
+	if took := time.Since(start); took < 4*s.KernelTimeout {
+		t.Fatalf("the loop took %v: the test needs it to outlast the time-out several times", took)
+	}
+}
+
+// A device that hangs in the middle of the samples is abandoned after the
+// time-out; when it comes back later, the loop leaves the Result it gave up
+// alone (the race detector checks it too).
+func TestStuckMidSamplesLeavesResult(t *testing.T) {
+	f, s := newFake(constant(5 * us))
+	f.block = make(chan struct{})
+	f.blockFrom, f.resume = 8, true
+	s.Samples = 30
+	s.KernelTimeout = 30 * time.Millisecond
+	r, err := Run(context.Background(), f, s)
+	if !errors.Is(err, ErrKernelTimeout) || !errors.Is(err, ErrAbandoned) {
+		t.Fatalf("err %v: want a kernel timeout", err)
+	}
+	n := len(r.Samples)
+	if n == 0 || !r.Abandoned || r.StopReason != StopError {
+		t.Fatalf("%d samples, abandoned %v, stop %s: want the samples before the hang", n, r.Abandoned, r.StopReason)
+	}
+	before := r.Summary
+	close(f.block) // the device comes back
+	time.Sleep(20 * time.Millisecond)
+	if len(r.Samples) != n || r.Summary.Median != before.Median {
+		t.Fatalf("the abandoned loop changed the Result: %d samples, was %d", len(r.Samples), n)
+	}
+}

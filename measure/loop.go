@@ -1,0 +1,133 @@
+package measure
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// loopState is the timed loop's side of the engine while it runs as one job
+// on the worker (runLoop).
+//
+// The loop holds mu while it runs Go code and lets go of it for each call into
+// the device, so that the watcher can give up on a call that hangs without
+// racing the loop for the Result: once the watcher set gaveUp under mu, the
+// loop touches nothing when its call comes back.
+type loopState struct {
+	mu sync.Mutex
+	// on is true while the loop runs (read and written on the worker only).
+	on bool
+	// gaveUp is true once the watcher abandoned the loop (guarded by mu).
+	gaveUp bool
+	// base is when the loop started; callStart is when the device call
+	// running now started, as time since base plus 1 ns, or 0 between calls.
+	base      time.Time
+	callStart atomic.Int64
+}
+
+// errGaveUp ends an abandoned loop once its device call comes back; nobody
+// reads it (the watcher returned its own error).
+var errGaveUp = errors.New("measure: the loop was abandoned")
+
+// runLoop runs job, the warm-up and the samples, as one job on the engine's
+// worker, and watches each call into the device it makes (deviceCall) as call
+// watches one: a call still running after Settings.KernelTimeout, or
+// Settings.Grace after ctx's cancellation, is abandoned and runLoop returns at
+// once with an error that wraps ErrAbandoned.
+//
+// Between batches nothing passes between goroutines: the worker goes from one
+// batch to the next on its own, as a C loop does, and this goroutine sleeps
+// until the job ends, the time-out's timer fires (at most once a
+// KernelTimeout) or ctx is canceled. A job a batch, handed over and answered
+// through channels, woke another thread of the Go scheduler at every batch;
+// on a 2-core VM the driver's worker threads then started launches 4-14%
+// later (docs/OWNCOST.md).
+func (e *engine) runLoop(ctx context.Context, job func() error) error {
+	if e.abandoned {
+		return ErrAbandoned
+	}
+	l := &e.loop
+	l.base = time.Now()
+	l.callStart.Store(0)
+	done := make(chan error, 1)
+	e.onWorker(func() {
+		l.mu.Lock()
+		l.on = true
+		err := job()
+		l.on = false
+		done <- err // under mu, so that giveUp sees it
+		l.mu.Unlock()
+	})
+	timeout := e.s.KernelTimeout
+	var timeoutC, graceC <-chan time.Time
+	var t *time.Timer
+	if timeout > 0 {
+		t = time.NewTimer(timeout)
+		defer t.Stop()
+		timeoutC = t.C
+	}
+	ctxDone := ctx.Done()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-timeoutC:
+			// The timer runs from the start of the loop or of the call it
+			// last saw; re-arm it for the call running now, if it is younger.
+			left := timeout
+			if st := l.callStart.Load(); st != 0 {
+				left = time.Duration(st-1) + timeout - time.Since(l.base)
+				if left <= 0 {
+					return e.giveUp(done, fmt.Errorf("%w: still running after --kernel-timeout %s (%w)", ErrKernelTimeout, timeout, ErrAbandoned))
+				}
+			}
+			t.Reset(left)
+		case <-ctxDone:
+			ctxDone = nil
+			g := time.NewTimer(e.s.Grace)
+			defer g.Stop()
+			graceC = g.C
+		case <-graceC:
+			return e.giveUp(done, fmt.Errorf("%w: the device was still busy %s after it; its work was abandoned (%w)", ctx.Err(), e.s.Grace, ErrAbandoned))
+		}
+	}
+}
+
+// giveUp abandons the loop with err, unless it ended meanwhile (then its own
+// error is returned).
+func (e *engine) giveUp(done <-chan error, err error) error {
+	l := &e.loop
+	l.mu.Lock()
+	select {
+	case jerr := <-done:
+		l.mu.Unlock()
+		return jerr
+	default:
+	}
+	l.gaveUp = true
+	l.mu.Unlock()
+	e.abandon()
+	return err
+}
+
+// deviceCall runs f, a call into the device: straight on the worker inside
+// the timed loop (watched by runLoop), else through call.
+func deviceCall[T any](e *engine, ctx context.Context, f func() (T, error)) (T, error) {
+	l := &e.loop
+	if !l.on {
+		return call(e, ctx, e.s.KernelTimeout, f)
+	}
+	l.callStart.Store(int64(time.Since(l.base)) + 1)
+	l.mu.Unlock()
+	v, err := f()
+	l.mu.Lock()
+	l.callStart.Store(0)
+	if l.gaveUp {
+		var zero T
+		return zero, errGaveUp
+	}
+	return v, err
+}
