@@ -3,7 +3,6 @@ package measure
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,59 +51,41 @@ func (e *engine) runLoop(ctx context.Context, job func() error) error {
 	l := &e.loop
 	l.base = time.Now()
 	l.callStart.Store(0)
-	done := make(chan error, 1)
+	var jobErr error
+	done := make(chan struct{})
 	e.onWorker(func() {
 		l.mu.Lock()
 		l.on = true
 		err := job()
 		l.on = false
-		done <- err // under mu, so that giveUp sees it
+		jobErr = err
+		close(done) // under mu, so that giveUp sees it
 		l.mu.Unlock()
 	})
-	timeout := e.s.KernelTimeout
-	var timeoutC, graceC <-chan time.Time
-	var t *time.Timer
-	if timeout > 0 {
-		t = time.NewTimer(timeout)
-		defer t.Stop()
-		timeoutC = t.C
-	}
-	ctxDone := ctx.Done()
-	for {
-		select {
-		case err := <-done:
-			return err
-		case <-timeoutC:
-			// The timer runs from the start of the loop or of the call it
-			// last saw; re-arm it for the call running now, if it is younger.
-			left := timeout
-			if st := l.callStart.Load(); st != 0 {
-				left = time.Duration(st-1) + timeout - time.Since(l.base)
-				if left <= 0 {
-					return e.giveUp(done, fmt.Errorf("%w: still running after --kernel-timeout %s (%w)", ErrKernelTimeout, timeout, ErrAbandoned))
-				}
-			}
-			t.Reset(left)
-		case <-ctxDone:
-			ctxDone = nil
-			g := time.NewTimer(e.s.Grace)
-			defer g.Stop()
-			graceC = g.C
-		case <-graceC:
-			return e.giveUp(done, fmt.Errorf("%w: the device was still busy %s after it; its work was abandoned (%w)", ctx.Err(), e.s.Grace, ErrAbandoned))
+	// The watcher's timer fires at most once a time-out; each time it
+	// re-arms itself for what the call running then has left.
+	left := func() (time.Duration, bool) {
+		st := l.callStart.Load()
+		if st == 0 {
+			return 0, false
 		}
+		return time.Duration(st-1) + e.s.KernelTimeout - time.Since(l.base), true
 	}
+	if err := e.watch(ctx, done, e.s.KernelTimeout, left); err != nil {
+		return e.giveUp(done, &jobErr, err)
+	}
+	return jobErr
 }
 
 // giveUp abandons the loop with err, unless it ended meanwhile (then its own
-// error is returned).
-func (e *engine) giveUp(done <-chan error, err error) error {
+// error, *jobErr, is returned).
+func (e *engine) giveUp(done <-chan struct{}, jobErr *error, err error) error {
 	l := &e.loop
 	l.mu.Lock()
 	select {
-	case jerr := <-done:
+	case <-done:
 		l.mu.Unlock()
-		return jerr
+		return *jobErr
 	default:
 	}
 	l.gaveUp = true

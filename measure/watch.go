@@ -28,44 +28,65 @@ var ErrAbandoned = errors.New("the wait for the device was abandoned")
 // that outlasts either is abandoned: the benchmark is told (Abandoner), its
 // Teardown is skipped, and the error wraps ErrAbandoned and ctx.Err() or
 // ErrKernelTimeout. The figures are timed inside f, so the hand-off costs them
-// nothing. f's results come back through a channel, so an abandoned call that
-// ends later touches nothing of the caller's.
+// nothing. f's results are read only once it is done, so an abandoned call
+// that ends later touches nothing the caller reads.
 func call[T any](e *engine, ctx context.Context, timeout time.Duration, f func() (T, error)) (T, error) {
 	var zero T
 	if e.abandoned {
 		return zero, ErrAbandoned
 	}
-	type result struct {
-		v   T
-		err error
-	}
-	done := make(chan result, 1)
+	var v T
+	var err error
+	done := make(chan struct{})
 	e.onWorker(func() {
-		v, err := f()
-		done <- result{v, err}
+		v, err = f()
+		close(done)
 	})
+	if werr := e.watch(ctx, done, timeout, nil); werr != nil {
+		e.abandon()
+		return zero, werr // v and err are the abandoned call's alone now
+	}
+	return v, err
+}
+
+// watch waits until done is closed (nil), or gives up on the call running
+// then: once it has run timeout (when positive), or Settings.Grace after ctx's
+// cancellation; the error says which and wraps ErrAbandoned. left, when set,
+// tells how long the call running now has to go, or false when none is
+// running (then it has a whole timeout); without it the call is one that
+// started with the wait.
+func (e *engine) watch(ctx context.Context, done <-chan struct{}, timeout time.Duration, left func() (time.Duration, bool)) error {
 	var timeoutC, graceC <-chan time.Time
+	var t *time.Timer
 	if timeout > 0 {
-		t := time.NewTimer(timeout)
+		t = time.NewTimer(timeout)
 		defer t.Stop()
 		timeoutC = t.C
 	}
 	ctxDone := ctx.Done()
 	for {
 		select {
-		case r := <-done:
-			return r.v, r.err
+		case <-done:
+			return nil
 		case <-timeoutC:
-			e.abandon()
-			return zero, fmt.Errorf("%w: still running after --kernel-timeout %s (%w)", ErrKernelTimeout, timeout, ErrAbandoned)
+			var d time.Duration
+			if left != nil {
+				var running bool
+				if d, running = left(); !running {
+					d = timeout
+				}
+			}
+			if d <= 0 {
+				return fmt.Errorf("%w: still running after --kernel-timeout %s (%w)", ErrKernelTimeout, timeout, ErrAbandoned)
+			}
+			t.Reset(d)
 		case <-ctxDone:
 			ctxDone = nil
-			t := time.NewTimer(e.s.Grace)
-			defer t.Stop()
-			graceC = t.C
+			g := time.NewTimer(e.s.Grace)
+			defer g.Stop()
+			graceC = g.C
 		case <-graceC:
-			e.abandon()
-			return zero, fmt.Errorf("%w: the device was still busy %s after it; its work was abandoned (%w)", ctx.Err(), e.s.Grace, ErrAbandoned)
+			return fmt.Errorf("%w: the device was still busy %s after it; its work was abandoned (%w)", ctx.Err(), e.s.Grace, ErrAbandoned)
 		}
 	}
 }
