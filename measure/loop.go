@@ -17,7 +17,9 @@ import (
 // loop touches nothing when its call comes back.
 type loopState struct {
 	mu sync.Mutex
-	// on is true while the loop runs (read and written on the worker only).
+	// on is true while the loop runs: set and cleared on the worker, read by
+	// deviceCall there and, before and after the loop, by the engine's
+	// goroutine (the job's hand-over and its end order them).
 	on bool
 	// gaveUp is true once the watcher abandoned the loop (guarded by mu).
 	gaveUp bool
@@ -42,8 +44,8 @@ var errGaveUp = errors.New("measure: the loop was abandoned")
 // until the job ends, the time-out's timer fires (at most once a
 // KernelTimeout) or ctx is canceled. A job a batch, handed over and answered
 // through channels, woke another thread of the Go scheduler at every batch;
-// on a 2-core VM the driver's worker threads then started launches 4-14%
-// later (docs/OWNCOST.md).
+// on a 2-core VM the driver's worker threads then started launches up to 14%
+// later (docs/OWNCOST.md, sixth pass).
 func (e *engine) runLoop(ctx context.Context, job func() error) error {
 	if e.abandoned {
 		return ErrAbandoned
