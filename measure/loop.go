@@ -61,7 +61,7 @@ func (e *engine) runLoop(ctx context.Context, job func() error) error {
 		err := job()
 		l.on = false
 		jobErr = err
-		close(done) // under mu, so that giveUp sees it
+		close(done) // under mu, so that a watcher giving up sees it
 		l.mu.Unlock()
 	})
 	// The watcher's timer fires at most once a time-out; each time it
@@ -73,21 +73,16 @@ func (e *engine) runLoop(ctx context.Context, job func() error) error {
 		}
 		return time.Duration(st-1) + e.s.KernelTimeout - time.Since(l.base), true
 	}
-	if err := e.watch(ctx, done, e.s.KernelTimeout, left); err != nil {
-		return e.giveUp(done, &jobErr, err)
+	err := e.watch(ctx, done, e.s.KernelTimeout, left)
+	if err == nil {
+		return jobErr
 	}
-	return jobErr
-}
-
-// giveUp abandons the loop with err, unless it ended meanwhile (then its own
-// error, *jobErr, is returned).
-func (e *engine) giveUp(done <-chan struct{}, jobErr *error, err error) error {
-	l := &e.loop
+	// Give up, unless the loop ended meanwhile: it closes done under mu.
 	l.mu.Lock()
 	select {
 	case <-done:
 		l.mu.Unlock()
-		return *jobErr
+		return jobErr
 	default:
 	}
 	l.gaveUp = true

@@ -119,7 +119,10 @@ func run(device, mode string, pairs int, batchLen time.Duration) error {
 }
 
 func median(v []time.Duration) time.Duration {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return (s[len(s)/2] + s[(len(s)-1)/2]) / 2
+	f := make([]float64, len(v))
+	for i, d := range v {
+		f[i] = float64(d)
+	}
+	slices.Sort(f)
+	return time.Duration(measure.MedianSorted(f))
 }
