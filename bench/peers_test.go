@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
 
 func TestParseClpeak(t *testing.T) {
 	out := `
@@ -43,5 +47,34 @@ func TestMedianCI(t *testing.T) {
 	}
 	if _, lo, hi := medianCI([]float64{1, 2, 3}); lo != 1 || hi != 3 {
 		t.Errorf("three values: [%g, %g]", lo, hi)
+	}
+}
+
+func TestPeaksFilter(t *testing.T) {
+	// clpeak 1.1.2's tests: no local, image, half, char or short.
+	old := regexp.MustCompile(peaksFilter([]string{"--global-bandwidth", "--compute-sp", "--compute-dp", "--compute-integer", "--compute-intfast"}))
+	all := regexp.MustCompile(peaksFilter(nil))
+	for name, inOld := range map[string]bool{
+		"peaks/bandwidth/stride/float1": true,
+		"peaks/bandwidth/chunk/float16": true,
+		"peaks/compute/float/8":         true,
+		"peaks/compute/double/1":        true,
+		"peaks/compute/int/2":           true,
+		"peaks/compute/int24/16":        true,
+		"peaks/compute/char/1":          false,
+		"peaks/compute/short/4":         false,
+		"peaks/compute/half/2":          false,
+		"peaks/local-bandwidth/float4":  false,
+		"peaks/image-bandwidth/chunk":   false,
+		"peaks/bandwidth/copy/float4":   false,
+		"peaks/cache-bandwidth/16KiB":   false,
+		"streams/compute/float/8":       false,
+	} {
+		if got := old.MatchString(name); got != inOld {
+			t.Errorf("clpeak 1.1.2's filter %s: %s matched %v, want %v", old, name, got, inOld)
+		}
+		if want := strings.HasPrefix(name, "peaks/") && !strings.Contains(name, "copy") && !strings.Contains(name, "cache-"); all.MatchString(name) != want {
+			t.Errorf("the filter of every test %s: %s matched %v, want %v", all, name, !want, want)
+		}
 	}
 }
