@@ -96,7 +96,8 @@ func StartBytes(cache int64) int64 {
 // another (a sweep just past a cache still hits it in part: two sizes can agree
 // while both are a cache's). A plateau inside
 // the cache is the cache's figure (Plateau.Cache), never memory's: the cache a
-// device reports may be real, even at 480 MiB.
+// device reports may be real, even at 480 MiB. Where no cache is reported,
+// a plateau must also hold at a size well beyond it (confirmSize).
 func Search(ctx context.Context, cache, limit int64, budget Budget, probe Probe) (Plateau, error) {
 	return SearchWithin(ctx, cache, limit, 0, budget, probe)
 }
@@ -112,6 +113,9 @@ func SearchWithin(ctx context.Context, cache, limit int64, maxLaunch time.Durati
 		return p, fmt.Errorf("memory budget %s is under 1 MiB: no bandwidth can be measured", units.Bytes(limit))
 	}
 	size := min(StartBytes(cache), floorPow2(limit))
+	// confirm is the plateau's middle step while its confirmation is probed
+	// (see confirmSize).
+	var confirm *Step
 	for {
 		if err := ctx.Err(); err != nil {
 			return p, err
@@ -121,10 +125,20 @@ func SearchWithin(ctx context.Context, cache, limit int64, maxLaunch time.Durati
 			return p, fmt.Errorf("bandwidth probe at %s: %w", units.Bytes(size), err)
 		}
 		p.Steps = append(p.Steps, Step{Bytes: size, GBps: gbps})
-		if n := len(p.Steps); n >= 3 {
+		if confirm != nil {
+			if close(confirm.GBps, gbps) {
+				p.Found, p.Memory = true, *confirm
+				break
+			}
+			confirm = nil // a cache's plateau: the search goes on from here
+		} else if n := len(p.Steps); n >= 3 {
 			a, b, c := p.Steps[n-3], p.Steps[n-2], p.Steps[n-1]
-			if a.Bytes > cache && close(a.GBps, b.GBps) && close(a.GBps, c.GBps) && close(b.GBps, c.GBps) {
+			if a.Bytes > cache && b.Bytes == 2*a.Bytes && c.Bytes == 2*b.Bytes && close(a.GBps, b.GBps) && close(a.GBps, c.GBps) && close(b.GBps, c.GBps) {
 				// The middle size: on the plateau, and half the largest's cost.
+				if far := confirmSize(cache, limit, maxLaunch, b, c); far > 0 {
+					confirm, size = &b, far
+					continue
+				}
 				p.Found, p.Memory = true, b
 				break
 			}
@@ -152,6 +166,28 @@ func SearchWithin(ctx context.Context, cache, limit int64, maxLaunch time.Durati
 		}
 	}
 	return p, nil
+}
+
+// confirmSize is the size that confirms a plateau (middle b, largest c) when
+// the device reports no cache, or 0 when none is needed or possible. A
+// machine that hides its caches (a VM: no sizes in the OS, none from the
+// driver) can show a plateau inside its last-level cache: the 2-core EPYC VM
+// read 104, 101 and 100 GB/s at 8, 16 and 32 MiB, and 40 GB/s from 128 MiB
+// on. So the plateau must hold at 8 times its middle, or at the largest size
+// the budget and maxLaunch allow beyond it; where it does not, it was a
+// cache's, and the search goes on from that size.
+func confirmSize(cache, limit int64, maxLaunch time.Duration, b, c Step) int64 {
+	if cache > 0 {
+		return 0
+	}
+	far := min(8*b.Bytes, floorPow2(limit))
+	for maxLaunch > 0 && far > c.Bytes && b.GBps > 0 && time.Duration(float64(far)/b.GBps) > maxLaunch {
+		far /= 2
+	}
+	if far <= c.Bytes {
+		return 0
+	}
+	return far
 }
 
 // close reports whether two figures are within PlateauTolerance of the larger.

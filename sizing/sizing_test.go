@@ -222,3 +222,43 @@ func TestSearchWithinTime(t *testing.T) {
 		t.Errorf("GPU: %+v", p)
 	}
 }
+
+func TestSearchConfirmsAPlateauWithoutACache(t *testing.T) {
+	// The 2-core EPYC VM reports no cache; its last-level cache serves 8-32
+	// MiB at about 100 GB/s, memory from 128 MiB at 38-40.
+	figs := map[int64]float64{4 * mib: 91, 8 * mib: 104, 16 * mib: 101, 32 * mib: 100, 64 * mib: 51, 128 * mib: 40, 256 * mib: 39, 512 * mib: 38.5, gib: 38.3}
+	var sizes []int64
+	p, err := Search(context.Background(), 0, gib+gib/4, Budget{}, func(_ context.Context, w int64) (float64, error) {
+		sizes = append(sizes, w)
+		return figs[w], nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !p.Found || p.Memory.Bytes < 128*mib || p.Memory.GBps > 40 || p.Cache.Bytes != 8*mib {
+		t.Errorf("memory %+v, cache %+v after sizes %v; want memory's plateau (128 MiB or more, 40 GB/s or less) and the cache at 8 MiB", p.Memory, p.Cache, sizes)
+	}
+	// The same curve with the cache reported needs no confirmation.
+	p, err = Search(context.Background(), 32*mib, gib+gib/4, Budget{}, func(_ context.Context, w int64) (float64, error) { return figs[w], nil })
+	if err != nil || !p.Found || p.Memory.Bytes != 256*mib || len(p.Steps) != 8 {
+		t.Errorf("reported cache: memory %+v after %d steps, %v", p.Memory, len(p.Steps), err)
+	}
+	// A flat device without a cache: the plateau holds at 8 times its middle.
+	sizes = nil
+	p, err = Search(context.Background(), 0, 4*gib, Budget{}, func(_ context.Context, w int64) (float64, error) {
+		sizes = append(sizes, w)
+		return 300, nil
+	})
+	if err != nil || !p.Found || p.Memory.Bytes != 8*mib || sizes[len(sizes)-1] != 64*mib {
+		t.Errorf("flat: memory %+v after sizes %v, %v", p.Memory, sizes, err)
+	}
+	// Within the time bound: no confirmation beyond what one launch may read.
+	sizes = nil
+	p, err = SearchWithin(context.Background(), 0, 4*gib, time.Millisecond, Budget{}, func(_ context.Context, w int64) (float64, error) {
+		sizes = append(sizes, w)
+		return 1, nil // 1 GB/s: 1 MiB takes 1 ms
+	})
+	if err != nil || p.Found || !p.TimeBound || sizes[0] != 4*mib || len(sizes) != 1 {
+		t.Errorf("time bound: %+v after sizes %v, %v", p, sizes, err)
+	}
+}
