@@ -113,34 +113,40 @@ func SearchWithin(ctx context.Context, cache, limit int64, maxLaunch time.Durati
 		return p, fmt.Errorf("memory budget %s is under 1 MiB: no bandwidth can be measured", units.Bytes(limit))
 	}
 	size := min(StartBytes(cache), floorPow2(limit))
-	// confirm is the plateau's middle step while its confirmation is probed
-	// (see confirmSize).
-	var confirm *Step
-	for {
+	// step measures a size and records it.
+	step := func(size int64) (float64, error) {
 		if err := ctx.Err(); err != nil {
-			return p, err
+			return 0, err
 		}
 		gbps, err := probe(ctx, size)
 		if err != nil {
-			return p, fmt.Errorf("bandwidth probe at %s: %w", units.Bytes(size), err)
+			return 0, fmt.Errorf("bandwidth probe at %s: %w", units.Bytes(size), err)
 		}
 		p.Steps = append(p.Steps, Step{Bytes: size, GBps: gbps})
-		if confirm != nil {
-			if close(confirm.GBps, gbps) {
-				p.Found, p.Memory = true, *confirm
-				break
-			}
-			confirm = nil // a cache's plateau: the search goes on from here
-		} else if n := len(p.Steps); n >= 3 {
+		return gbps, nil
+	}
+	for {
+		gbps, err := step(size)
+		if err != nil {
+			return p, err
+		}
+		if n := len(p.Steps); n >= 3 {
 			a, b, c := p.Steps[n-3], p.Steps[n-2], p.Steps[n-1]
 			if a.Bytes > cache && b.Bytes == 2*a.Bytes && c.Bytes == 2*b.Bytes && close(a.GBps, b.GBps) && close(a.GBps, c.GBps) && close(b.GBps, c.GBps) {
-				// The middle size: on the plateau, and half the largest's cost.
+				held := true
 				if far := confirmSize(cache, limit, maxLaunch, b, c); far > 0 {
-					confirm, size = &b, far
-					continue
+					// Where it does not hold, it was a cache's plateau:
+					// the search goes on from far.
+					if gbps, err = step(far); err != nil {
+						return p, err
+					}
+					size, held = far, close(b.GBps, gbps)
 				}
-				p.Found, p.Memory = true, b
-				break
+				if held {
+					// The middle size: on the plateau, and half the largest's cost.
+					p.Found, p.Memory = true, b
+					break
+				}
 			}
 		}
 		if maxLaunch > 0 && size > cache && gbps > 0 && time.Duration(float64(size)/gbps) > maxLaunch {
