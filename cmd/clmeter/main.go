@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	goruntime "runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/clmeter/clmeter/check"
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/drvthread"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/devsel"
@@ -251,16 +253,23 @@ func isFlagError(err error) bool {
 		strings.Contains(s, "Required flag") || strings.HasPrefix(s, "No help topic")
 }
 
+// The main goroutine stays on the process's main thread, which main makes the
+// driver thread (drvthread.ServeMain): the driver is called from the thread a
+// C program calls it from.
+func init() { goruntime.LockOSThread() }
+
 func main() {
-	// The handlers stay to the exit: a signal between their removal and
-	// os.Exit would kill the process by the default action after its work was
-	// done and its result written (TestSignalStorm saw it once).
-	ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	done := make(chan struct{})
-	stderr := runtime.Stderr() // never a build's capture of fd 2
-	go runtime.ExitWhenStuck(ctx, done, runtime.DefaultExitGrace, stderr, exitInterrupted)
-	storeCommand = selfStoreCommand() // a miss's binary is stored by a detached child
-	code := run(ctx, os.Args, os.Stdout, stderr)
-	close(done)
-	os.Exit(code)
+	drvthread.ServeMain(func() {
+		// The handlers stay to the exit: a signal between their removal and
+		// os.Exit would kill the process by the default action after its work was
+		// done and its result written (TestSignalStorm saw it once).
+		ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		done := make(chan struct{})
+		stderr := runtime.Stderr() // never a build's capture of fd 2
+		go runtime.ExitWhenStuck(ctx, done, runtime.DefaultExitGrace, stderr, exitInterrupted)
+		storeCommand = selfStoreCommand() // a miss's binary is stored by a detached child
+		code := run(ctx, os.Args, os.Stdout, stderr)
+		close(done)
+		os.Exit(code)
+	})
 }

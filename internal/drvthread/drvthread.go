@@ -11,11 +11,13 @@
 // while the process enumerates its devices, so that the builds and launches
 // made on it find their memory ready.
 //
-// One thread serves one caller at a time (Acquire, Release). A caller that
-// finds it taken gets a thread of its own for the while, as before; a caller
-// that must give up on a call still running (a hung driver) retires its
-// thread (Retire): the thread ends once the call returns, and the next
-// Acquire starts a new one.
+// In clmeter the driver thread is the process's main thread (ServeMain), the
+// thread a C program calls the driver from; elsewhere (tests) it is a thread
+// started for it. One thread serves one caller at a time (Acquire, Release).
+// A caller that finds it taken gets a thread of its own for the while, as
+// before; a caller that must give up on a call still running (a hung driver)
+// retires its thread (Retire): the thread ends (the main thread stops serving)
+// once the call returns, and the next Acquire starts a new one.
 package drvthread
 
 import (
@@ -41,6 +43,9 @@ var (
 	idle *Worker // the driver thread when no caller holds it
 	// started is true once the driver thread exists (idle or held).
 	started bool
+	// unprepared is the thread ServeMain serves while Prepare has not run
+	// on it yet.
+	unprepared *Worker
 )
 
 // Start starts the driver thread in the background, with Prepare, unless it
@@ -56,6 +61,50 @@ func start() {
 	if !started {
 		started = true
 		idle = newWorker(true)
+	}
+	if w := unprepared; w != nil {
+		unprepared = nil
+		if p := Prepare; p != nil {
+			w.Do(p) // the thread is idle: it takes the job at once
+		}
+	}
+}
+
+// ServeMain makes the calling goroutine's OS thread the driver thread and
+// runs body on a goroutine of its own. Called from main, with the main
+// goroutine locked to the main thread by runtime.LockOSThread in an init
+// function, it gives the driver the thread a C program calls it from: on the
+// 2-core EPYC VM the same C launch loop ran back to back slower on a thread
+// of its own than on the main thread (docs/OWNCOST.md). Prepare runs on it at
+// Start. The thread serves jobs until body returns, and ServeMain returns
+// then; a retired thread serves none after the job it was stuck in. A job
+// can outlive body (a hung driver): a body that must end the process then
+// calls os.Exit itself.
+func ServeMain(body func()) {
+	w := &Worker{jobs: make(chan func()), main: true}
+	mu.Lock()
+	if started {
+		mu.Unlock()
+		panic("drvthread: ServeMain after the driver thread started")
+	}
+	started, idle, unprepared = true, w, w
+	mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		body()
+	}()
+	for {
+		select {
+		case job, ok := <-w.jobs:
+			if !ok {
+				<-done
+				return
+			}
+			job()
+		case <-done:
+			return
+		}
 	}
 }
 

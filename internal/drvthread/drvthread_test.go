@@ -3,6 +3,7 @@
 package drvthread
 
 import (
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -16,7 +17,7 @@ func forget(prepare func()) {
 	if idle != nil {
 		close(idle.jobs)
 	}
-	idle, started = nil, false
+	idle, started, unprepared = nil, false, nil
 	mu.Unlock()
 	Prepare = prepare
 }
@@ -116,4 +117,49 @@ func TestRetireWhileStuck(t *testing.T) {
 	n.Release()
 	close(block)
 	wg.Wait()
+}
+
+func TestServeMainIsTheDriverThread(t *testing.T) {
+	prepared := make(chan int, 2)
+	reset(t, func() { prepared <- syscall.Gettid() })
+	served := make(chan int)
+	release := make(chan struct{})
+	returned := make(chan struct{})
+	go func() {
+		goruntime.LockOSThread()
+		defer goruntime.UnlockOSThread()
+		served <- syscall.Gettid()
+		ServeMain(func() { <-release })
+		close(returned)
+	}()
+	main := <-served
+	Start()
+	if got := <-prepared; got != main {
+		t.Fatalf("Prepare ran on thread %d, not ServeMain's %d", got, main)
+	}
+	w := Acquire()
+	if got := tid(w); got != main {
+		t.Fatalf("the driver thread's job ran on thread %d, not ServeMain's %d", got, main)
+	}
+	// Taken, it gives the next caller a thread of its own.
+	other := Acquire()
+	if got := tid(other); got == main {
+		t.Fatalf("a second caller got the held driver thread %d", got)
+	}
+	other.Release()
+	w.Release()
+	if got := tid(Acquire()); got != main {
+		t.Fatalf("released, the driver thread was %d, not %d", got, main)
+	}
+	select {
+	case p := <-prepared:
+		t.Fatalf("Prepare ran twice (again on %d)", p)
+	default:
+	}
+	close(release)
+	select {
+	case <-returned:
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeMain did not return once its body had")
+	}
 }
