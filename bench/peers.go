@@ -121,12 +121,8 @@ var clpeakBenchmarks = []struct{ flag, benchmarks string }{
 func peaksFilter(tests []string) string {
 	var parts []string
 	for _, b := range clpeakBenchmarks {
-		if slices.Contains(tests, b.flag) {
-			parts = append(parts, b.benchmarks)
-		}
-	}
-	if len(parts) == 0 { // no test known: clpeak runs them all
-		for _, b := range clpeakBenchmarks {
+		// No test known: clpeak runs them all.
+		if len(tests) == 0 || slices.Contains(tests, b.flag) {
 			parts = append(parts, b.benchmarks)
 		}
 	}

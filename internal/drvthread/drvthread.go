@@ -43,13 +43,12 @@ var (
 	idle *Worker // the driver thread when no caller holds it
 	// started is true once the driver thread exists (idle or held).
 	started bool
-	// unprepared is the thread ServeMain serves while Prepare has not run
-	// on it yet.
+	// unprepared is the driver thread while Prepare has not run on it yet.
 	unprepared *Worker
 )
 
 // Start starts the driver thread in the background, with Prepare, unless it
-// exists. It returns at once.
+// exists. It returns once the thread has taken Prepare.
 func Start() {
 	mu.Lock()
 	defer mu.Unlock()
@@ -61,6 +60,7 @@ func start() {
 	if !started {
 		started = true
 		idle = newWorker(true)
+		unprepared = idle
 	}
 	if w := unprepared; w != nil {
 		unprepared = nil
@@ -108,17 +108,14 @@ func ServeMain(body func()) {
 	}
 }
 
-// newWorker starts a locked thread serving its jobs until they are closed;
-// the driver thread runs Prepare first. Once the jobs are closed the thread
-// goes back to the Go scheduler's pool.
+// newWorker starts a locked thread serving its jobs until they are closed
+// (the driver thread's first is Prepare, from start). Once the jobs are
+// closed the thread goes back to the Go scheduler's pool.
 func newWorker(main bool) *Worker {
 	w := &Worker{jobs: make(chan func()), main: main}
 	go func() {
 		goruntime.LockOSThread()
 		defer goruntime.UnlockOSThread()
-		if p := Prepare; p != nil && main {
-			p()
-		}
 		for job := range w.jobs {
 			job()
 		}
