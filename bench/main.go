@@ -270,28 +270,31 @@ type rawResult struct {
 }
 
 // overhead compares clmeter's per-launch time of an empty kernel with the plain
-// C loop's, alternating the two so that drift hits both alike.
+// C loop's. The C loop runs before the first round and after every round, so
+// each round's clmeter processes sit between two C processes: the round's ratio
+// is clmeter's figure over the geometric mean of the C figures on either side
+// (a drift across the round cancels), and the C loop's figure after a round
+// over its figure before it is a control, what an identical program moves
+// between processes on this machine.
 func overhead(dev *deviceJSON, dir string) ([]row, error) {
-	var rawB2B, rawRT, rawDisp, rawWide, clmB2B, clmRT, clmDisp, rB2B, rRT, rDisp, rShape []float64
-	for r := 0; r < *rounds; r++ {
+	var raws []rawResult
+	runC := func() error {
 		var raw rawResult
-		runC := func() error {
-			out, err := exec.Command(*rawlaunch, fmt.Sprint(dev.Index)).Output()
-			if err == nil {
-				err = json.Unmarshal(out, &raw)
-			}
-			if err != nil {
-				return fmt.Errorf("rawlaunch: %w", err)
-			}
-			return nil
+		out, err := exec.Command(*rawlaunch, fmt.Sprint(dev.Index)).Output()
+		if err == nil {
+			err = json.Unmarshal(out, &raw)
 		}
-		// The C loop runs first in even rounds and last in odd ones, so that
-		// a drift over a round (clocks, another process) cancels out.
-		if r%2 == 0 {
-			if err := runC(); err != nil {
-				return nil, err
-			}
+		if err != nil {
+			return fmt.Errorf("rawlaunch: %w", err)
 		}
+		raws = append(raws, raw)
+		return nil
+	}
+	if err := runC(); err != nil {
+		return nil, err
+	}
+	var clmB2B, clmRT, clmDisp, rB2B, rRT, rDisp, cB2B, cRT, cDisp []float64
+	for r := 0; r < *rounds; r++ {
 		common := []string{"run", "bench/empty.cl", "--kernel", "empty", "--global", "1", "--device", dev.Ref, "--timer", "host", "--min-samples", "15", "--max-time", "800ms"}
 		f, err := clmResult(common...)
 		if err != nil {
@@ -312,27 +315,30 @@ func overhead(dev *deviceJSON, dir string) ([]row, error) {
 			return nil, err
 		}
 		clmDisp = append(clmDisp, disp)
-		if r%2 == 1 {
-			if err := runC(); err != nil {
-				return nil, err
-			}
+		if err := runC(); err != nil {
+			return nil, err
 		}
+		before, after := raws[r], raws[r+1]
+		rB2B, cB2B = appendBracket(rB2B, cB2B, clmB2B[r], before.BackToBack, after.BackToBack)
+		rRT, cRT = appendBracket(rRT, cRT, clmRT[r], before.RoundTrip, after.RoundTrip)
+		rDisp, cDisp = appendBracket(rDisp, cDisp, disp, before.Dispatch, after.Dispatch)
+		fmt.Fprintf(os.Stderr, "bench: launch round %d: back to back %.3f, enqueue+finish %.3f, dispatch %.3f (C after / before: %.3f, %.3f, %.3f)\n",
+			r+1, rB2B[r], rRT[r], rDisp[r], cB2B[r], cRT[r], cDisp[r])
+	}
+	var rawB2B, rawRT, rawDisp, rawWide, rShape []float64
+	for _, raw := range raws {
 		rawB2B, rawRT, rawDisp = append(rawB2B, raw.BackToBack), append(rawRT, raw.RoundTrip), append(rawDisp, raw.Dispatch)
 		if raw.DispatchWide > 0 {
 			rawWide, rShape = append(rawWide, raw.DispatchWide), append(rShape, raw.Dispatch/raw.DispatchWide)
 		}
-		rB2B = append(rB2B, clmB2B[r]/raw.BackToBack)
-		rRT = append(rRT, clmRT[r]/raw.RoundTrip)
-		rDisp = append(rDisp, disp/raw.Dispatch)
-		fmt.Fprintf(os.Stderr, "bench: launch round %d (C %s): back to back %.3f, enqueue+finish %.3f, dispatch %.3f\n",
-			r+1, map[bool]string{true: "first", false: "last"}[r%2 == 0], rB2B[r], rRT[r], rDisp[r])
 	}
-	how := fmt.Sprintf("median of %d alternating rounds' ratios [95%% CI] (the C loop first in even rounds, last in odd), empty kernel, one work-item", *rounds)
+	how := fmt.Sprintf("median of %d rounds' ratios [95%% CI], a round's clmeter processes between two of the C loop (over their geometric mean), empty kernel, one work-item", *rounds)
 	le := func(v float64) bool { return v <= 1.01 }
 	rows := []row{
 		ratioRow("launch overhead, back to back: clmeter / C", rB2B, clmB2B, rawB2B, ns, "<= 1.01", le, how+", host timer"),
 		ratioRow("launch overhead, enqueue+finish: clmeter / C", rRT, clmRT, rawRT, ns, "<= 1.01", le, how+", host timer"),
 		ratioRow("launch dispatch (QUEUED->START): clmeter / C", rDisp, clmDisp, rawDisp, ns, "<= 1.01", le, how+", device timer (clmeter suite launch)"),
+		controlRow(cB2B, cRT, cDisp),
 	}
 	if len(rShape) > 0 {
 		r := ratioRow("dispatch, C loop: one work-item / clpeak's shape", rShape, rawDisp, rawWide, ns, "-", func(float64) bool { return true }, "the kernel shape's share of a gap to clpeak's dispatch figure")
@@ -340,6 +346,26 @@ func overhead(dev *deviceJSON, dir string) ([]row, error) {
 		rows = append(rows, r)
 	}
 	return rows, nil
+}
+
+// appendBracket appends a round's ratio, ours over the geometric mean of the
+// peer's figures before and after it, to ratios, and the peer's after / before
+// (the control) to controls.
+func appendBracket(ratios, controls []float64, ours, before, after float64) ([]float64, []float64) {
+	return append(ratios, ours/math.Sqrt(before*after)), append(controls, after/before)
+}
+
+// controlRow reports the launch rows' control: the C loop's figure after a
+// round over its figure before it. Its interval is how far this machine moves
+// an identical program between processes; a clmeter / C ratio inside it is a
+// difference these rounds cannot resolve.
+func controlRow(b2b, rt, disp []float64) row {
+	f := func(v []float64) string {
+		med, lo, hi := medianCI(v)
+		return fmt.Sprintf("%.3f [%.3f, %.3f]", med, lo, hi)
+	}
+	return row{"launch rows' control: C loop / C loop a round before", "back to back " + f(b2b) + ", enqueue+finish " + f(rt) + ", dispatch " + f(disp),
+		"-", "-", "the same C loop's figures after and before each round; the rounds resolve no ratio closer to 1 than this interval's width"}
 }
 
 // launchDispatch reads the dispatch median (ns) of a launch suite result.

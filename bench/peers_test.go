@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -76,5 +77,17 @@ func TestPeaksFilter(t *testing.T) {
 		if want := strings.HasPrefix(name, "peaks/") && !strings.Contains(name, "copy") && !strings.Contains(name, "cache-"); all.MatchString(name) != want {
 			t.Errorf("the filter of every test %s: %s matched %v, want %v", all, name, !want, want)
 		}
+	}
+}
+
+func TestAppendBracket(t *testing.T) {
+	// clmeter's 11 between the C loop's 10 and 12.1: their geometric mean is 11.
+	r, c := appendBracket(nil, nil, 11, 10, 12.1)
+	if len(r) != 1 || len(c) != 1 || math.Abs(r[0]-1) > 1e-12 || math.Abs(c[0]-1.21) > 1e-12 {
+		t.Fatalf("appendBracket(11, 10, 12.1) = %v, %v; want [1], [1.21]", r, c)
+	}
+	r, c = appendBracket(r, c, 9, 9, 9)
+	if len(r) != 2 || r[1] != 1 || c[1] != 1 {
+		t.Fatalf("second round: %v, %v", r, c)
 	}
 }
