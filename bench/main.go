@@ -360,11 +360,7 @@ func appendBracket(ratios, controls []float64, ours, before, after float64) ([]f
 // an identical program between processes; a clmeter / C ratio inside it is a
 // difference these rounds cannot resolve.
 func controlRow(b2b, rt, disp []float64) row {
-	f := func(v []float64) string {
-		med, lo, hi := medianCI(v)
-		return fmt.Sprintf("%.3f [%.3f, %.3f]", med, lo, hi)
-	}
-	return row{"launch rows' control: C loop / C loop a round before", "back to back " + f(b2b) + ", enqueue+finish " + f(rt) + ", dispatch " + f(disp),
+	return row{"launch rows' control: C loop / C loop a round before", "back to back " + ciString(b2b) + ", enqueue+finish " + ciString(rt) + ", dispatch " + ciString(disp),
 		"-", "-", "the same C loop's figures after and before each round; the rounds resolve no ratio closer to 1 than this interval's width"}
 }
 

@@ -26,7 +26,7 @@ var (
 	peerRounds = flag.Int("peer-rounds", 1, "alternating rounds of clpeak and clmeter's peaks suite")
 	latRounds  = flag.Int("latency-rounds", 2, "alternating rounds of clpeak --kernel-latency and clmeter's launch suite")
 	progbin    = flag.String("progbin", "bin/progbin", "the plain C program-cache floor (bench/c/progbin.c)")
-	cacheRuns  = flag.Int("cache-rounds", 7, "alternating fresh-process rounds of the program-cache row")
+	cacheRuns  = flag.Int("cache-rounds", 7, "rounds of the program-cache row (a clmeter process between two of the C floor's)")
 )
 
 // medianCI returns the median of v and a distribution-free confidence
@@ -39,6 +39,12 @@ func medianCI(v []float64) (med, lo, hi float64) {
 	}
 	lo, hi, _ = measure.MedianCI(s, 0.95)
 	return measure.MedianSorted(s), lo, hi
+}
+
+// ciString is the median of v with its 95% confidence interval.
+func ciString(v []float64) string {
+	med, lo, hi := medianCI(v)
+	return fmt.Sprintf("%.3f [%.3f, %.3f]", med, lo, hi)
 }
 
 // ratioRow makes a row from per-round ratios (clmeter / peer) with a target.
@@ -308,18 +314,27 @@ func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
 	if _, err := clm("cache", "wait"); err != nil {
 		return nil, err
 	}
-	var ours, floor, ratios []float64
-	for r := 0; r < *cacheRuns; r++ {
+	loadC := func() (float64, error) {
 		out, err := exec.Command(*progbin, "load", fmt.Sprint(dev.Index), bin, opts).Output()
 		if err != nil {
-			return nil, fmt.Errorf("progbin load: %v", err)
+			return 0, fmt.Errorf("progbin load: %v", err)
 		}
 		var c struct {
 			BuildNs float64 `json:"build_ns"`
 		}
 		if err := json.Unmarshal(out, &c); err != nil {
-			return nil, fmt.Errorf("progbin load: %v", err)
+			return 0, fmt.Errorf("progbin load: %v", err)
 		}
+		return c.BuildNs, nil
+	}
+	// Each clmeter process between two of the C floor's, as in the launch rows.
+	c, err := loadC()
+	if err != nil {
+		return nil, err
+	}
+	floor := []float64{c}
+	var ours, ratios, controls []float64
+	for r := 0; r < *cacheRuns; r++ {
 		o, err := clmBuild()
 		if err != nil {
 			return nil, err
@@ -327,10 +342,16 @@ func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
 		if o == 0 {
 			return nil, fmt.Errorf("cache floor: clmeter did not build bench/long.cl from its cache")
 		}
-		ours, floor, ratios = append(ours, o), append(floor, c.BuildNs), append(ratios, o/c.BuildNs)
+		if c, err = loadC(); err != nil {
+			return nil, err
+		}
+		ours, floor = append(ours, o), append(floor, c)
+		ratios, controls = appendBracket(ratios, controls, o, floor[r], floor[r+1])
 	}
-	return []row{ratioRow("program cache, warm build: clmeter / C floor", ratios, ours, floor, ns, "<= 1.10", func(v float64) bool { return v <= 1.10 },
-		fmt.Sprintf("fresh processes alternated, median of %d per-round ratios [95%% CI]; C: read the binary + clCreateProgramWithBinary + clBuildProgram (bench/c/progbin.c), clmeter's build options", *cacheRuns))}, nil
+	rw := ratioRow("program cache, warm build: clmeter / C floor", ratios, ours, floor, ns, "<= 1.10", func(v float64) bool { return v <= 1.10 },
+		fmt.Sprintf("median of %d rounds' ratios [95%% CI], each clmeter process between two of the C floor's (over their geometric mean); C: read the binary + clCreateProgramWithBinary + clBuildProgram (bench/c/progbin.c), clmeter's build options", *cacheRuns))
+	rw.value += "; control, C after / before: " + ciString(controls)
+	return []row{rw}, nil
 }
 
 // clpeakTests returns the clpeak flags selecting every test clmeter has a row
