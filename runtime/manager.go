@@ -186,6 +186,9 @@ func (m *Manager) release() {
 // on first use and reusing them after.
 func (d *Device) Context() (*cl.Context, *cl.Queue, error) {
 	d.ctxOnce.Do(func() {
+		if p, ok := d.mgr.cache().(devicePreparer); ok {
+			p.PrepareDevice(d)
+		}
 		start := time.Now()
 		ctx, err := cl.CreateContext(d.CL)
 		if err != nil {
@@ -202,6 +205,21 @@ func (d *Device) Context() (*cl.Context, *cl.Queue, error) {
 		d.contextTime = time.Since(start)
 	})
 	return d.ctx, d.queue, d.ctxErr
+}
+
+// devicePreparer is a ProgramCache with work to start for a device before
+// its first build (runtime/cache: finding the driver's identity, which a hit
+// checks), started while the device's context is made.
+type devicePreparer interface {
+	PrepareDevice(d *Device)
+}
+
+// cache is the Manager's ProgramCache, nil for no Manager.
+func (m *Manager) cache() ProgramCache {
+	if m == nil {
+		return nil
+	}
+	return m.Cache
 }
 
 // Busy reports whether a wait for the device was abandoned (see

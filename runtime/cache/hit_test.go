@@ -121,3 +121,22 @@ func TestCacheHitWritesNothing(t *testing.T) {
 		t.Fatalf("stats after StorePending: %+v %v; want 1 hit", s, err)
 	}
 }
+
+// TestContextStartsDriverIdentity: making a device's context starts the
+// driver identity's lookup, so that a hit's first build does not.
+func TestContextStartsDriverIdentity(t *testing.T) {
+	m, d := realDevice(t)
+	c := New(t.TempDir(), 1<<30)
+	c.Force = true
+	m.Cache = c
+	driverIDs.Delete(d.CL.Platform())
+	if _, _, err := d.Context(); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := driverIDs.Load(d.CL.Platform()); !ok {
+		t.Fatal("making the context did not start the driver identity's lookup")
+	}
+	if DriverIdentity(d) == "" {
+		t.Error("no driver identity")
+	}
+}

@@ -112,24 +112,39 @@ func DriverIdentity(d *runtime.Device) string {
 	if d == nil || d.CL == nil || d.CL.Platform() == nil {
 		return ""
 	}
-	p := d.CL.Platform()
-	f, ok := driverIDs.Load(p)
-	if !ok {
-		f, _ = driverIDs.LoadOrStore(p, sync.OnceValue(func() string { return fileIdentity(p.Library()) }))
+	f, _ := driverIdentityOf(d.CL.Platform())
+	return f()
+}
+
+// driverIdentityOf is the once-a-process lookup of p's driver identity, and
+// whether this call made it (an earlier one had not).
+func driverIdentityOf(p *cl.Platform) (f func() string, made bool) {
+	if v, ok := driverIDs.Load(p); ok {
+		return v.(func() string), false
 	}
-	return f.(func() string)()
+	v, loaded := driverIDs.LoadOrStore(p, sync.OnceValue(func() string { return fileIdentity(p.Library()) }))
+	return v.(func() string), !loaded
 }
 
 // prefetchDriverIdentity starts finding d's driver identity in the background
 // when this process has not yet: the first costs a hit 40-90 µs in a fresh
-// process on PoCL (dladdr over every loaded library, a stat), which then
-// overlap the key and the entry's read. A later DriverIdentity waits for it.
+// process on PoCL (dladdr over every loaded library, a stat). A later
+// DriverIdentity waits for it.
 func prefetchDriverIdentity(d *runtime.Device) {
 	if d == nil || d.CL == nil || d.CL.Platform() == nil {
 		return
 	}
-	if _, ok := driverIDs.Load(d.CL.Platform()); !ok {
-		go DriverIdentity(d)
+	if f, made := driverIdentityOf(d.CL.Platform()); made {
+		go f()
+	}
+}
+
+// PrepareDevice starts finding d's driver identity (prefetchDriverIdentity)
+// when the cache is on for d: the Manager calls it as it makes d's context,
+// so that a hit's first build neither starts nor waits for the lookup.
+func (c *Cache) PrepareDevice(d *runtime.Device) {
+	if c.policy(d).On {
+		prefetchDriverIdentity(d)
 	}
 }
 
