@@ -94,11 +94,17 @@ func ServeMain(body func()) {
 		defer close(done)
 		body()
 	}()
+	w.serve(done)
+	<-done
+}
+
+// serve runs w's jobs on the calling thread until they are closed (a retired
+// thread) or done is (nil: never).
+func (w *Worker) serve(done <-chan struct{}) {
 	for {
 		select {
 		case job, ok := <-w.jobs:
 			if !ok {
-				<-done
 				return
 			}
 			job()
@@ -116,9 +122,7 @@ func newWorker(main bool) *Worker {
 	go func() {
 		goruntime.LockOSThread()
 		defer goruntime.UnlockOSThread()
-		for job := range w.jobs {
-			job()
-		}
+		w.serve(nil)
 	}()
 	return w
 }
