@@ -1,7 +1,10 @@
 package runtime
 
 import (
+	"os"
+	"path/filepath"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -40,5 +43,27 @@ func TestLockBuildSerialises(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the waiting build never got the lock after its release")
+	}
+}
+
+// TestPrepareBuild: preparing makes the lock folder (a first build's lock then
+// opens its file at once) and leaves no lock held.
+func TestPrepareBuild(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	if _, err := os.Stat(buildLockDir()); err == nil {
+		t.Fatal("the lock folder exists before prepareBuild")
+	}
+	prepareBuild()
+	path := filepath.Join(buildLockDir(), "prepare.lock")
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("prepareBuild made no lock file: %v", err)
+	}
+	fd, err := openLock(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatalf("prepareBuild left its lock held: %v", err)
 	}
 }

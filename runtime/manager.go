@@ -189,6 +189,7 @@ func (d *Device) Context() (*cl.Context, *cl.Queue, error) {
 		if p, ok := d.mgr.cache().(devicePreparer); ok {
 			p.PrepareDevice(d)
 		}
+		prepareBuildOnce.Do(func() { go prepareBuild() })
 		start := time.Now()
 		ctx, err := cl.CreateContext(d.CL)
 		if err != nil {

@@ -46,13 +46,9 @@ func Stderr() *os.File { return realStderr }
 func captureStderr(f func()) string {
 	stderrMu.Lock()
 	defer stderrMu.Unlock()
-	if stderrFD < 0 {
-		fd, err := newCaptureFile()
-		if err != nil {
-			f()
-			return ""
-		}
-		stderrFD = fd
+	if !makeCaptureFile() {
+		f()
+		return ""
 	}
 	if realStderr == os.Stderr || syscall.Ftruncate(stderrFD, 0) != nil {
 		f()
@@ -78,6 +74,30 @@ func captureStderr(f func()) string {
 		}
 	}
 	return string(out)
+}
+
+// PrepareStderrCapture makes the file of a build's stderr capture now, so that
+// the first build does not: the runtime calls it on another goroutine while a
+// device's context is made. In a fresh process the file's creation (a memfd
+// and two fcntl calls) took 13-20 µs on a 2-core VM, on the first build's
+// path before.
+func PrepareStderrCapture() {
+	stderrMu.Lock()
+	defer stderrMu.Unlock()
+	makeCaptureFile()
+}
+
+// makeCaptureFile makes stderrFD once a process and says whether there is
+// one; stderrMu is held.
+func makeCaptureFile() bool {
+	if stderrFD < 0 {
+		fd, err := newCaptureFile()
+		if err != nil {
+			return false
+		}
+		stderrFD = fd
+	}
+	return true
 }
 
 // newCaptureFile is the capture's file, in append mode: an anonymous memory

@@ -30,3 +30,17 @@ func TestCaptureStderr(t *testing.T) {
 		t.Fatal("fd 2 is not the process's stderr after a capture")
 	}
 }
+
+// TestPrepareStderrCapture: the capture's file is made ahead, once, and the
+// captures then use it.
+func TestPrepareStderrCapture(t *testing.T) {
+	PrepareStderrCapture()
+	fd := stderrFD
+	if fd < 0 {
+		t.Fatal("PrepareStderrCapture made no capture file")
+	}
+	PrepareStderrCapture()
+	if got := captureStderr(func() { syscall.Write(2, []byte("x\n")) }); got != "x\n" || stderrFD != fd {
+		t.Fatalf("capture after prepare: got %q on fd %d, want \"x\\n\" on fd %d", got, stderrFD, fd)
+	}
+}

@@ -12,3 +12,6 @@ func captureStderr(f func()) string {
 	f()
 	return ""
 }
+
+// PrepareStderrCapture does nothing outside Linux, where builds capture nothing.
+func PrepareStderrCapture() {}
