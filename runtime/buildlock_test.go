@@ -67,3 +67,34 @@ func TestPrepareBuild(t *testing.T) {
 		t.Fatalf("prepareBuild left its lock held: %v", err)
 	}
 }
+
+// TestLockBuildAhead: the wait of a lock taken ahead returns once the lock is
+// held, not before another holder's release, and its release frees the lock.
+func TestLockBuildAhead(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	src := []byte("__kernel void k() {}")
+	held := lockBuild(nil, src, "")
+	wait := lockBuildAhead(nil, src, "")
+	got := make(chan func())
+	go func() { got <- wait() }()
+	select {
+	case <-got:
+		t.Fatal("the lock taken ahead was had while another held it")
+	case <-time.After(50 * time.Millisecond):
+	}
+	held()
+	var unlock func()
+	select {
+	case unlock = <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the lock taken ahead never came after the release")
+	}
+	unlock()
+	done := make(chan struct{})
+	go func() { lockBuild(nil, src, "")(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the release of a lock taken ahead did not free it")
+	}
+}

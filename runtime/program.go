@@ -66,13 +66,15 @@ func (d *Device) BuildFromSource(src Source, options string) (*cl.Program, Build
 		return nil, info, err
 	}
 	start := time.Now()
+	locked := lockBuildAhead(d, []byte(src.Text), options)
 	p, err := ctx.CreateProgramWithSource(src.Text)
 	info.Create = time.Since(start)
 	if err != nil {
+		go func() { locked()() }() // no wait for another process's build
 		return nil, info, fmt.Errorf("%s: %w", src.Name, err)
 	}
 	t := time.Now()
-	unlock := lockBuild(d, []byte(src.Text), options)
+	unlock := locked()
 	err = p.Build(options, d.CL)
 	unlock()
 	if err != nil {
@@ -104,19 +106,21 @@ func (d *Device) BuildFromBinary(binary []byte, options string) (*cl.Program, Bu
 		return nil, info, err
 	}
 	start := time.Now()
+	locked := lockBuildAhead(d, binary, options)
 	p, status, err := ctx.CreateProgramWithBinary([]*cl.Device{d.CL}, [][]byte{binary})
 	info.Create = time.Since(start)
 	if err == nil && len(status) == 1 && status[0] != nil {
 		err = status[0]
 	}
 	if err != nil {
+		go func() { locked()() }() // no wait for another process's build
 		if p != nil {
 			p.Release()
 		}
 		return nil, info, err
 	}
 	t := time.Now()
-	unlock := lockBuild(d, binary, options)
+	unlock := locked()
 	err = p.Build(options, d.CL)
 	unlock()
 	if err != nil {
