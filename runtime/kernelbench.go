@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -157,6 +156,9 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 	if err := b.checkSizes(); err != nil {
 		return info, err
 	}
+	// The cache looks the program up while the driver makes the context.
+	opts, _ := b.buildOptions()
+	b.Device.PrefetchProgram(b.Source, opts)
 	c, q, err := b.Device.Context()
 	if err != nil {
 		return info, err
@@ -212,15 +214,7 @@ func (b *KernelBenchmark) Setup(ctx context.Context) (measure.SetupInfo, error) 
 // types).
 func (b *KernelBenchmark) build() error {
 	tb := time.Now()
-	// Argument types are checked only where there are arguments: NVIDIA's
-	// compiler fails on -cl-kernel-arg-info for a kernel without any (ptxas
-	// "Parsing error near '}'"), and a driver that fails the option otherwise
-	// gets a build without it and no check.
-	checkArgs := b.CheckArgTypes && len(b.Args) > 0
-	opts := b.Options
-	if checkArgs {
-		opts = strings.TrimSpace(opts + " -cl-kernel-arg-info")
-	}
+	opts, checkArgs := b.buildOptions()
 	p, binfo, err := b.Device.BuildProgram(b.Source, opts)
 	if err != nil && checkArgs && errors.Is(err, cl.BuildProgramFailure) {
 		if p2, binfo2, err2 := b.Device.BuildProgram(b.Source, b.Options); err2 == nil {

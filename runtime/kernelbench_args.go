@@ -475,3 +475,17 @@ func (b *KernelBenchmark) makeImage(c *cl.Context, i int) (*cl.Buffer, error) {
 // ParallelSpans calls f over [0, n) in spans of chunk, on every core, and
 // returns when all are done (host data fills).
 func ParallelSpans(n, chunk int64, f func(lo, hi int64)) { parallelSpans(n, chunk, f) }
+
+// buildOptions are the program's build options: b.Options, with
+// -cl-kernel-arg-info when checkArgs. Argument types are checked only where
+// there are arguments: NVIDIA's compiler fails on -cl-kernel-arg-info for a
+// kernel without any (ptxas "Parsing error near '}'"), and a driver that
+// fails the option otherwise gets a build without it and no check (build).
+func (b *KernelBenchmark) buildOptions() (opts string, checkArgs bool) {
+	checkArgs = b.CheckArgTypes && len(b.Args) > 0
+	opts = b.Options
+	if checkArgs {
+		opts = strings.TrimSpace(opts + " -cl-kernel-arg-info")
+	}
+	return opts, checkArgs
+}

@@ -72,6 +72,7 @@ type Device struct {
 	queue       *cl.Queue
 	ctxErr      error
 	contextTime time.Duration
+	ctxMade     atomic.Bool // set once Context has made the context or failed to
 	// busy is set when a wait for the device was abandoned: its queue may
 	// never finish, so Close leaves its context and queue alone.
 	busy atomic.Bool
@@ -186,6 +187,7 @@ func (m *Manager) release() {
 // on first use and reusing them after.
 func (d *Device) Context() (*cl.Context, *cl.Queue, error) {
 	d.ctxOnce.Do(func() {
+		defer d.ctxMade.Store(true)
 		if p, ok := d.mgr.cache().(devicePreparer); ok {
 			p.PrepareDevice(d)
 		}

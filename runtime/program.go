@@ -30,6 +30,9 @@ type BuildInfo struct {
 	Create time.Duration `json:"create_ns"`
 	Build  time.Duration `json:"build_ns"`
 	Total  time.Duration `json:"total_ns"`
+	// Ahead is how long the cache's lookup took when it was done ahead, while
+	// the device's context was made (Device.PrefetchProgram): not in Total.
+	Ahead time.Duration `json:"ahead_ns,omitempty"`
 	// CacheNote says what the cache did: "hit", "miss", "disabled" (no cache),
 	// "rejected: checksum mismatch", ...
 	CacheNote string `json:"cache_note,omitempty"`
@@ -43,6 +46,26 @@ type BuildInfo struct {
 // it; the Manager's Cache field holds one.
 type ProgramCache interface {
 	BuildProgram(d *Device, src Source, options string) (*cl.Program, BuildInfo, error)
+}
+
+// programPrefetcher is a ProgramCache that can start a build's lookup ahead
+// (runtime/cache: the key, the read of the entry and its checks).
+type programPrefetcher interface {
+	Prefetch(d *Device, src Source, options string)
+}
+
+// PrefetchProgram starts the program cache's lookup of src built with options
+// on another goroutine when d's context is still to be made, so that it runs
+// while the driver makes the context: BuildProgram with the same src and
+// options then takes its result instead of doing the lookup on the build's
+// path. It does nothing without a cache or once the context is made.
+func (d *Device) PrefetchProgram(src Source, options string) {
+	if d.ctxMade.Load() {
+		return
+	}
+	if p, ok := d.mgr.cache().(programPrefetcher); ok {
+		p.Prefetch(d, src, options)
+	}
 }
 
 // BuildProgram makes and builds a program for the device, through the Manager's

@@ -92,10 +92,11 @@ type Cache struct {
 	now      func() time.Time
 	warnOnce sync.Once
 	mu       sync.Mutex // serialises this process's stores and trims
-	pmu      sync.Mutex // guards pending
+	pmu      sync.Mutex // guards pending, hits, loaded and ahead
 	pending  []pendingStore
 	hits     []entryFile     // hits whose bookkeeping waits for StorePending (pmu)
 	loaded   []loadedProgram // hits' programs, kept for reuse until StorePending (pmu)
+	ahead    []*prefetched   // lookups Prefetch started (pmu)
 }
 
 // New returns a cache in dir bounded by maxSize bytes. It touches no file.
@@ -270,11 +271,13 @@ func (c *Cache) BuildProgram(d *runtime.Device, src runtime.Source, options stri
 		return p, info, err
 	}
 	start := time.Now()
-	prefetchDriverIdentity(d)
-	kf := KeyFor(d, src, options)
-	key := kf.Key()
+	l := c.takePrefetch(d, src, options)
+	if l == nil {
+		prefetchDriverIdentity(d)
+		l = keyFor(d, src, options)
+	}
+	kf, key := l.kf, l.key
 	short := key[:12]
-	path := c.entryPath(key)
 
 	if c.Defer {
 		if p, loaded := c.reusePending(key, d); p != nil {
@@ -289,27 +292,30 @@ func (c *Cache) BuildProgram(d *runtime.Device, src runtime.Source, options stri
 		}
 	}
 	note := "miss"
-	e, err := readEntry(path)
+	if !l.read {
+		l.readEntry(c, d)
+	}
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
-		note = "rejected: " + err.Error()
+	case errors.Is(l.readErr, fs.ErrNotExist):
+	case l.readErr != nil:
+		note = "rejected: " + l.readErr.Error()
 	default:
-		p, info, derr := loadEntry(d, key, e.b, options, false)
+		p, info, derr := loadChecked(d, l.ce, l.checkErr, l.e.b, options)
 		if derr == nil {
 			info.FromCache = true
 			info.CacheNote = "hit"
-			info.Total = time.Since(start)
-			c.afterHit(e)
+			info.Total, info.Ahead = time.Since(start), l.ahead
+			c.afterHit(l.e)
 			if c.Defer {
 				c.keepLoaded(key, d, p)
 			}
-			c.debugf("hit %s %s on %s (%s: read+check %s, create %s, build %s)", short, src.Name, d.Info.Name, info.Total.Round(time.Microsecond),
-				(info.Total - info.Create - info.Build).Round(time.Microsecond), info.Create.Round(time.Microsecond), info.Build.Round(time.Microsecond))
+			c.debugf("hit %s %s on %s (%s: own %s, create %s, build %s; looked up ahead in %s)", short, src.Name, d.Info.Name, info.Total.Round(time.Microsecond),
+				(info.Total - info.Create - info.Build).Round(time.Microsecond), info.Create.Round(time.Microsecond), info.Build.Round(time.Microsecond),
+				info.Ahead.Round(time.Microsecond))
 			return p, info, nil
 		}
 		note = "rejected: " + derr.Error()
-		os.Remove(path)
+		os.Remove(l.e.path)
 		c.count('r')
 		c.debugf("reject %s %s: %s", short, src.Name, derr)
 	}
@@ -375,6 +381,12 @@ func checkEntry(d *runtime.Device, key string, b []byte, whole bool) (checkedEnt
 // The error says why the entry is rejected.
 func loadEntry(d *runtime.Device, key string, b []byte, options string, whole bool) (*cl.Program, runtime.BuildInfo, error) {
 	c, err := checkEntry(d, key, b, whole)
+	return loadChecked(d, c, err, b, options)
+}
+
+// loadChecked is loadEntry after the check: c and err are what checkEntry
+// returned for the entry's bytes b.
+func loadChecked(d *runtime.Device, c checkedEntry, err error, b []byte, options string) (*cl.Program, runtime.BuildInfo, error) {
 	if err != nil {
 		return nil, runtime.BuildInfo{Options: options}, err
 	}

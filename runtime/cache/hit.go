@@ -57,15 +57,14 @@ func (c *Cache) takeHits() []entryFile {
 // the read of the entry, its checks, and the hit's bookkeeping
 // (BenchmarkCacheHitOwn).
 func (c *Cache) lookupHit(d *runtime.Device, src runtime.Source, options string) ([]byte, error) {
-	key := KeyFor(d, src, options).Key()
-	e, err := readEntry(c.entryPath(key))
-	if err != nil {
-		return nil, err
+	l := keyFor(d, src, options)
+	l.readEntry(c, d)
+	if l.readErr != nil {
+		return nil, l.readErr
 	}
-	ce, err := checkEntry(d, key, e.b, false)
-	if err != nil {
-		return nil, err
+	if l.checkErr != nil {
+		return nil, l.checkErr
 	}
-	c.afterHit(e)
-	return ce.payload, nil
+	c.afterHit(l.e)
+	return l.ce.payload, nil
 }
