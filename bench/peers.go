@@ -349,7 +349,7 @@ func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
 		ratios, controls = appendBracket(ratios, controls, o, floor[r], floor[r+1])
 	}
 	rw := ratioRow("program cache, warm build: clmeter / C floor", ratios, ours, floor, ns, "<= 1.10", func(v float64) bool { return v <= 1.10 },
-		fmt.Sprintf("median of %d rounds' ratios [95%% CI], each clmeter process between two of the C floor's (over their geometric mean); C: read the binary + clCreateProgramWithBinary + clBuildProgram (bench/c/progbin.c), clmeter's build options", *cacheRuns))
+		fmt.Sprintf("median of %d rounds' ratios [95%% CI], each clmeter process between two of the C floor's (over their geometric mean); C: read the binary + clCreateProgramWithBinary + clBuildProgram (bench/c/progbin.c), clmeter's build options; clmeter: the hit on the build's path (its lookup runs while the context is made)", *cacheRuns))
 	rw.value += "; control, C after / before: " + ciString(controls)
 	return []row{rw}, nil
 }
