@@ -71,17 +71,27 @@ func prepareBuild() {
 }
 
 // lockBuildAhead starts taking the build lock of what (lockBuild) on another
-// goroutine, and returns the wait for it, which gives the lock's release. The
-// builders start it before the driver makes the program, so that the lock's
-// work (a checksum of the binary, the lock file's name, its open and flock:
-// 36-137 µs in a fresh process on a 2-core VM) runs beside
+// goroutine. The builders start it before the driver makes the program, so
+// that the lock's work (a checksum of the binary, the lock file's name, its
+// open and flock: 36-137 µs in a fresh process on a 2-core VM) runs beside
 // clCreateProgramWith*, not before clBuildProgram; a wait for another
 // process's build still counts in the build's time.
-func lockBuildAhead(d *Device, what []byte, options string) (wait func() (unlock func())) {
-	ch := make(chan func(), 1)
-	go func() { ch <- lockBuild(d, what, options) }()
-	return func() func() { return <-ch }
+func lockBuildAhead(d *Device, what []byte, options string) aheadLock {
+	l := make(aheadLock, 1)
+	go func() { l <- lockBuild(d, what, options) }()
+	return l
 }
+
+// aheadLock is a build lock being taken on another goroutine: it gives the
+// lock's release once the lock is held.
+type aheadLock chan func()
+
+// wait waits until the lock is held and returns its release.
+func (l aheadLock) wait() (unlock func()) { return <-l }
+
+// drop releases the lock once it is held, without waiting for it: for a
+// build that ends before clBuildProgram.
+func (l aheadLock) drop() { go func() { (<-l)() }() }
 
 // lockBuild takes the cross-process lock of a build of what (a source text or
 // a binary) with options on d, waiting while another process holds it, and

@@ -74,9 +74,9 @@ func TestLockBuildAhead(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	src := []byte("__kernel void k() {}")
 	held := lockBuild(nil, src, "")
-	wait := lockBuildAhead(nil, src, "")
+	ahead := lockBuildAhead(nil, src, "")
 	got := make(chan func())
-	go func() { got <- wait() }()
+	go func() { got <- ahead.wait() }()
 	select {
 	case <-got:
 		t.Fatal("the lock taken ahead was had while another held it")
@@ -96,5 +96,19 @@ func TestLockBuildAhead(t *testing.T) {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the release of a lock taken ahead did not free it")
+	}
+	// A dropped lock (a build that failed before clBuildProgram) is freed
+	// once it was had: taken ahead while another held it, then let go.
+	held = lockBuild(nil, src, "")
+	lockBuildAhead(nil, src, "").drop()
+	time.Sleep(50 * time.Millisecond) // the lock taken ahead waits in flock
+	held()
+	time.Sleep(50 * time.Millisecond) // ... and has it now
+	done = make(chan struct{})
+	go func() { lockBuild(nil, src, "")(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a dropped lock taken ahead was never released")
 	}
 }

@@ -93,11 +93,11 @@ func (d *Device) BuildFromSource(src Source, options string) (*cl.Program, Build
 	p, err := ctx.CreateProgramWithSource(src.Text)
 	info.Create = time.Since(start)
 	if err != nil {
-		go func() { locked()() }() // no wait for another process's build
+		locked.drop()
 		return nil, info, fmt.Errorf("%s: %w", src.Name, err)
 	}
 	t := time.Now()
-	unlock := locked()
+	unlock := locked.wait()
 	err = p.Build(options, d.CL)
 	unlock()
 	if err != nil {
@@ -136,14 +136,14 @@ func (d *Device) BuildFromBinary(binary []byte, options string) (*cl.Program, Bu
 		err = status[0]
 	}
 	if err != nil {
-		go func() { locked()() }() // no wait for another process's build
+		locked.drop()
 		if p != nil {
 			p.Release()
 		}
 		return nil, info, err
 	}
 	t := time.Now()
-	unlock := locked()
+	unlock := locked.wait()
 	err = p.Build(options, d.CL)
 	unlock()
 	if err != nil {
