@@ -102,7 +102,7 @@ bin/progbin: bench/c/progbin.c deps
 
 bin/saxpyrun: bench/c/saxpyrun.c deps
 	@mkdir -p bin
-	$(CC) -O2 -Wall -o $@ bench/c/saxpyrun.c -lOpenCL -lm
+	$(CC) -O2 -Wall -pthread -o $@ bench/c/saxpyrun.c -lOpenCL -lm
 
 # make fuzz: each fuzz target for FUZZTIME (the seed corpora also run in make test). An
 # input that fails is kept in the package's testdata/fuzz/FUZZNAME/: commit it, and make
