@@ -155,7 +155,7 @@ func hostDataRows(dev *deviceJSON) ([]row, error) {
 	// EPYC), it bounds the fill rate of clmeter and of any C program alike.
 	touchRow := row{"host data: input fill rate / first touch of fresh memory on every core (C)",
 		fmt.Sprintf("%.3f (%s vs %s; one thread without MADV_POPULATE_WRITE %s)", median(rate)*1e9/hm.TouchAll, gbs(median(rate)), gbs(hm.TouchAll/1e9), gbs(hm.FirstTouch/1e9)),
-		"-", "-", fmt.Sprintf("saxpyrun copy: %s of fresh memory backed (MADV_POPULATE_WRITE) and set (memset) on %d threads, the fastest any program fills the system's own pages; the bound of the row above where first touch is slower than copy", bytesSI(4*float64(n)), hm.Threads)}
+		"-", "-", fmt.Sprintf("saxpyrun copy: %s of fresh memory backed (MADV_POPULATE_WRITE) and set (memset) on %d threads, as a careful C program fills the system's own pages; the bound of the row above where first touch is slower than copy", bytesSI(4*float64(n)), hm.Threads)}
 	return []row{hostRow, touchRow, hostVsC, ttfr, wall, mem}, nil
 }
 

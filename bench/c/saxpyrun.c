@@ -111,7 +111,7 @@ static void *touch_slice(void *arg) {
 
 /* first_touch_all sets n bytes of fresh memory (the system's own pages, as a
  * driver's buffer gets them) on every online core, and returns the time in ns:
- * the fastest any program fills fresh memory on this machine. */
+ * what a careful program pays for fresh memory on this machine. */
 static double first_touch_all(size_t n, int *threads) {
 	long page = sysconf(_SC_PAGESIZE), cores = sysconf(_SC_NPROCESSORS_ONLN);
 	if (cores < 1) cores = 1;
