@@ -43,10 +43,10 @@ type hostMemory struct {
 	Threads    int     `json:"threads"`                     // the cores of TouchAll
 }
 
-// copyBandwidth measures the machine's host memory for n-byte buffers in the
+// hostMemoryRates measures the machine's host memory for n-byte buffers in the
 // C peer's process: buffers of this one would count in every later child's
 // ru_maxrss (a child starts as a copy of it).
-func copyBandwidth(n int64) (hostMemory, error) {
+func hostMemoryRates(n int64) (hostMemory, error) {
 	var m hostMemory
 	out, err := exec.Command(*saxpyrun, "copy", fmt.Sprint(n)).Output()
 	if err != nil {
@@ -93,7 +93,7 @@ func hostDataRows(dev *deviceJSON) ([]row, error) {
 		return nil, err
 	}
 	inputBytes := float64(2 * 4 * n) // x and y, float
-	hm, err := copyBandwidth(4 * n)
+	hm, err := hostMemoryRates(4 * n)
 	if err != nil {
 		return nil, err
 	}

@@ -17,7 +17,7 @@
  *                                   memcpy of BYTES between buffers already
  *                                   touched, the rate of the first touch
  *                                   (memset) of fresh memory on one thread, and
- *                                   the fastest first touch on every core (each
+ *                                   the first touch on every core (each
  *                                   thread backs its slice of fresh memory with
  *                                   MADV_POPULATE_WRITE, then sets it), printed as
  *                                   {"copy_bytes_per_s": ..., "first_touch_bytes_per_s": ...,
