@@ -16,8 +16,8 @@ func TestLargeBenchSourceBuilds(t *testing.T) {
 	devtest.Need(t)
 	m := runtime.NewManager()
 	defer m.Close()
-	devs, _ := m.Devices()
-	p, _, err := devs[0].BuildFromSource(runtime.Source{Name: "large", Text: src}, "")
+	dev := devtest.Select(t, m)
+	p, _, err := dev.BuildFromSource(runtime.Source{Name: "large", Text: src}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,13 +32,13 @@ func TestFileKernelArgs(t *testing.T) {
 	devtest.Need(t)
 	m := runtime.NewManager()
 	defer m.Close()
-	devs, _ := m.Devices()
-	ctx, _, err := devs[0].Context()
+	dev := devtest.Select(t, m)
+	ctx, _, err := dev.Context()
 	if err != nil {
 		t.Fatal(err)
 	}
 	src := "__kernel void a(__global float *x, uint n) { x[0] = n; }\n__kernel void b(__global float *x, float s) { x[0] = s; }\n"
-	p, _, err := devs[0].BuildFromSource(runtime.Source{Name: "t.cl", Text: src}, "")
+	p, _, err := dev.BuildFromSource(runtime.Source{Name: "t.cl", Text: src}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,8 +74,8 @@ func TestImagingExample(t *testing.T) {
 	}
 	m := runtime.NewManager()
 	defer m.Close()
-	devs, _ := m.Devices()
-	p, _, err := devs[0].BuildFromSource(runtime.Source{Name: prog.Name, Text: prog.Source, Dir: prog.Dir}, prog.options())
+	dev := devtest.Select(t, m)
+	p, _, err := dev.BuildFromSource(runtime.Source{Name: prog.Name, Text: prog.Source, Dir: prog.Dir}, prog.options())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -186,23 +186,13 @@ func Measure(ctx context.Context, it Item) (results.Benchmark, error) {
 }
 
 // finish fills in what the measurement of bench left: program, sizes, extra,
-// modes, and how it ended.
+// modes, and how it ended. An abandoned measurement's bench belongs to the
+// call that was abandoned, which may still be running on the driver thread (a
+// build that outlasted the grace period, writing its program record): finish
+// then reads nothing of it, and the record has no program, sizes or extra.
 func (it Item) finish(b *results.Benchmark, bench Bench, mb measure.Benchmark, err error) {
-	b.Program = bench.Program()
-	if it.RecordSizes {
-		global, local := bench.Sizes()
-		if local != nil {
-			b.SetParam("local", units.Dims(local))
-		}
-		b.SetParam("global", units.Dims(global))
-	}
-	if er, ok := mb.(ExtraReporter); ok {
-		for k, v := range er.RunExtra() {
-			if b.Extra == nil {
-				b.Extra = map[string]any{}
-			}
-			b.Extra[k] = v
-		}
+	if !errors.Is(err, measure.ErrAbandoned) {
+		it.fromBench(b, bench, mb)
 	}
 	noteModes(b, it.Modes)
 	if errors.Is(err, measure.ErrAbandoned) {
@@ -218,6 +208,27 @@ func (it Item) finish(b *results.Benchmark, bench Bench, mb measure.Benchmark, e
 	}
 	if m := b.Measurement; it.FailInvalid && m != nil && m.Valid != nil && !*m.Valid {
 		b.Error = "validation failed: " + m.ValidationError
+	}
+}
+
+// fromBench records what the measured bench settled: its program, its sizes
+// (with RecordSizes) and its extra.
+func (it Item) fromBench(b *results.Benchmark, bench Bench, mb measure.Benchmark) {
+	b.Program = bench.Program()
+	if it.RecordSizes {
+		global, local := bench.Sizes()
+		if local != nil {
+			b.SetParam("local", units.Dims(local))
+		}
+		b.SetParam("global", units.Dims(global))
+	}
+	if er, ok := mb.(ExtraReporter); ok {
+		for k, v := range er.RunExtra() {
+			if b.Extra == nil {
+				b.Extra = map[string]any{}
+			}
+			b.Extra[k] = v
+		}
 	}
 }
 

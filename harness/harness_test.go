@@ -161,6 +161,30 @@ func TestMeasureAbandoned(t *testing.T) {
 	}
 }
 
+// TestMeasureAbandonedInSetup: Ctrl-C while the benchmark is still being set
+// up (a build in the driver) abandons it after the grace period, and the
+// record is made without reading the benchmark, which the abandoned set-up
+// still writes (under -race, a read here is a data race: TestSignalStorm
+// found one in the program record).
+func TestMeasureAbandonedInSetup(t *testing.T) {
+	b := newBench()
+	b.SetupDelay = 300 * time.Millisecond
+	dev := &harnesstest.Device{}
+	it := item(b, dev)
+	it.Settings.Grace = 5 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(20*time.Millisecond, cancel)
+	rec, err := harness.Measure(ctx, it)
+	if !errors.Is(err, measure.ErrAbandoned) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want the set-up abandoned after the cancel", err)
+	}
+	if !dev.Busy() || rec.Program != nil || rec.Error == "" || rec.HasFigure() {
+		t.Errorf("busy %v program %v error %q figure %v", dev.Busy(), rec.Program, rec.Error, rec.HasFigure())
+	}
+	time.Sleep(2 * b.SetupDelay) // the abandoned set-up ends, writing its record
+}
+
 func TestMeasurePair(t *testing.T) {
 	ba, bb := newBench(), newBench()
 	bb.Clock = ba.Clock

@@ -1,12 +1,17 @@
 package runtime
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
-// realDevice returns the first OpenCL device, skipping when there is none.
+// realDevice returns the test device (the CLMETER_DEVICE selection, else the
+// default device), skipping when there is none. (devtest does this for the
+// other packages; it imports runtime, so runtime's own tests cannot use it.)
 func realDevice(t *testing.T) (*Manager, *Device) {
 	t.Helper()
 	m := NewManager()
-	devs, err := m.Devices()
+	devs, err := m.Select(os.Getenv(DeviceEnv))
 	if err != nil {
 		t.Skipf("no OpenCL here: %v", err)
 	}

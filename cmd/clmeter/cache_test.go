@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/internal/devtest"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/runtime"
@@ -22,16 +23,13 @@ func fillCache(t *testing.T, dir string) {
 	needDevice(t)
 	m := runtime.NewManager()
 	defer m.Close()
-	devs, err := m.Devices()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev := devtest.Select(t, m)
 	c := cache.New(dir, 0)
 	for i, text := range []string{
 		"__kernel void a(__global float *x) { x[get_global_id(0)] = 1.0f; }\n",
 		"__kernel void b(__global float *x) { x[get_global_id(0)] = 2.0f; }\n",
 	} {
-		p, _, err := c.BuildProgram(devs[0], runtime.Source{Name: []string{"a.cl", "b.cl"}[i], Text: text}, "")
+		p, _, err := c.BuildProgram(dev, runtime.Source{Name: []string{"a.cl", "b.cl"}[i], Text: text}, "")
 		if err != nil {
 			t.Fatal(err)
 		}

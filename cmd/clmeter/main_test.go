@@ -294,8 +294,7 @@ func TestRunBadInput(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "syntax.yaml"), []byte("source: k.cl\nkernel: scale\nglobal: [1,\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "unknown.yaml"), []byte("source: k.cl\nkernel: scale\nglobal: 4\ncolour: red\n"), 0o644)
 	m := runtime.NewManager()
-	devs, _ := m.Devices()
-	maxAlloc := devs[0].Info.MaxAllocBytes
+	maxAlloc := devtest.Select(t, m).Info.MaxAllocBytes
 	m.Close()
 	user := []string{"run", cl, "--kernel", "scale", "-D", "FACTOR=1"}
 	three := []string{"--arg", "buf:float:64", "--arg", "buf:float:64:zero:out", "--arg", "float:1"}

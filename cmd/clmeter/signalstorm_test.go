@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/internal/testseed"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime/cache"
 )
@@ -40,9 +41,8 @@ func TestSignalStorm(t *testing.T) {
 	if n, err := fmt.Sscan(os.Getenv("CLMETER_STORM_TRIALS"), &trials); n != 1 || err != nil {
 		trials = 105
 	}
-	seed := uint64(time.Now().UnixNano())
+	seed := testseed.Seed(t)
 	rng := rand.New(rand.NewPCG(seed, 1))
-	t.Logf("seed %d", seed)
 	dir := t.TempDir()
 	user := filepath.Join(dir, "storm.cl")
 	if err := os.WriteFile(user, []byte(stormKernels), 0o644); err != nil {

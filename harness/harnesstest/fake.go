@@ -80,6 +80,10 @@ type Bench struct {
 	Block chan struct{}
 	// OnLaunch, when set, is called with the index of every Launch call.
 	OnLaunch func(i int)
+	// SetupDelay, when set, makes Setup sleep that long (real time) before
+	// it builds its program: a build still running in the driver when the
+	// measurement is abandoned.
+	SetupDelay time.Duration
 
 	// Set by Measurable and the launches.
 	Modes     harness.Modes
@@ -87,6 +91,7 @@ type Bench struct {
 	Launches  int
 	Abandoned bool
 	calls     int
+	built     bool // written by Setup, read by Program, unsynchronised like a real benchmark's build record
 }
 
 // Measurable records m and t and returns the fake as measure.Run takes it:
@@ -99,8 +104,13 @@ func (b *Bench) Measurable(m harness.Modes, t measure.Timer) measure.Benchmark {
 	return phased{run{b}}
 }
 
-// Program is a fake program record.
-func (b *Bench) Program() *results.ProgramInfo { return &results.ProgramInfo{Source: "fake.cl"} }
+// Program is a fake program record, once Setup has built it (nil before).
+func (b *Bench) Program() *results.ProgramInfo {
+	if !b.built {
+		return nil
+	}
+	return &results.ProgramInfo{Source: "fake.cl"}
+}
 
 // Sizes are a global size of 1024 in groups of 64.
 func (b *Bench) Sizes() (global, local []int) { return []int{1024}, []int{64} }
@@ -108,6 +118,8 @@ func (b *Bench) Sizes() (global, local []int) { return []int{1024}, []int{64} }
 type run struct{ b *Bench }
 
 func (r run) Setup(ctx context.Context) (measure.SetupInfo, error) {
+	time.Sleep(r.b.SetupDelay)
+	r.b.built = true
 	info := measure.SetupInfo{BytesPerLaunch: 4096}
 	if !r.b.Modes.NoDataWarmup {
 		info.Upload = time.Microsecond

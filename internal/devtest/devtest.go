@@ -39,6 +39,22 @@ func Device(t testing.TB) *runtime.Device {
 	return dev
 }
 
+// Select returns the test device (the CLMETER_DEVICE selection, else the
+// default device) from m, a manager the test made itself (with a binary
+// cache, say), skipping t when there is none: a test that opens its own
+// manager still runs on the device the test process was given.
+func Select(t testing.TB, m *runtime.Manager) *runtime.Device {
+	t.Helper()
+	devs, e := m.Select(os.Getenv(runtime.DeviceEnv))
+	if e == nil && len(devs) == 0 {
+		e = errors.New("no device found")
+	}
+	if e != nil {
+		skip(t, e)
+	}
+	return devs[0]
+}
+
 // Need skips t when this machine has no OpenCL device. It holds nothing open
 // afterwards: tests of commands that open their own devices call it.
 func Need(t testing.TB) {

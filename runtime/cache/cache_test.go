@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/internal/devtest"
 	"github.com/clmeter/clmeter/runtime"
 
 	"github.com/clmeter/clmeter/runtime/cl"
@@ -23,15 +24,8 @@ const cacheTestSrc = `__kernel void add1(__global float *x) { x[get_global_id(0)
 func realDevice(t *testing.T) (*runtime.Manager, *runtime.Device) {
 	t.Helper()
 	m := runtime.NewManager()
-	devs, err := m.Devices()
-	if err != nil {
-		t.Skipf("no OpenCL here: %v", err)
-	}
-	if len(devs) == 0 {
-		t.Skip("no OpenCL device here")
-	}
 	t.Cleanup(m.Close)
-	return m, devs[0]
+	return m, devtest.Select(t, m)
 }
 
 // build builds through c and checks that the program has its kernel.

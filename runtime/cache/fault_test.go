@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/internal/testseed"
 	"github.com/clmeter/clmeter/runtime"
 )
 
@@ -470,9 +471,8 @@ func TestCacheWriterKilled(t *testing.T) {
 	build(t, c, d, src, "")
 	key := KeyFor(d, src, "").Key()
 
-	seed := uint64(time.Now().UnixNano())
+	seed := testseed.Seed(t)
 	rng := rand.New(rand.NewPCG(seed, 0))
-	t.Logf("seed %d", seed)
 	const rounds = 4
 	tmpSeen := 0
 	for round := 0; round < rounds; round++ {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/internal/devtest"
 	"github.com/clmeter/clmeter/runtime"
 )
 
@@ -15,11 +16,8 @@ import (
 func benchHitSetup(b *testing.B) (*Cache, *runtime.Device, runtime.Source, string) {
 	b.Helper()
 	m := runtime.NewManager()
-	devs, err := m.Devices()
-	if err != nil || len(devs) == 0 {
-		b.Skipf("no OpenCL device here: %v", err)
-	}
 	b.Cleanup(m.Close)
+	d := devtest.Select(b, m)
 	path, _ := filepath.Abs("../../bench/long.cl")
 	text, err := os.ReadFile(path)
 	if err != nil {
@@ -29,16 +27,16 @@ func benchHitSetup(b *testing.B) (*Cache, *runtime.Device, runtime.Source, strin
 	opts := "-I" + filepath.Dir(path)
 	c := New(b.TempDir(), 0)
 	c.Force = true
-	p, info, err := c.BuildProgram(devs[0], src, opts)
+	p, info, err := c.BuildProgram(d, src, opts)
 	if err != nil {
 		b.Fatal(err)
 	}
 	p.Release()
-	if p, info, err = c.BuildProgram(devs[0], src, opts); err != nil || !info.FromCache {
+	if p, info, err = c.BuildProgram(d, src, opts); err != nil || !info.FromCache {
 		b.Fatalf("no hit after the store: %q %v", info.CacheNote, err)
 	}
 	p.Release()
-	return c, devs[0], src, opts
+	return c, d, src, opts
 }
 
 // BenchmarkCacheHit builds bench/long.cl from the cache b.N times in one
