@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -73,14 +72,6 @@ type DeviceCheck struct {
 	Savings     *cache.Savings `json:"cache_savings,omitempty"`
 }
 
-// knownLibraries are vendor OpenCL libraries whose missing .icd file is a known
-// cause of a platform that some loaders do not see.
-var knownLibraries = []struct{ lib, vendor, icd string }{
-	{"libnvidia-opencl.so.1", "NVIDIA", "nvidia.icd"},
-	{"libamdocl64.so", "AMD", "amdocl64.icd"},
-	{"libigdrcl.so", "Intel", "intel.icd"},
-}
-
 // Options are what Diagnose takes from the command's flags and environment.
 type Options struct {
 	// OclgrindICD is Oclgrind's ICD library when set (CLMETER_OCLGRIND_ICD);
@@ -105,12 +96,12 @@ func Diagnose(opts Options) *Diagnosis {
 			}
 		}
 	}
-	d.Fixes = append(d.Fixes, missingICDFixes(d)...)
 	d.Oclgrind = icd.Oclgrind(d.VendorDirs, opts.OclgrindICD)
 
 	if err := cl.Load(); err != nil {
 		d.LoaderErr = err.Error()
 		d.Fixes = append(d.Fixes, "install an ICD loader: sudo apt-get install ocl-icd-libopencl1 (Debian/Ubuntu), or set CLMETER_OPENCL_LIB to a libOpenCL.so")
+		d.Fixes = append(d.Fixes, missingICDFixes(d, nil)...)
 		return d
 	}
 	d.Loader = cl.LibraryPath()
@@ -121,9 +112,12 @@ func Diagnose(opts Options) *Diagnosis {
 	d.EnumerationTime = m.EnumerationTime()
 	if err != nil {
 		d.Fixes = append(d.Fixes, "listing platforms failed: "+err.Error())
+		d.Fixes = append(d.Fixes, missingICDFixes(d, nil)...)
 		return d
 	}
 	plats, _ := m.Platforms()
+	served(d, plats)
+	d.Fixes = append(d.Fixes, missingICDFixes(d, plats)...)
 	for _, p := range plats {
 		pc := PlatformCheck{Name: p.Info.Name, Vendor: p.Info.Vendor, Version: p.Info.Version, Devices: []DeviceCheck{}}
 		if p.Err != nil {
@@ -228,37 +222,6 @@ func checkDevice(dev *runtime.Device, opts Options) DeviceCheck {
 		dc.Timer = &v
 	}
 	return dc
-}
-
-// missingICDFixes finds vendor libraries on the machine that no vendor file names:
-// the loader may then not see that vendor's platform.
-func missingICDFixes(d *Diagnosis) []string {
-	named := map[string]bool{}
-	for _, dir := range d.VendorDirs {
-		for _, f := range dir.Files {
-			named[filepath.Base(f.Library)] = true
-		}
-	}
-	for _, f := range d.ICDFilenames {
-		named[filepath.Base(f.Library)] = true
-	}
-	var fixes []string
-	for _, k := range knownLibraries {
-		if named[k.lib] {
-			continue
-		}
-		path := icd.FindLibrary(k.lib)
-		if path == "" {
-			continue
-		}
-		dir := icd.DefaultVendorDir
-		if len(d.VendorDirs) > 0 {
-			dir = d.VendorDirs[0].Path
-		}
-		fixes = append(fixes, fmt.Sprintf("the %s OpenCL library %s is installed but no vendor file names it, so loaders that read only %s (such as Debian's ocl-icd) do not see it. Fix: echo %s | sudo tee %s/%s   (or, without root: mkdir -p /tmp/opencl-vendors && cp %s/*.icd /tmp/opencl-vendors/ && echo %s > /tmp/opencl-vendors/%s && export OCL_ICD_VENDORS=/tmp/opencl-vendors)",
-			k.vendor, path, dir, path, icd.DefaultVendorDir, k.icd, icd.DefaultVendorDir, path, k.icd))
-	}
-	return fixes
 }
 
 func firstLine(s string) string {

@@ -52,6 +52,9 @@ type Manager struct {
 type Platform struct {
 	Index int
 	Info  cl.PlatformInfo
+	// Library is the file of the vendor library that serves the platform,
+	// as the process loaded it ("" when it cannot be told).
+	Library string
 	// Err is why the platform's devices could not be listed (nil when they could).
 	Err error
 }
@@ -99,7 +102,7 @@ func (m *Manager) enumerate() {
 	m.platforms = []Platform{}
 	for pi, p := range ps {
 		info, err := p.Info()
-		plat := Platform{Index: pi, Info: info, Err: err}
+		plat := Platform{Index: pi, Info: info, Err: err, Library: p.Library()}
 		if err == nil {
 			var ds []*cl.Device
 			ds, err = p.Devices()

@@ -19,8 +19,10 @@ func init() {
 		Name:  "doctor",
 		Usage: "diagnose the OpenCL setup and print the fix for what is wrong",
 		Description: "Checks the ICD loader, the vendor files (OCL_ICD_VENDORS or /etc/OpenCL/vendors) and\n" +
-			"   whether each names a library that loads, then builds and runs a tiny kernel on every\n" +
-			"   device. Known problems come with the exact fix. Exit status 4 when no device is usable.",
+			"   OCL_ICD_FILENAMES: each library is ok when it loads and a platform came from it. Finds\n" +
+			"   vendor libraries installed (ldconfig, LD_LIBRARY_PATH, driver folders) whose platform\n" +
+			"   is missing, then builds and runs a tiny kernel on every device. Known problems come\n" +
+			"   with the exact fix. Exit status 4 when no device is usable.",
 		Flags: []cli.Flag{formatFlag("text", "json")},
 		Action: func(c *cli.Context) error {
 			if err := noArgs(c); err != nil {

@@ -24,7 +24,10 @@ type VendorDir struct {
 type VendorFile struct {
 	Path    string `json:"path"`
 	Library string `json:"library"`
-	OK      bool   `json:"ok"`
+	// OK is true when the library loads as an ICD; once the loader has
+	// listed its platforms (the doctor's Served), only when at least one of
+	// them came from this library.
+	OK bool `json:"ok"`
 	// Platforms is how many platforms the library offers.
 	Platforms int    `json:"platforms"`
 	Problem   string `json:"problem,omitempty"`
@@ -72,11 +75,18 @@ func ReadVendorFile(path string) VendorFile {
 // libraryDirs are searched for vendor libraries beside ldconfig's cache.
 var libraryDirs = []string{"/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/opt/rocm/lib", "/opt/intel/opencl"}
 
-// FindLibrary looks a library up in ldconfig's cache, then in the usual folders.
+// FindLibrary looks a library up in ldconfig's cache, then in the folders of
+// LD_LIBRARY_PATH, then in the usual driver folders.
 func FindLibrary(name string) string {
 	for _, l := range ldconfigCache() {
 		if l.name == name && strings.Contains(l.desc, "x86-64") {
 			return l.path
+		}
+	}
+	for _, dir := range filepath.SplitList(os.Getenv("LD_LIBRARY_PATH")) {
+		p := filepath.Join(dir, name)
+		if st, err := os.Stat(p); dir != "" && err == nil && st.Mode().IsRegular() {
+			return p
 		}
 	}
 	var found []string
@@ -123,4 +133,29 @@ func Listing() (dirs []VendorDir, files []VendorFile) {
 	}
 
 	return dirs, files
+}
+
+// Resolve returns the file a library stands for: a path as it is, a bare
+// name (as an .icd file or OCL_ICD_FILENAMES gives it) looked up as
+// FindLibrary does ("" when it is not found).
+func Resolve(lib string) string {
+	if lib != "" && !strings.Contains(lib, "/") {
+		return FindLibrary(lib)
+	}
+	return lib
+}
+
+// SameLibrary reports whether two libraries, each a path or a bare name
+// (Resolve), are one file.
+func SameLibrary(a, b string) bool {
+	ra, rb := Resolve(a), Resolve(b)
+	if ra == "" || rb == "" {
+		return false
+	}
+	sa, err := os.Stat(ra)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(rb)
+	return err == nil && os.SameFile(sa, sb)
 }
