@@ -10,11 +10,13 @@ import (
 
 // knownLibraries are vendor OpenCL libraries whose missing .icd file is a known
 // cause of a platform that some loaders do not see.
-var knownLibraries = []struct{ lib, vendor, icd string }{
-	{"libnvidia-opencl.so.1", "NVIDIA", "nvidia.icd"},
-	{"libamdocl64.so", "AMD", "amdocl64.icd"},
-	{"libigdrcl.so", "Intel", "intel.icd"},
-	{"libintelocl.so", "Intel CPU", "intel-cpu.icd"},
+// platformVendor is how the library's platforms name their vendor, for a
+// platform whose library cannot be told.
+var knownLibraries = []struct{ lib, vendor, icd, platformVendor string }{
+	{"libnvidia-opencl.so.1", "NVIDIA", "nvidia.icd", "NVIDIA"},
+	{"libamdocl64.so", "AMD", "amdocl64.icd", "Advanced Micro Devices"},
+	{"libigdrcl.so", "Intel", "intel.icd", "Intel"},
+	{"libintelocl.so", "Intel CPU", "intel-cpu.icd", "Intel"},
 }
 
 // served marks each vendor library that loads but serves none of the
@@ -64,7 +66,7 @@ func missingICDFixes(d *Diagnosis, plats []runtime.Platform) []string {
 	var fixes []string
 	for _, k := range knownLibraries {
 		path := icd.FindLibrary(k.lib)
-		if path == "" || isServed(d, plats, path) {
+		if path == "" || isServed(d, plats, path, k.platformVendor) {
 			continue
 		}
 		dir := icd.DefaultVendorDir
@@ -81,9 +83,10 @@ func missingICDFixes(d *Diagnosis, plats []runtime.Platform) []string {
 	return fixes
 }
 
-// isServed reports whether a listed platform comes from the library at path;
-// without a listing, whether a vendor file names it.
-func isServed(d *Diagnosis, plats []runtime.Platform, path string) bool {
+// isServed reports whether a listed platform comes from the library at path
+// (or, where a platform's library cannot be told, whether its vendor is
+// vendor); without a listing, whether a vendor file names it.
+func isServed(d *Diagnosis, plats []runtime.Platform, path, vendor string) bool {
 	if plats == nil {
 		for _, dir := range d.VendorDirs {
 			for _, f := range dir.Files {
@@ -95,7 +98,7 @@ func isServed(d *Diagnosis, plats []runtime.Platform, path string) bool {
 		return false
 	}
 	for _, p := range plats {
-		if icd.SameLibrary(p.Library, path) {
+		if icd.SameLibrary(p.Library, path) || p.Library == "" && strings.Contains(p.Info.Vendor, vendor) {
 			return true
 		}
 	}

@@ -88,8 +88,15 @@ void clm_platform_library(cl_platform_id p, char *out, size_t outlen) {
 	// An ICD platform object starts with a pointer to its vendor's dispatch
 	// table, a static of the vendor library (the ICD loader's contract).
 	if (!p) return;
-	void *dispatch = *(void **)p;
-	if (dispatch && dladdr(dispatch, &info) && info.dli_fname)
+	void **dispatch = *(void ***)p;
+	if (!dispatch) return;
+	if (dladdr(dispatch, &info) && info.dli_fname) {
+		snprintf(out, outlen, "%s", info.dli_fname);
+		return;
+	}
+	// Some vendors (NVIDIA) build the table at run time, on the heap: its
+	// second entry, clGetPlatformInfo, is code of the vendor library.
+	if (dispatch[1] && dladdr(dispatch[1], &info) && info.dli_fname)
 		snprintf(out, outlen, "%s", info.dli_fname);
 }
 
