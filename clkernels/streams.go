@@ -335,15 +335,25 @@ func StreamTraffic(kernel string) string {
 }
 
 // streamWidth is the number of elements a work-item of the element-wise
-// stream kernels takes: 2 floats on a GPU (8 bytes a load, as a double: on an
-// H100 float copy ran at 2.41 TB/s one element a work-item, double copy at
-// 2.92), else 1 (a CPU compiler vectorizes across work-items itself), and 1
-// when n is odd.
+// stream kernels takes: on a CPU a 64-byte vector (16 floats, 8 doubles), a
+// cache line and an AVX-512 register, so that the kernel is vector loads and
+// stores whatever the driver's own vectoriser does across work-items (PoCL
+// on a 16-core Xeon fell 10-25% behind BabelStream with one element a
+// work-item: docs/BENCH.md); on a GPU 2 floats (8 bytes a load, as a double:
+// a GPU keeps a bounded number of loads in flight a thread), else 1. It is 1
+// when the width does not divide n.
 func streamWidth(dev *runtime.Device, t elemType, n int64) int {
-	if isCPU(dev) || t.Size != 4 || n%2 != 0 {
+	w := int64(1)
+	switch {
+	case isCPU(dev):
+		w = 64 / t.Size
+	case t.Size == 4:
+		w = 2
+	}
+	if w <= 1 || n%w != 0 {
 		return 1
 	}
-	return 2
+	return int(w)
 }
 
 // dotShape sets dot's kernel, NDRange and build options for the device, as a
