@@ -248,17 +248,25 @@ func (a Arg) regen() bool {
 	return a.Kind == ArgBuffer && a.Regen && a.Init != nil && len(a.Fill) == 0
 }
 
-// lean reports whether some input is regenerated or filled on the device
-// (Arg.Fill): the benchmark then keeps no host copy of a whole buffer (its
-// zero buffers are filled on the device, the phases stage pieces, Validate
-// maps the outputs).
+// lean reports whether the benchmark keeps no host copy of a whole buffer
+// (its zero buffers are filled on the device, the phases stage pieces,
+// Validate maps the outputs): when some input is regenerated or filled on
+// the device (Arg.Fill), or when every buffer starts zero (a user's kernel
+// that only writes).
 func (b *KernelBenchmark) lean() bool {
+	bufs, zero := 0, 0
 	for _, a := range b.Args {
 		if a.regen() || a.Kind == ArgBuffer && len(a.Fill) > 0 {
 			return true
 		}
+		if a.Kind == ArgBuffer {
+			bufs++
+			if a.Init == nil {
+				zero++
+			}
+		}
 	}
-	return false
+	return bufs > 0 && zero == bufs
 }
 
 // noHostCopy reports whether buffer a has no host copy: a regenerated input,

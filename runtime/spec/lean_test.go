@@ -40,15 +40,19 @@ func TestBufferArgsAreRegenerated(t *testing.T) {
 	}
 }
 
-// A user's kernel keeps no host copy of its inputs: the check (expect) gets
-// none, and still finds a right output right and a wrong one wrong.
+// A user's kernel keeps no host copy of its buffers, filled or zero: the
+// check (expect) gets none, and still finds a right output right and a wrong
+// one wrong.
 func TestUserKernelKeepsNoHostCopy(t *testing.T) {
 	dev := devtest.Device(t)
 	src := `__kernel void axpy(__global float *y, __global const float *x, float a) { size_t i = get_global_id(0); y[i] = a * x[i] + y[i]; }`
-	for _, want := range []string{"3", "4"} {
+	for _, c := range []struct {
+		y, x, want string
+		ok         bool
+	}{{"ones", "ones", "3", true}, {"ones", "ones", "4", false}, {"zero", "zero", "0", true}, {"zero", "zero", "1", false}} {
 		k := &Kernel{SourcePath: "axpy.cl", Source: src, Kernel: "axpy", Global: "N",
-			Axes: []Axis{{Name: "N", Values: []int64{1 << 20}}}, Expect: []Expect{{Arg: 0, Value: want}}}
-		for _, s := range []string{"buf:float:N:ones:out", "buf:float:N:ones", "float:2"} {
+			Axes: []Axis{{Name: "N", Values: []int64{1 << 20}}}, Expect: []Expect{{Arg: 0, Value: c.want}}}
+		for _, s := range []string{"buf:float:N:" + c.y + ":out", "buf:float:N:" + c.x, "float:2"} {
 			a, err := ParseArg(s)
 			if err != nil {
 				t.Fatal(err)
@@ -62,7 +66,7 @@ func TestUserKernelKeepsNoHostCopy(t *testing.T) {
 		check := kb.Check
 		kb.Check = func(in, out map[int][]byte) error {
 			if len(in) != 0 {
-				return fmt.Errorf("%d host copies of inputs were kept", len(in))
+				return fmt.Errorf("%d host copies of buffers were kept", len(in))
 			}
 			return check(in, out)
 		}
@@ -78,8 +82,8 @@ func TestUserKernelKeepsNoHostCopy(t *testing.T) {
 			t.Fatal(err)
 		}
 		kb.Teardown()
-		if want == "3" && verr != nil || want == "4" && (verr == nil || !strings.Contains(verr.Error(), "want 4")) {
-			t.Errorf("expect %s: validation says %v", want, verr)
+		if c.ok && verr != nil || !c.ok && (verr == nil || !strings.Contains(verr.Error(), "want "+c.want)) {
+			t.Errorf("y %s, x %s, expect %s: validation says %v", c.y, c.x, c.want, verr)
 		}
 	}
 }
