@@ -124,6 +124,7 @@ func run() error {
 	}
 	if want("hostdata") {
 		add(hostDataRows(dev))
+		add(userMemoryRow(dev, dir))
 	}
 	if want("memory") {
 		add(memoryRows(dev, dir))

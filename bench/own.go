@@ -159,6 +159,47 @@ func hostDataRows(dev *deviceJSON) ([]row, error) {
 	return []row{hostRow, touchRow, hostVsC, ttfr, wall, mem}, nil
 }
 
+// userAxpy is a user's kernel for the user-kernel memory row: the saxpy's
+// arithmetic, its inputs given as --arg buffers.
+const userAxpy = `__kernel void axpy(__global float *y, __global const float *x, float a)
+{
+    size_t i = get_global_id(0);
+    y[i] = a * x[i] + y[i];
+}
+`
+
+// userMemoryRow runs 'clmeter run axpy.cl' over two random buffers of
+// -host-size floats (one sample, one phase run) and compares its peak resident
+// memory with the built-in saxpy's limit: 1.25 x buffers + 200 MB. A first
+// run at 1Mi builds the program (the driver's compiler memory is not
+// clmeter's; see memoryRows).
+func userMemoryRow(dev *deviceJSON, dir string) ([]row, error) {
+	n, err := parseCount(*hostSize)
+	if err != nil {
+		return nil, err
+	}
+	src := filepath.Join(dir, "axpy.cl")
+	if err := os.WriteFile(src, []byte(userAxpy), 0o644); err != nil {
+		return nil, err
+	}
+	args := func(size string) []string {
+		return []string{"run", src, "--kernel", "axpy", "--global", size, "--arg", "buf:float:" + size + ":rand",
+			"--arg", "buf:float:" + size + ":rand", "--arg", "float:2", "--device", dev.Ref,
+			"--samples", "1", "--min-samples", "1", "--warmup", "1x", "--min-sample-time", "1ms", "--format", "json"}
+	}
+	if _, err := clm(args("1Mi")...); err != nil {
+		return nil, err
+	}
+	_, peak, err := clmRSS(args(*hostSize)...)
+	if err != nil {
+		return nil, err
+	}
+	bufs := float64(2 * 4 * n)
+	limit, p := 1.25*bufs+200e6, float64(peak)
+	return []row{{"peak memory, run axpy.cl (a user's kernel) " + *hostSize, fmt.Sprintf("%.2fx the limit (%s vs %s; buffers %s)", p/limit, bytesSI(p), bytesSI(limit), bytesSI(bufs)),
+		"<= 1.25 x buffers + 200 MB", met(p <= limit), "ru_maxrss of clmeter run axpy.cl --arg buf:float:N:rand (y and x) --arg float:2, one sample, one phase run, after a run at 1Mi that builds it"}}, nil
+}
+
 // bytesSI prints a byte count in SI units (MB, GB).
 func bytesSI(b float64) string {
 	switch {

@@ -92,8 +92,8 @@ func TestRegenInput(t *testing.T) {
 		if _, err := kb.RunPhases(ctx); err != nil {
 			t.Fatal(err)
 		}
-		if int64(len(kb.staging)) != stageBytes || len(kb.inputs) != 0 || len(kb.outHost) != 0 {
-			t.Errorf("%s: staging %d bytes, %d host inputs, %d host outputs: want %d, 0, 0", kernel, len(kb.staging), len(kb.inputs), len(kb.outHost), stageBytes)
+		if int64(len(kb.st.buf)) != stageBytes || len(kb.inputs) != 0 || len(kb.outHost) != 0 {
+			t.Errorf("%s: staging %d bytes, %d host inputs, %d host outputs: want %d, 0, 0", kernel, len(kb.st.buf), len(kb.inputs), len(kb.outHost), stageBytes)
 		}
 		err := kb.Validate(ctx)
 		kb.Teardown()

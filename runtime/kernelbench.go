@@ -51,7 +51,7 @@ type Arg struct {
 	// it needs, from a seed): no host copy of it is made or kept. Init runs
 	// straight into the mapped buffer (on a device sharing host memory, the
 	// buffer itself), again before Validate; the phases move their bytes
-	// through a small staging buffer (kernelbench_args.go).
+	// through a small staging buffer (kernelbench_stage.go).
 	Regen bool
 	// Output marks a buffer that Validate reads back.
 	Output bool
@@ -129,7 +129,7 @@ type KernelBenchmark struct {
 	images    map[int]*cl.Buffer // read-only images by argument: made with their data, never rewritten
 	inputs    map[int][]byte
 	outHost   map[int][]byte // readOutputs' host buffers, kept across reads
-	staging   []byte         // the phases' pieces when an input is Regen
+	st        stager         // the phases' pieces when the benchmark is lean
 	genTime   time.Duration  // Init's time into mapped buffers (Regen), for HostPrep
 	flush     *cl.Buffer
 	flushSz   int64
@@ -486,7 +486,7 @@ func (b *KernelBenchmark) Teardown() error {
 	b.kernel.Release()
 	b.Program.Release()
 	b.bufs, b.inputs, b.outHost, b.flush, b.kernel, b.Program = nil, nil, nil, nil, nil, nil
-	b.staging, b.genTime, b.touchTime = nil, 0, 0
+	b.st, b.genTime, b.touchTime = stager{}, 0, 0
 	b.guards, b.guardsChecked = nil, false
 	return nil
 }

@@ -242,29 +242,31 @@ func parallelSpans(n, chunk int64, f func(lo, hi int64)) {
 	wg.Wait()
 }
 
-// stageBytes is the most host memory the phases of a benchmark with a
-// regenerated input (Arg.Regen) move a buffer through: copy-in and copy-out
-// go in pieces of at most this many bytes, from and to host memory that is
-// not the device's, so they time what a full host copy would move.
-var stageBytes int64 = 64 << 20
-
 // regen reports whether the argument is an input written by running Init
 // into the mapped buffer, with no host copy (Arg.Regen).
 func (a Arg) regen() bool {
 	return a.Kind == ArgBuffer && a.Regen && a.Init != nil && len(a.Fill) == 0
 }
 
-// lean reports whether some input is regenerated or filled on the device
-// (Arg.Fill): the benchmark then keeps no host copy of a whole buffer (its
-// zero buffers are filled on the device, the phases stage pieces, Validate
-// maps the outputs).
+// lean reports whether the benchmark keeps no host copy of a whole buffer
+// (its zero buffers are filled on the device, the phases stage pieces,
+// Validate maps the outputs): when some input is regenerated or filled on
+// the device (Arg.Fill), or when every buffer starts zero (a user's kernel
+// that only writes).
 func (b *KernelBenchmark) lean() bool {
+	bufs, zero := 0, 0
 	for _, a := range b.Args {
 		if a.regen() || a.Kind == ArgBuffer && len(a.Fill) > 0 {
 			return true
 		}
+		if a.Kind == ArgBuffer {
+			bufs++
+			if a.Init == nil {
+				zero++
+			}
+		}
 	}
-	return false
+	return bufs > 0 && zero == bufs
 }
 
 // noHostCopy reports whether buffer a has no host copy: a regenerated input,
@@ -342,51 +344,6 @@ func (b *KernelBenchmark) mapWrite(i int, write func(data []byte)) error {
 	return nil
 }
 
-// stage returns the phases' staging buffer: the largest buffer's bytes up to
-// stageBytes, filled once by the first regenerated input's Init (values of
-// the right kind, for the launch the phases time after their copy-in).
-func (b *KernelBenchmark) stage() []byte {
-	if b.staging != nil {
-		return b.staging
-	}
-	var n int64
-	var init func([]byte)
-	for _, a := range b.Args {
-		if a.Kind == ArgBuffer {
-			n = max(n, min(a.Bytes, stageBytes))
-		}
-		if init == nil && a.regen() {
-			init = a.Init
-		}
-	}
-	b.staging = hostBuffer(n)
-	if init != nil {
-		init(b.staging)
-	}
-	return b.staging
-}
-
-// stagedCopy moves buffer i's bytes from (read false) or into (read true)
-// the staging buffer, a piece at a time, each piece a blocking command.
-func (b *KernelBenchmark) stagedCopy(i int, read bool) error {
-	st, a := b.stage(), b.Args[i]
-	for off := int64(0); off < a.Bytes; off += int64(len(st)) {
-		piece := st[:min(int64(len(st)), a.Bytes-off)]
-		var ev *cl.Event
-		var err error
-		if read {
-			ev, err = b.queue.EnqueueReadBuffer(b.bufs[i], true, off, piece)
-		} else {
-			ev, err = b.queue.EnqueueWriteBuffer(b.bufs[i], true, off, piece)
-		}
-		if err != nil {
-			return fmt.Errorf("staged copy of buffer %s: %w", a.label(i), err)
-		}
-		ev.Release()
-	}
-	return nil
-}
-
 // mapOutputs maps every output buffer for reading, for a lean benchmark's
 // check (on a device sharing host memory, no copy), and returns a function
 // that unmaps them.
@@ -415,32 +372,6 @@ func (b *KernelBenchmark) mapOutputs() (map[int][]byte, func(), error) {
 		out[i] = m.Bytes()
 	}
 	return out, unmap, nil
-}
-
-// copyIn is the phases' copy-in of buffer i: its host copy written, or, for a
-// regenerated input, the same bytes moved through the staging buffer.
-func (b *KernelBenchmark) copyIn(i int) error {
-	if b.noHostCopy(b.Args[i]) {
-		return b.stagedCopy(i, false)
-	}
-	return b.write(i)
-}
-
-// copyOut is the phases' copy-out: every output read back, into kept host
-// buffers or, when the benchmark is lean, through the staging buffer.
-func (b *KernelBenchmark) copyOut() error {
-	if !b.lean() {
-		_, err := b.readOutputs()
-		return err
-	}
-	for i, a := range b.Args {
-		if a.Kind == ArgBuffer && a.Output {
-			if err := b.stagedCopy(i, true); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // makeImage makes image argument i: from its host copy, or, with InitAt, empty

@@ -149,7 +149,10 @@ func (a ArgSpec) Resolve(i int, vars Vars) (runtime.Arg, error) {
 		if a.Kind == KindLocal {
 			return runtime.Arg{Kind: runtime.ArgLocal, Name: a.Text, Bytes: n * size, Type: a.Type.Name}, nil
 		}
-		return runtime.Arg{Kind: runtime.ArgBuffer, Name: a.Text, Bytes: n * size, Init: a.initFunc(int64(i)), Output: a.Out, Flags: cl.MemReadWrite, Type: a.Type.Name}, nil
+		// The fill is the same every time and the checks (Expect) read outputs
+		// only: an input is regenerated (Regen), with no host copy of it.
+		init := a.initFunc(int64(i))
+		return runtime.Arg{Kind: runtime.ArgBuffer, Name: a.Text, Bytes: n * size, Init: init, Regen: init != nil, Output: a.Out, Flags: cl.MemReadWrite, Type: a.Type.Name}, nil
 	}
 	b, err := a.scalarBytes(vars)
 	if err != nil {
