@@ -41,7 +41,7 @@ var labelKey = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$`)
 
 // ParseLabels parses key=value labels (--label). A key is letters, digits and
 // _ . : / -; the value may be anything but empty, a NUL byte or invalid
-// UTF-8 (checkText: no store keeps them). A key given twice is an
+// UTF-8 (CheckText: no store keeps them). A key given twice is an
 // error, not a silent choice of one value.
 func ParseLabels(specs []string) (map[string]string, error) {
 	out := map[string]string{}
@@ -51,7 +51,7 @@ func ParseLabels(specs []string) (map[string]string, error) {
 		if !ok || v == "" || !labelKey.MatchString(k) {
 			return nil, fmt.Errorf("label %q: want key=value (key: letters, digits, _ . : / -), e.g. --label branch=main", sp)
 		}
-		if err := checkText("its value", v); err != nil {
+		if err := CheckText("its value", v); err != nil {
 			return nil, fmt.Errorf("label %q: %w", sp, err)
 		}
 		if old, dup := out[k]; dup {
@@ -142,7 +142,7 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 		return Added{}, err
 	}
 	for k, v := range labels {
-		if err := checkText("the label", k+"="+v); err != nil {
+		if err := CheckText("the label", k+"="+v); err != nil {
 			return Added{}, err
 		}
 	}

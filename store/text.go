@@ -8,11 +8,11 @@ import (
 	"github.com/clmeter/clmeter/results"
 )
 
-// checkText refuses text that one back end keeps and the other refuses:
+// CheckText refuses text that one back end keeps and the other refuses:
 // PostgreSQL's text holds no NUL byte and only valid UTF-8, so neither store
 // takes them, and a run learns it before it measures. what names the text
 // in the message.
-func checkText(what, s string) error {
+func CheckText(what, s string) error {
 	if strings.IndexByte(s, 0) >= 0 {
 		return fmt.Errorf("%s %q holds a NUL byte, which a store cannot keep: remove it", what, s)
 	}
@@ -22,14 +22,14 @@ func checkText(what, s string) error {
 	return nil
 }
 
-// checkFileText refuses a result file whose text fields checkText refuses:
+// checkFileText refuses a result file whose text fields CheckText refuses:
 // the names, kinds, parameters, errors and devices of its benchmarks, and
 // its tool and host.
 func checkFileText(f *results.File, source string) error {
 	for _, t := range []struct{ what, s string }{{"the file name", source}, {"the tool", f.Tool.Name},
 		{"the tool version", f.Tool.Version}, {"the host name", f.Host.Hostname}, {"the host CPU", f.Host.CPU},
 		{"the host OS", f.Host.OS}, {"the host architecture", f.Host.Arch}} {
-		if err := checkText(t.what, t.s); err != nil {
+		if err := CheckText(t.what, t.s); err != nil {
 			return err
 		}
 	}
@@ -39,7 +39,7 @@ func checkFileText(f *results.File, source string) error {
 			{"error", b.Error}, {"device name", d.Name}, {"device vendor", d.Vendor}, {"platform", d.Platform},
 			{"platform version", d.PlatformVersion}, {"device version", d.Version}, {"driver version", d.DriverVersion},
 			{"device type", d.Type}, {"device index", d.Index}} {
-			if err := checkText(t.what, t.s); err != nil {
+			if err := CheckText(t.what, t.s); err != nil {
 				return fmt.Errorf("%s: benchmark %d: %w", source, i+1, err)
 			}
 		}

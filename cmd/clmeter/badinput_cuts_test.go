@@ -55,6 +55,8 @@ func cutsRows(fx badFixtures) []badInput {
 		{name: "store add a NUL in a name", args: []string{"store", "add", "--store", filepath.Join(d, "add.db"), nul}, code: u, want: []string{"nul-name.json: benchmark 1: name", "NUL byte", "nothing was stored"}},
 		{name: "label not UTF-8", args: saxpy("--store", filepath.Join(d, "s.db"), "--label", "k=\xff"), code: u, want: []string{"not valid UTF-8", "a store cannot keep"}},
 		{name: "label with a NUL", args: saxpy("--store", filepath.Join(d, "s.db"), "--label", "k=a\x00b"), code: u, want: []string{"NUL byte"}},
+		{name: "stored argument not UTF-8", args: []string{"run", fx.cl, "--kernel", "scale", "--global", "64", "-D", "FACTOR=\xff", "--arg", "buf:float:64",
+			"--arg", "buf:float:64:zero:out", "--store", filepath.Join(d, "s.db")}, code: u, want: []string{`the argument "FACTOR=\xff" is not valid UTF-8`}},
 		{name: "store add label not UTF-8", args: []string{"store", "add", "--store", filepath.Join(d, "add.db"), "--label", "k=caf\xc3", fx.good}, code: u, want: []string{"not valid UTF-8"}},
 		{name: "run -o of 300 characters", args: saxpy("-o", long), code: u, want: []string{"the file name is 305 bytes", "shorten it"}},
 		{name: "report -o of 300 characters", args: []string{"report", fx.good, "-o", long}, code: u, want: []string{"shorten it"}},
