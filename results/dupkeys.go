@@ -23,17 +23,20 @@ type keyFrame struct {
 const manyKeys = 16
 
 // duplicateKey returns the first key that appears twice in one object of
-// data, which must be valid JSON, and the offset just past it; ok is false
-// when every object names each key once. It walks the bytes once, keeping
-// the keys of the open objects only.
+// data, which must be valid JSON (other input returns false), and the offset
+// just past it; ok is false when every object names each key once. It walks
+// the bytes once, keeping the keys of the open objects only.
 func duplicateKey(data []byte) (key string, offset int, ok bool) {
-	var stack []keyFrame
-	var keys []string
+	stack := []keyFrame{{}} // the top level: no object
+	var keys [][]byte
 	for i := 0; i < len(data); i++ {
 		switch c := data[i]; c {
 		case '{', '[':
 			stack = append(stack, keyFrame{object: c == '{', expectKey: c == '{', start: len(keys)})
 		case '}', ']':
+			if len(stack) == 1 {
+				return "", 0, false
+			}
 			top := stack[len(stack)-1]
 			keys = keys[:top.start]
 			stack = stack[:len(stack)-1]
@@ -47,7 +50,7 @@ func duplicateKey(data []byte) (key string, offset int, ok bool) {
 				top.expectKey = false
 				k := keyText(data[i : end+1])
 				if top.seen(keys, k) {
-					return k, end + 1, true
+					return string(k), end + 1, true
 				}
 				keys = append(keys, k)
 				top.add(keys, k)
@@ -59,12 +62,12 @@ func duplicateKey(data []byte) (key string, offset int, ok bool) {
 }
 
 // seen reports whether the frame's object already has key k.
-func (f *keyFrame) seen(keys []string, k string) bool {
+func (f *keyFrame) seen(keys [][]byte, k []byte) bool {
 	if f.set != nil {
-		return f.set[k]
+		return f.set[string(k)]
 	}
 	for _, old := range keys[f.start:] {
-		if old == k {
+		if bytes.Equal(old, k) {
 			return true
 		}
 	}
@@ -73,14 +76,14 @@ func (f *keyFrame) seen(keys []string, k string) bool {
 
 // add notes k (already appended to keys) in the frame's set once the object
 // has manyKeys keys.
-func (f *keyFrame) add(keys []string, k string) {
+func (f *keyFrame) add(keys [][]byte, k []byte) {
 	switch n := len(keys) - f.start; {
 	case f.set != nil:
-		f.set[k] = true
+		f.set[string(k)] = true
 	case n >= manyKeys:
 		f.set = make(map[string]bool, 2*n)
 		for _, old := range keys[f.start:] {
-			f.set[old] = true
+			f.set[string(old)] = true
 		}
 	}
 }
@@ -99,15 +102,19 @@ func stringEnd(data []byte, i int) int {
 	return len(data) - 1
 }
 
-// keyText is the text of a quoted JSON key; escapes are decoded, so that
-// "a" and "\u0061" are the same key.
-func keyText(quoted []byte) string {
+// keyText is the text of a quoted JSON key, a slice of quoted unless it
+// holds escapes, which are decoded, so that "a" and "\u0061" are the same
+// key.
+func keyText(quoted []byte) []byte {
+	if len(quoted) < 2 || quoted[len(quoted)-1] != '"' {
+		return quoted // cut short: not valid JSON
+	}
 	if bytes.IndexByte(quoted, '\\') < 0 {
-		return string(quoted[1 : len(quoted)-1])
+		return quoted[1 : len(quoted)-1]
 	}
 	var s string
 	if json.Unmarshal(quoted, &s) != nil {
-		return string(quoted)
+		return quoted
 	}
-	return s
+	return []byte(s)
 }

@@ -65,3 +65,11 @@ func TestDecodeDuplicateAndBOM(t *testing.T) {
 		t.Errorf("a key given twice: %v, want a SyntaxError naming \"name\" and its line", err)
 	}
 }
+
+// TestDuplicateKeyOnBadInput: input that is not valid JSON does not make
+// duplicateKey panic.
+func TestDuplicateKeyOnBadInput(t *testing.T) {
+	for _, doc := range []string{`}`, `]]`, `"a"`, `{"a`, `{"a":1}}`, `"\`, ``, `{"a":1,"a`, `{"`, `{"\"`} {
+		duplicateKey([]byte(doc))
+	}
+}
