@@ -81,6 +81,10 @@ var benchEnvVars = []string{cache.OffEnv, cache.ForceEnv, cache.DirEnv, cache.De
 	runtime.DeviceEnv, "CUDA_CACHE_DISABLE", "CUDA_CACHE_PATH", "POCL_KERNEL_CACHE", "POCL_CACHE_DIR",
 	"NEO_CACHE_PERSISTENT", "NEO_CACHE_DIR", "MESA_SHADER_CACHE_DISABLE", "MESA_SHADER_CACHE_DIR", "AMD_COMGR_CACHE", "AMD_COMGR_CACHE_DIR"}
 
+// MaxTrials bounds Options.Trials: a trial is a fresh clmeter process for
+// each mode and program, a second or more each, so a thousand is hours.
+const MaxTrials = 1000
+
 // Options are the settings of one run of the experiment.
 type Options struct {
 	// Programs are built-in program names (small, large) or OpenCL C files.
@@ -230,8 +234,8 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 	if len(opts.Programs) == 0 {
 		opts.Programs = []string{"small", "large"}
 	}
-	if opts.Trials < 1 {
-		return fail.Usagef("--trials must be at least 1, got %d", opts.Trials)
+	if opts.Trials < 1 || opts.Trials > MaxTrials {
+		return fail.Usagef("--trials must be from 1 to %d, got %d (each trial is a fresh process per mode; 5, the default, is enough to see a saving)", MaxTrials, opts.Trials)
 	}
 	if err := CheckPrograms(opts.Programs); err != nil {
 		return err

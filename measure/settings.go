@@ -96,6 +96,30 @@ func (w *Warmup) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// The bounds of a warm-up (Settings.Validate): a warm-up brings clocks,
+// caches and the driver to a steady state, which takes seconds, not hours.
+// More is a typo (an extra few digits), not a plan.
+const (
+	// MaxWarmupLaunches is the most launches of a warm-up given as a count.
+	MaxWarmupLaunches = 1_000_000
+	// MaxWarmupTime is the longest warm-up given as a duration.
+	MaxWarmupTime = time.Hour
+)
+
+// check refuses a negative warm-up and one beyond MaxWarmupLaunches or
+// MaxWarmupTime.
+func (w Warmup) check() error {
+	switch {
+	case w.Count < 0 || w.Duration < 0:
+		return fmt.Errorf("--warmup: want a duration >= 0 or a count >= 0, got %s", w)
+	case w.Count > MaxWarmupLaunches:
+		return fmt.Errorf("--warmup %s is more than %d launches: a warm-up needs a few (3x) or a time (200ms)", w, MaxWarmupLaunches)
+	case w.Duration > MaxWarmupTime:
+		return fmt.Errorf("--warmup %s is longer than %s: a warm-up needs seconds at most (200ms, 2s)", w, MaxWarmupTime)
+	}
+	return nil
+}
+
 // ParseWarmup parses a warm-up flag: a duration like "200ms", a count like "3x",
 // or "auto" / "" for the default.
 func ParseWarmup(s string) (Warmup, error) {
@@ -349,8 +373,8 @@ func (s Settings) Validate() error {
 		errs = append(errs, fmt.Errorf("--samples %d of at least --min-sample-time %s each would take at least %s a benchmark, more than a day: lower --samples (or --min-sample-time)",
 			s.Samples, s.minSampleTime(), longDuration(t)))
 	}
-	if s.Warmup.Count < 0 || s.Warmup.Duration < 0 {
-		errs = append(errs, fmt.Errorf("--warmup: want a duration >= 0 or a count >= 0, got %s", s.Warmup))
+	if err := s.Warmup.check(); err != nil {
+		errs = append(errs, err)
 	}
 	if s.KernelTimeout < 0 {
 		errs = append(errs, fmt.Errorf("--kernel-timeout: want a duration >= 0, got %s", s.KernelTimeout))

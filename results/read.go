@@ -51,12 +51,14 @@ func Read(path string) (*File, error) {
 
 // Decode reads a result file from r; name is used in errors. It rejects
 // another schema or version (*VersionError), malformed JSON (*SyntaxError, with
-// line and column) and fields this version does not know.
+// line and column), a key given twice in one object (*SyntaxError) and fields
+// this version does not know. A UTF-8 byte order mark at the start is skipped.
 func Decode(r io.Reader, name string) (*File, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	data = bytes.TrimPrefix(data, utf8BOM)
 	// The header first, leniently: a file of another version may have fields
 	// this one does not know, and deserves the version error rather than those.
 	var head struct {
@@ -68,6 +70,11 @@ func Decode(r io.Reader, name string) (*File, error) {
 	}
 	if head.Schema != SchemaName || head.Version < MinSchemaVersion || head.Version > SchemaVersion {
 		return nil, &VersionError{File: name, Schema: head.Schema, Version: head.Version}
+	}
+	if key, off, dup := duplicateKey(data); dup {
+		line, col := position(data, off)
+		return nil, &SyntaxError{File: name, Line: line, Column: col,
+			Msg: fmt.Sprintf("key %q appears twice in one object: a result file names each key once (which value is meant?)", key)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()

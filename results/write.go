@@ -111,11 +111,20 @@ func (w *Writer) Flush() error {
 	return writeAtomic(w.path, &w.file, w.wrap)
 }
 
+// MaxOutputName is the longest file name -o takes: 255 bytes (NAME_MAX)
+// less what the temporary file written first adds ("." + name + ".tmp-" and
+// up to 10 digits).
+const MaxOutputName = 255 - len(".") - len(".tmp-") - 10
+
 // CheckWritable fails with a usage error when path's folder does not take a new file, so that a bad
 // -o is found before anything is measured. It leaves nothing behind.
 func CheckWritable(path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return fail.Usagef("-o %s is a folder: name a file", path)
+	}
+	if n := len(filepath.Base(path)); n > MaxOutputName {
+		return fail.Usagef("-o %.40s...: the file name is %d bytes, and at most %d fit (a name holds 255, and the temporary file written first adds %d): shorten it",
+			path, n, MaxOutputName, 255-MaxOutputName)
 	}
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, ".clmeter-probe-*")

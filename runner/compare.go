@@ -32,8 +32,8 @@ type CompareOptions struct {
 }
 
 func (o CompareOptions) check() error {
-	if o.Alpha <= 0 || o.Alpha >= 1 {
-		return usageErr("--alpha must be between 0 and 1, got %v", o.Alpha)
+	if !(o.Alpha > 0 && o.Alpha < 1) { // NaN fails both comparisons
+		return usageErr("--alpha must be between 0 and 1, such as 0.05, got %v", o.Alpha)
 	}
 	for _, f := range CompareFormats {
 		if o.Format == f {

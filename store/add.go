@@ -40,7 +40,8 @@ type Added struct {
 var labelKey = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$`)
 
 // ParseLabels parses key=value labels (--label). A key is letters, digits and
-// _ . : / -; the value may be anything but empty. A key given twice is an
+// _ . : / -; the value may be anything but empty, a NUL byte or invalid
+// UTF-8 (CheckText: no store keeps them). A key given twice is an
 // error, not a silent choice of one value.
 func ParseLabels(specs []string) (map[string]string, error) {
 	out := map[string]string{}
@@ -49,6 +50,9 @@ func ParseLabels(specs []string) (map[string]string, error) {
 		k = strings.TrimSpace(k)
 		if !ok || v == "" || !labelKey.MatchString(k) {
 			return nil, fmt.Errorf("label %q: want key=value (key: letters, digits, _ . : / -), e.g. --label branch=main", sp)
+		}
+		if err := CheckText("its value", v); err != nil {
+			return nil, fmt.Errorf("label %q: %w", sp, err)
 		}
 		if old, dup := out[k]; dup {
 			return nil, fmt.Errorf("label %q: key %q is given twice (%s=%s first): give each key once", sp, k, k, old)
@@ -98,7 +102,8 @@ func Hash(f *results.File) (string, error) {
 }
 
 // Check returns why f cannot be stored, or nil: it must have benchmarks,
-// each with a name, and a sampled benchmark's summary must be sane.
+// each with a name, a sampled benchmark's summary must be sane, and its
+// text must be what both back ends keep (checkFileText).
 func Check(f *results.File, source string) error {
 	if len(f.Benchmarks) == 0 {
 		return fmt.Errorf("%s: no benchmarks to store: nothing was stored", source)
@@ -117,6 +122,9 @@ func Check(f *results.File, source string) error {
 			}
 		}
 	}
+	if err := checkFileText(f, source); err != nil {
+		return fmt.Errorf("%w: nothing was stored", err)
+	}
 	return nil
 }
 
@@ -132,6 +140,11 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 	}
 	if err := Check(f, source); err != nil {
 		return Added{}, err
+	}
+	for k, v := range labels {
+		if err := CheckText("the label", k+"="+v); err != nil {
+			return Added{}, err
+		}
 	}
 	hash, err := Hash(f)
 	if err != nil {

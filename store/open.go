@@ -135,6 +135,9 @@ func (s *Store) openError(err error) error {
 			return err
 		}
 		msg := strings.TrimPrefix(oneLine(err), "store "+s.where+": ")
+		if fix := pgRefusal(err); fix != "" {
+			return fmt.Errorf("store %s %s (%s)", s.where, fix, msg)
+		}
 		if strings.Contains(msg, "failed to connect") {
 			return fmt.Errorf("store %s does not answer (%s): start the server or fix the URL", s.where, msg)
 		}

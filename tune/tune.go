@@ -130,9 +130,25 @@ func (r *Result) Speedup() (s, lo, hi float64) {
 	return 1 / r.Compare.Ratio, 1 / r.Compare.RatioHigh, 1 / r.Compare.RatioLow
 }
 
+// check refuses a budget or tolerance that cannot be meant: a negative
+// budget, and a tolerance that is negative, infinite or NaN (zero is the
+// default of each).
+func (o Options) check() error {
+	if o.Budget < 0 {
+		return fail.Usagef("--budget must be above zero, got %s (the default is %s)", o.Budget, DefaultBudget)
+	}
+	if o.Tolerance < 0 || math.IsNaN(o.Tolerance) || math.IsInf(o.Tolerance, 0) {
+		return fail.Usagef("--tolerance must be a finite relative difference above zero, such as 1e-4 (the default), got %g", o.Tolerance)
+	}
+	return nil
+}
+
 // Run tunes o.Target on the selected device, prints the table (or JSON) on
 // stdout and writes the result file.
 func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
+	if err := o.check(); err != nil {
+		return err
+	}
 	k, err := kernelOf(o)
 	if err != nil {
 		return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/clmeter/clmeter/profile"
@@ -57,4 +58,25 @@ func envTrue(name string) bool {
 		return true
 	}
 	return false
+}
+
+// checkSwitches refuses a CLMETER_* switch set to a value that is neither on
+// nor off, in one line naming the variable and the values it takes, before
+// any command runs. CLMETER_NO_CACHE is also --no-cache's EnvVars, which
+// take what strconv.ParseBool does; the others, read by envTrue, take
+// 1/0, true/false, yes/no and on/off.
+func (environment) checkSwitches() error {
+	if v := os.Getenv(cache.OffEnv); v != "" {
+		if _, err := strconv.ParseBool(v); err != nil {
+			return usageErr("%s=%q: want 1 (build every program from source) or 0; true and false work too", cache.OffEnv, v)
+		}
+	}
+	for _, name := range []string{cache.ForceEnv, cache.DebugEnv, cache.StoreWaitEnv} {
+		switch strings.ToLower(os.Getenv(name)) {
+		case "", "1", "true", "yes", "on", "0", "false", "no", "off":
+		default:
+			return usageErr("%s=%q: want 1 (on) or 0 (off); true/false, yes/no and on/off work too", name, os.Getenv(name))
+		}
+	}
+	return nil
 }

@@ -194,9 +194,17 @@ func unknownSubcommand(c *cli.Context) error {
 // run runs clmeter with args and returns the exit status. Errors go to stderr as
 // "clmeter: reason".
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if err := env.checkSwitches(); err != nil {
+		fmt.Fprintf(stderr, "clmeter: %v\n", err)
+		return exitUsage
+	}
+	stdout, writeErr := watchWrites(stdout)
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{"args": args} // for rerunCommand
 	err := app.RunContext(ctx, interspersed(app, args))
+	if werr := writeErr(); err == nil && werr != nil {
+		err = fmt.Errorf("cannot write the output: %v", werr)
+	}
 	if err == nil && ctx.Err() != nil {
 		// The work was done when the interrupt came (during the end-of-run
 		// store of the binary cache, which it skips, or the exit).
@@ -209,6 +217,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	code := exitError
 	var ce cli.ExitCoder
 	switch {
+	case errors.Is(err, devsel.ErrSpec): // a malformed --device, whoever wrapped it
+		code = exitUsage
 	case errors.Is(err, devsel.ErrNoMatch): // no usable device, whoever wrapped it
 		code = exitNoDevice
 	case fail.KindOf(err) != fail.Other:

@@ -36,6 +36,16 @@ func storeTarget(c *cli.Context) (string, map[string]string, error) {
 	if loc == "" && len(labels) > 0 {
 		return "", nil, usageErr("--label needs --store (or %s): labels are kept in the results database", store.Env)
 	}
+	if loc != "" {
+		// The command line and the names it gives are stored: check them
+		// before the run measures, not when the store refuses them after.
+		args, _ := c.App.Metadata["args"].([]string)
+		for _, a := range args {
+			if err := store.CheckText("the argument", a); err != nil {
+				return "", nil, usageErr("%v", err)
+			}
+		}
+	}
 	return loc, labels, nil
 }
 

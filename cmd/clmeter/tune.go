@@ -45,6 +45,13 @@ func init() {
 			if err != nil {
 				return err
 			}
+			// Zero is the package's default; given on the command line it is a mistake.
+			if c.IsSet("budget") && c.Duration("budget") == 0 {
+				return usageErr("--budget must be above zero, got 0s (the default is %s)", tune.DefaultBudget)
+			}
+			if c.IsSet("tolerance") && c.Float64("tolerance") == 0 {
+				return usageErr("--tolerance must be a finite relative difference above zero, such as 1e-4 (the default), got 0")
+			}
 			if !c.IsSet("max-time") {
 				s.MaxTime = 2 * time.Second
 			}

@@ -16,6 +16,19 @@ import (
 // ErrNoMatch is wrapped by Match's error when a part of the spec names no device.
 var ErrNoMatch = errors.New("no device matches")
 
+// ErrSpec is wrapped by Parse's error: the spec is malformed (bad usage),
+// which is not the same as naming no device (ErrNoMatch).
+var ErrSpec = errors.New("malformed device spec")
+
+// specError is a malformed spec's message, which is ErrSpec.
+type specError struct{ msg string }
+
+func (e *specError) Error() string        { return e.msg }
+func (e *specError) Is(target error) bool { return target == ErrSpec }
+
+// specErrorf is Parse's error: a specError of the formatted message.
+func specErrorf(format string, a ...any) error { return &specError{msg: fmt.Sprintf(format, a...)} }
+
 // A Spec is a parsed --device value.
 type Spec struct {
 	parts []part
@@ -67,7 +80,7 @@ func Parse(spec string) (Spec, error) {
 		lp := strings.ToLower(p)
 		switch {
 		case p == "":
-			return Spec{}, fmt.Errorf("device spec %q has an empty part: write e.g. --device 0,1", spec)
+			return Spec{}, specErrorf("device spec %q has an empty part: write e.g. --device 0,1", spec)
 		case lp == "all":
 			s.parts = append(s.parts, part{kind: kindAll})
 		case lp == "gpu" || lp == "cpu" || lp == "accelerator" || lp == "custom":
@@ -77,13 +90,13 @@ func Parse(spec string) (Spec, error) {
 			pi, err1 := strconv.Atoi(a)
 			di, err2 := strconv.Atoi(b)
 			if err1 != nil || err2 != nil || pi < 0 || di < 0 {
-				return Spec{}, fmt.Errorf("device spec %q: want platform:device like 1:0", p)
+				return Spec{}, specErrorf("device spec %q: want platform:device like 1:0", p)
 			}
 			s.parts = append(s.parts, part{kind: kindPlatformDevice, platform: pi, index: di})
 		default:
 			if n, err := strconv.Atoi(p); err == nil {
 				if n < 0 {
-					return Spec{}, fmt.Errorf("device spec %q: an index is 0 or more", p)
+					return Spec{}, specErrorf("device spec %q: an index is 0 or more", p)
 				}
 				s.parts = append(s.parts, part{kind: kindIndex, index: n})
 			} else {
@@ -130,7 +143,7 @@ func (s Spec) Match(cands []Candidate) ([]int, error) {
 		case kindIndex:
 			for i, c := range cands {
 				if c.Index < 0 {
-					return nil, fmt.Errorf("device spec %q: an index names a device of this machine; stored devices are named by platform:device (0:0), a name, a type or all", strconv.Itoa(p.index))
+					return nil, specErrorf("device spec %q: an index names a device of this machine; stored devices are named by platform:device (0:0), a name, a type or all", strconv.Itoa(p.index))
 				}
 				if c.Index == p.index {
 					add(i)
