@@ -140,7 +140,7 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	a := Added{Hash: hash, Benchmarks: len(f.Benchmarks), Source: source, Labels: labels}
+	a := Added{Hash: hash, Benchmarks: len(f.Benchmarks), Source: RedactLocation(source), Labels: labels}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return a, fmt.Errorf("store %s: %w", s.where, err)
@@ -169,7 +169,7 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 // a.UploadID; an upload of the same hash stored before sets a.Duplicate
 // instead (and inserts nothing).
 func (s *Store) insertUpload(ctx context.Context, tx *sql.Tx, f *results.File, a *Added) error {
-	cmdLine, _ := json.Marshal(nonNil(f.CommandLine))
+	cmdLine, _ := json.Marshal(nonNil(RedactCommand(f.CommandLine)))
 	labelJSON, _ := json.Marshal(a.Labels)
 	err := tx.QueryRowContext(ctx, s.q(`INSERT INTO uploads (hash, source, created_ns, added_ns, tool, tool_version,
 		command_line, host_os, host_arch, host_cpu, host_cores, hostname, labels, benchmarks)
