@@ -17,6 +17,7 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/units"
 )
 
 // An Added says what Add did with one result file.
@@ -40,8 +41,11 @@ type Added struct {
 var labelKey = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$`)
 
 // ParseLabels parses key=value labels (--label). A key is letters, digits and
-// _ . : / -; the value may be anything but empty. A key given twice is an
-// error, not a silent choice of one value.
+// _ . : / -; the value is any text but empty that may be shown on a
+// terminal as it is (units.SafeText: no control character, escape or
+// bidirectional override), so that no label a colleague stores can drive
+// another's terminal. A key given twice is an error, not a silent choice of
+// one value.
 func ParseLabels(specs []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, sp := range specs {
@@ -49,6 +53,9 @@ func ParseLabels(specs []string) (map[string]string, error) {
 		k = strings.TrimSpace(k)
 		if !ok || v == "" || !labelKey.MatchString(k) {
 			return nil, fmt.Errorf("label %q: want key=value (key: letters, digits, _ . : / -), e.g. --label branch=main", sp)
+		}
+		if !units.SafeText(v) {
+			return nil, fail.Usagef("label %q: the value holds a control character, an escape or a bidirectional override (or is not UTF-8): a label is plain text on one line, e.g. --label branch=main", sp)
 		}
 		if old, dup := out[k]; dup {
 			return nil, fmt.Errorf("label %q: key %q is given twice (%s=%s first): give each key once", sp, k, k, old)
@@ -113,7 +120,7 @@ func Check(f *results.File, source string) error {
 		if m := b.Measurement; m != nil {
 			if m.Summary.Median < 0 || m.Summary.CI95Low > m.Summary.CI95High || m.Summary.N != len(m.Samples) && len(m.Samples) > 0 {
 				return fmt.Errorf("%s: benchmark %d (%s): inconsistent summary (median %d ns, CI [%d, %d], %d samples for n=%d): nothing was stored",
-					source, i+1, b.Name, m.Summary.Median, m.Summary.CI95Low, m.Summary.CI95High, len(m.Samples), m.Summary.N)
+					source, i+1, units.Escape(b.Name), m.Summary.Median, m.Summary.CI95Low, m.Summary.CI95High, len(m.Samples), m.Summary.N)
 			}
 		}
 	}
@@ -222,7 +229,7 @@ func (s *Store) insertResults(ctx context.Context, tx *sql.Tx, f *results.File, 
 			return err
 		}
 		if err := s.addResult(ctx, sw, insResult, insBody, upload, i, created, devID, b); err != nil {
-			return fmt.Errorf("%s: benchmark %d (%s): %w", source, i+1, b.Name, err)
+			return fmt.Errorf("%s: benchmark %d (%s): %w", source, i+1, units.Escape(b.Name), err)
 		}
 		if afterResult != nil {
 			if err := afterResult(i); err != nil {

@@ -25,6 +25,7 @@ import (
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/devsel"
 	"github.com/clmeter/clmeter/runtime/icd"
+	"github.com/clmeter/clmeter/units"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -243,8 +244,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code == exitInterrupted && !strings.Contains(msg, "interrupt") {
 		msg = "interrupted: " + msg
 	}
-	fmt.Fprintf(stderr, "clmeter: %s\n", msg)
+	fmt.Fprintf(stderr, "clmeter: %s\n", escapeLines(msg))
 	return code
+}
+
+// escapeLines shows each line of an error message through units.Escape: a
+// name from a file or the store that a message quotes reaches the terminal
+// escaped, while a message of several lines (a build log) keeps its lines.
+func escapeLines(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = units.Escape(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func isFlagError(err error) bool {
