@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -134,4 +136,56 @@ func firstResultIDs(t *testing.T, db *sql.DB, s *Store) int64 {
 		t.Fatal(err)
 	}
 	return id
+}
+
+// TestPasswordSources: a server that asks for a password takes it from the
+// URL, from PGPASSWORD or from a .pgpass file (PGPASSFILE), so that none
+// need be in a command line; without one the store is not opened.
+func TestPasswordSources(t *testing.T) {
+	if storetest.PostgresBin() == "" {
+		storetest.PostgresURL(t) // skips, or fails under CI
+	}
+	pg, err := storetest.StartPostgres()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pg.Stop()
+	loc, err := pg.NewDatabase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pw = "pw-from-elsewhere"
+	if err := pg.RequirePassword(pw); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	t.Setenv("PGPASSFILE", filepath.Join(t.TempDir(), "none"))
+	if s, err := Open(ctx, loc, Options{Create: true}); err == nil {
+		s.Close()
+		t.Fatal("opened without a password")
+	}
+	try := func(how, location string) {
+		t.Helper()
+		s, err := Open(ctx, location, Options{Create: true})
+		if err != nil {
+			t.Errorf("password from %s: %v", how, err)
+			return
+		}
+		defer s.Close()
+		if strings.Contains(s.String(), pw) {
+			t.Errorf("password from %s: the store is named %s", how, s)
+		}
+	}
+	u, _ := url.Parse(loc)
+	u.User = url.UserPassword("clmeter", pw)
+	try("the URL", u.String())
+	t.Setenv("PGPASSWORD", pw)
+	try("PGPASSWORD", loc)
+	os.Unsetenv("PGPASSWORD")
+	pass := filepath.Join(t.TempDir(), ".pgpass")
+	if err := os.WriteFile(pass, []byte(fmt.Sprintf("127.0.0.1:%d:*:clmeter:%s\n", pg.Port, pw)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PGPASSFILE", pass)
+	try(".pgpass", loc)
 }
