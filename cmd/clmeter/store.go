@@ -11,7 +11,7 @@ import (
 // storeFlag names the results database for every command that uses it.
 var storeFlag = &cli.StringFlag{
 	Name:    "store",
-	Usage:   "results database: a SQLite file path, or a postgres://user:password@host/db URL; 'default' is the SQLite file in the user data folder",
+	Usage:   "results database: a SQLite file path, or a postgres://user@host/db URL (the password from PGPASSWORD or ~/.pgpass; one in the URL is never recorded); 'default' is the SQLite file in the user data folder",
 	EnvVars: []string{store.Env},
 }
 
