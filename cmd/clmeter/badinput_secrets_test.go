@@ -249,6 +249,9 @@ func TestEscapesShownEscaped(t *testing.T) {
 	for i := range 2 {
 		f := storetest.File(specs, storetest.Options{Device: storetest.Devices[0], Samples: 8, Seed: uint64(i), Created: time.Date(2026, 1, 2+i, 3, 4, 5, 0, time.UTC)})
 		f.Benchmarks[0].Device.Name = "dev\u202eice"
+		f.Benchmarks[0].Device.DriverVersion += "\x1b[31m"
+		f.Host.CPU, f.Host.Hostname, f.Tool.Version = "cpu\x1b[2J", "host\u2066", "0.1\x9b"
+		f.Benchmarks[0].Measurement.Warnings = append(f.Benchmarks[0].Measurement.Warnings, "warn\x1b]0;t\a")
 		p := filepath.Join(dir, []string{"a.json", "b.json"}[i])
 		if err := results.WriteFile(p, f); err != nil {
 			t.Fatal(err)
@@ -257,7 +260,7 @@ func TestEscapesShownEscaped(t *testing.T) {
 	}
 	db := filepath.Join(dir, "esc.db")
 	for _, args := range [][]string{
-		{"report", files[0]}, {"report", files[0], "--format", "markdown"}, {"report", files[0], "--format", "csv"},
+		{"report", files[0]}, {"report", files[0], "--format", "markdown"}, {"report", files[0], "--format", "csv"}, {"report", files[0], "--format", "benchfmt"},
 		{"compare", files[0], files[1]}, {"compare", files[0], files[1], "--format", "csv"},
 		{"store", "add", "--store", db, files[0], files[1]},
 		{"history", "--store", db}, {"history", "--store", db, "--format", "csv"}, {"history", "--store", db, "--format", "markdown"},
@@ -266,7 +269,7 @@ func TestEscapesShownEscaped(t *testing.T) {
 		if code != 0 {
 			t.Errorf("%v: exit %d: %s", args, code, errs)
 		}
-		if strings.ContainsAny(stdout+errs, "\x1b\a\u202e") {
+		if strings.ContainsAny(stdout+errs, "\x1b\a\u202e\u2066\u009b") {
 			t.Errorf("%v: raw escapes reach the terminal:\n%q", args, stdout+errs)
 		}
 		// A table cell shows the newline as \n; wrapped text (a heading) as a space.

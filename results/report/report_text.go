@@ -174,8 +174,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintln(ew)
 	for _, s := range r.Sources {
 		h := s.File.Host
-		fmt.Fprintf(ew, "- `%s`: %s/%s, %s, %d cores, host %s, %s, %s %s\n", s.Path, h.OS, h.Arch, orDash(h.CPU), h.Cores,
-			orDash(h.Hostname), s.File.Created.Format("2006-01-02 15:04:05Z07:00"), s.File.Tool.Name, s.File.Tool.Version)
+		fmt.Fprintln(ew, units.Escape(fmt.Sprintf("- `%s`: %s/%s, %s, %d cores, host %s, %s, %s %s", s.Path, h.OS, h.Arch, orDash(h.CPU), h.Cores,
+			orDash(h.Hostname), s.File.Created.Format("2006-01-02 15:04:05Z07:00"), s.File.Tool.Name, s.File.Tool.Version)))
 	}
 	if len(r.Rows) > 0 {
 		fmt.Fprintln(ew)
