@@ -1,6 +1,9 @@
 package store
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Redacted stands where a password was.
 const Redacted = "xxxxx"
@@ -24,6 +27,20 @@ var queryPasswordRE = regexp.MustCompile(`(?i)([?&](?:ssl)?password=)[^&#]*`)
 func RedactLocation(s string) string {
 	s = userinfoRE.ReplaceAllString(s, "${1}${2}:"+Redacted+"@")
 	return queryPasswordRE.ReplaceAllString(s, "${1}"+Redacted)
+}
+
+// wordRE is a run of text without whitespace.
+var wordRE = regexp.MustCompile(`\S+`)
+
+// RedactText returns a message or other free text with RedactLocation
+// applied to each of its words (runs without whitespace), so that a URL
+// quoted anywhere in it (a store URL given where a target was expected)
+// shows no password, and text around it is kept as it is.
+func RedactText(s string) string {
+	if !strings.Contains(s, "@") && !strings.Contains(strings.ToLower(s), "password=") {
+		return s
+	}
+	return wordRE.ReplaceAllStringFunc(s, RedactLocation)
 }
 
 // RedactCommand returns a copy of a command line (os.Args style) with each

@@ -33,6 +33,10 @@ func TestRedactLocation(t *testing.T) {
 			t.Errorf("RedactLocation(%q) = %q, want %q", in, got, want)
 		}
 	}
+	msg := `unknown kernel "postgres://u:secret@h/db": see clmeter: x @ dev, time 23:56 @ 1`
+	if got := RedactText(msg); got != `unknown kernel "postgres://u:xxxxx@h/db": see clmeter: x @ dev, time 23:56 @ 1` {
+		t.Errorf("RedactText(%q) = %q", msg, got)
+	}
 	args := []string{"clmeter", "run", "--store", "postgres://u:secret@h/db", "-o", "r.json"}
 	got := RedactCommand(args)
 	if strings.Contains(strings.Join(got, " "), "secret") || args[3] != "postgres://u:secret@h/db" || len(got) != len(args) {

@@ -53,6 +53,7 @@ func secretRows(fx badFixtures) []badInput {
 		{name: "store add URL without slashes", args: []string{"store", "add", "--store", "postgresql:u:" + pw + "@h/db", fx.good}, code: u, want: []string{"two slashes"}},
 		{name: "history store of a word scheme", args: []string{"history", "--store", "pg:u:" + pw + "@h/db"}, code: u, want: []string{`"pg:" looks like a URL scheme`}},
 		{name: "store URL password option", args: []string{"history", "--store", "postgres://h/?password=" + pw}, code: u, want: []string{"names no database", "password=xxxxx"}},
+		{name: "store URL given as a target", args: []string{"run", "postgres://u:" + pw + "@h/db"}, code: u, want: []string{"unknown kernel", "u:xxxxx@h"}},
 		{name: "serve on every interface", args: []string{"serve", "--store", fx.goodStore, "--addr", "0.0.0.0:0"}, code: u, want: []string{"--public", "every interface"}},
 		{name: "serve on every interface, no host", args: []string{"serve", "--store", fx.goodStore, "--addr", ":0"}, code: u, want: []string{"--public"}},
 		{name: "serve on a network address", args: []string{"serve", "--store", fx.goodStore, "--addr", "192.0.2.1:0"}, code: u, want: []string{"--public", "192.0.2.1"}},

@@ -25,6 +25,7 @@ import (
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/devsel"
 	"github.com/clmeter/clmeter/runtime/icd"
+	"github.com/clmeter/clmeter/store"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -244,11 +245,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code == exitInterrupted && !strings.Contains(msg, "interrupt") {
 		msg = "interrupted: " + msg
 	}
-	fmt.Fprintf(stderr, "clmeter: %s\n", escapeLines(msg))
+	fmt.Fprintf(stderr, "clmeter: %s\n", escapeLines(store.RedactText(msg)))
 	return code
 }
 
-// escapeLines shows each line of an error message through units.Escape: a
+// escapeLines shows each line of an error message (its passwords already
+// taken out by store.RedactText) through units.Escape: a
 // name from a file or the store that a message quotes reaches the terminal
 // escaped, while a message of several lines (a build log) keeps its lines.
 func escapeLines(msg string) string {
