@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/store"
+	"github.com/clmeter/clmeter/units"
 )
 
 // storeFlag names the results database for every command that uses it.
@@ -76,7 +77,7 @@ func init() {
 					if a.Duplicate {
 						what = fmt.Sprintf("already stored as upload %d: nothing added", a.UploadID)
 					}
-					fmt.Fprintf(c.App.Writer, "%s: %s (%s)\n", a.Source, what, store.LabelText(a.Labels))
+					fmt.Fprintln(c.App.Writer, units.Escape(fmt.Sprintf("%s: %s (%s)", a.Source, what, store.LabelText(a.Labels))))
 				}
 				if err != nil {
 					return err
