@@ -47,6 +47,8 @@ type Options struct {
 	// Threshold is the size beyond which a change is marked a regression or
 	// an improvement (default history.DefaultThreshold).
 	Threshold float64
+	// Public allows an Addr beyond the loopback interface (CheckAddr).
+	Public bool
 }
 
 // Serve opens the store read-only and serves the dashboard on o.Addr until
@@ -54,6 +56,10 @@ type Options struct {
 func Serve(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
+	}
+	warning, err := CheckAddr(o.Addr, o.Public)
+	if err != nil {
+		return err
 	}
 	st, err := store.Open(ctx, o.Store, store.Options{ReadOnly: true})
 	if err != nil {
@@ -64,7 +70,12 @@ func Serve(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("serve: %w (pick another with --addr)", err)
 	}
-	srv := &http.Server{Handler: New(st, o.Threshold), ReadHeaderTimeout: 10 * time.Second,
+	if warning != "" {
+		fmt.Fprintln(stderr, warning)
+	}
+	h := New(st, o.Threshold)
+	h.allowHosts(o.Addr, o.Public)
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: log.New(stderr, "clmeter serve: ", 0)}
 	fmt.Fprintf(stdout, "clmeter: serving %s on http://%s/ (read-only; Ctrl-C stops)\n", st, ln.Addr())
 	errc := make(chan error, 1)
@@ -86,6 +97,10 @@ type Server struct {
 	threshold float64
 	pages     map[string]*template.Template
 	mux       *http.ServeMux
+	// hosts are the host names answered (lower case, no port); anyIP
+	// answers any IP address too (a public dashboard's).
+	hosts map[string]bool
+	anyIP bool
 }
 
 // New returns the dashboard over st; threshold is the change size marked as a
@@ -94,7 +109,10 @@ func New(st *store.Store, threshold float64) *Server {
 	if threshold <= 0 {
 		threshold = history.DefaultThreshold
 	}
-	s := &Server{st: st, threshold: threshold, pages: map[string]*template.Template{}, mux: http.NewServeMux()}
+	s := &Server{st: st, threshold: threshold, pages: map[string]*template.Template{}, mux: http.NewServeMux(), hosts: map[string]bool{}}
+	for _, h := range loopbackNames {
+		s.hosts[h] = true
+	}
 	funcs := template.FuncMap{
 		"dur":     func(v any) string { return report.FormatDuration(toDuration(v)) },
 		"day":     func(t time.Time) string { return t.Format("2006-01-02") },
@@ -133,15 +151,20 @@ func New(st *store.Store, threshold float64) *Server {
 	return s
 }
 
-// ServeHTTP serves GET and HEAD only: the dashboard never writes.
+// ServeHTTP serves GET and HEAD only, for its own host names only (421 for
+// another): the dashboard never writes.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; img-src 'self' data:")
+	if !s.knownHost(r) {
+		misdirected(w)
+		return
+	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "the dashboard is read-only", http.StatusMethodNotAllowed)
 		return
 	}
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; img-src 'self' data:")
 	s.mux.ServeHTTP(w, r)
 }
 

@@ -1,7 +1,6 @@
 package history
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/store"
+	"github.com/clmeter/clmeter/units"
 )
 
 type jsonPoint struct {
@@ -120,7 +120,7 @@ func writeJSON(w io.Writer, hs []Series) error {
 // writeMarkdown writes each series as a markdown table of its runs (or,
 // with regressions, of its change points).
 func writeMarkdown(w io.Writer, hs []Series, regressions bool) error {
-	esc := strings.NewReplacer("|", `\|`).Replace
+	esc := func(s string) string { return strings.ReplaceAll(units.Escape(s), "|", `\|`) }
 	row := func(cells ...string) {
 		for i := range cells {
 			cells[i] = esc(cells[i])
@@ -155,7 +155,7 @@ func writeMarkdown(w io.Writer, hs []Series, regressions bool) error {
 }
 
 func writeCSV(w io.Writer, hs []Series) error {
-	cw := csv.NewWriter(w)
+	cw := report.NewCSVWriter(w)
 	cw.Write([]string{"benchmark", "params", "device", "driver", "result_id", "upload_id", "created", "median_ns", "ci95_low_ns", "ci95_high_ns", "n", "cv", "labels"})
 	for _, h := range hs {
 		for _, p := range h.Points {
@@ -172,7 +172,7 @@ func writeCSV(w io.Writer, hs []Series) error {
 }
 
 func writeChangesCSV(w io.Writer, hs []Series) error {
-	cw := csv.NewWriter(w)
+	cw := report.NewCSVWriter(w)
 	cw.Write([]string{"benchmark", "params", "device", "driver", "last_before_result_id", "first_after_result_id", "first_after_created",
 		"before_median_ns", "after_median_ns", "size", "p_value", "verdict", "newest", "kind", "runs"})
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }

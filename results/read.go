@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/clmeter/clmeter/units"
 )
 
 // A SyntaxError is malformed JSON in a result file, with its position.
@@ -116,7 +118,7 @@ func checkVersionFields(f *File, name string) error {
 		}
 		for _, field := range []string{"roofline", "resources", "clocks", "identity"} {
 			if v, ok := fields[field]; ok && f.Version < v {
-				return fmt.Errorf("%s: benchmark %d (%s): field %q is not in schema version %d (it came in version %d)", name, i, b.Name, field, f.Version, v)
+				return fmt.Errorf("%s: benchmark %d (%s): field %q is not in schema version %d (it came in version %d)", name, i, units.Escape(b.Name), field, f.Version, v)
 			}
 		}
 	}

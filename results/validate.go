@@ -3,6 +3,8 @@ package results
 import (
 	"fmt"
 	"time"
+
+	"github.com/clmeter/clmeter/units"
 )
 
 // MaxSampleTime is the longest per-launch time a sample may hold: a day. A
@@ -24,7 +26,7 @@ func CheckSamples(f *File, name string) error {
 			continue
 		}
 		where := func(format string, a ...any) error {
-			return fmt.Errorf("%s: benchmark %d (%s): %s", name, i+1, b.Name, fmt.Sprintf(format, a...))
+			return fmt.Errorf("%s: benchmark %d (%s): %s", name, i+1, units.Escape(b.Name), fmt.Sprintf(format, a...))
 		}
 		if len(m.Samples) == 0 {
 			if m.Summary.N > 0 {

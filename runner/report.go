@@ -9,6 +9,7 @@ import (
 	"github.com/clmeter/clmeter/internal/atomicfile"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/results/report"
+	"github.com/clmeter/clmeter/units"
 )
 
 // ReportOptions are what 'clmeter report' was asked to do.
@@ -30,7 +31,7 @@ func readResultFiles(paths []string, stderr io.Writer) (srcs []results.Source, b
 		return nil, 1, fail.With(fail.Usage, errs[0])
 	}
 	for _, e := range errs {
-		fmt.Fprintf(stderr, "clmeter: skipping %v\n", e)
+		fmt.Fprintf(stderr, "clmeter: skipping %s\n", units.Escape(e.Error()))
 	}
 	if len(srcs) == 0 {
 		return nil, len(errs), fail.With(fail.Usage, fmt.Errorf("no result file could be read (%d given)", len(paths)))

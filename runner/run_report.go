@@ -213,7 +213,7 @@ func writeWideRunTable(w io.Writer, done []results.Benchmark, verbose bool) erro
 			name += " INVALID"
 		}
 		s := m.Summary
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", name, paramText(b), b.Device.Name,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", units.Escape(name), units.Escape(paramText(b)), units.Escape(b.Device.Name),
 			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), units.Percent(s.CV), ciCell(s),
 			throughput(m), boundCell(b), m.StopReason)
 		for _, n := range runNotes(b, verbose) {
@@ -224,7 +224,7 @@ func writeWideRunTable(w io.Writer, done []results.Benchmark, verbose bool) erro
 		return err
 	}
 	for _, n := range notes {
-		fmt.Fprintln(w, "  "+n)
+		fmt.Fprintln(w, "  "+units.Escape(n))
 	}
 	return nil
 }

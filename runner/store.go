@@ -34,7 +34,7 @@ func saveToStore(ctx context.Context, loc string, labels map[string]string, outp
 	}
 	source := output
 	if source == "" {
-		source = strings.Join(file.CommandLine, " ")
+		source = strings.Join(store.RedactCommand(file.CommandLine), " ")
 	}
 	a, err := store.AddResultFile(context.WithoutCancel(ctx), loc, &file, source, labels)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/units"
 )
 
 // An Added says what Add did with one result file.
@@ -40,9 +41,11 @@ type Added struct {
 var labelKey = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.:/-]*$`)
 
 // ParseLabels parses key=value labels (--label). A key is letters, digits and
-// _ . : / -; the value may be anything but empty, a NUL byte or invalid
-// UTF-8 (CheckText: no store keeps them). A key given twice is an
-// error, not a silent choice of one value.
+// _ . : / -; the value is any text but empty that may be shown on a
+// terminal as it is: valid UTF-8 without a NUL byte (CheckText: no store
+// keeps them), and no control character, escape or bidirectional override
+// (units.SafeText), so that no label a colleague stores can drive another's
+// terminal. A key given twice is an error, not a silent choice of one value.
 func ParseLabels(specs []string) (map[string]string, error) {
 	out := map[string]string{}
 	for _, sp := range specs {
@@ -53,6 +56,9 @@ func ParseLabels(specs []string) (map[string]string, error) {
 		}
 		if err := CheckText("its value", v); err != nil {
 			return nil, fmt.Errorf("label %q: %w", sp, err)
+		}
+		if !units.SafeText(v) {
+			return nil, fail.Usagef("label %q: the value holds a control character, an escape or a bidirectional override (or is not UTF-8): a label is plain text on one line, e.g. --label branch=main", sp)
 		}
 		if old, dup := out[k]; dup {
 			return nil, fmt.Errorf("label %q: key %q is given twice (%s=%s first): give each key once", sp, k, k, old)
@@ -118,7 +124,7 @@ func Check(f *results.File, source string) error {
 		if m := b.Measurement; m != nil {
 			if m.Summary.Median < 0 || m.Summary.CI95Low > m.Summary.CI95High || m.Summary.N != len(m.Samples) && len(m.Samples) > 0 {
 				return fmt.Errorf("%s: benchmark %d (%s): inconsistent summary (median %d ns, CI [%d, %d], %d samples for n=%d): nothing was stored",
-					source, i+1, b.Name, m.Summary.Median, m.Summary.CI95Low, m.Summary.CI95High, len(m.Samples), m.Summary.N)
+					source, i+1, units.Escape(b.Name), m.Summary.Median, m.Summary.CI95Low, m.Summary.CI95High, len(m.Samples), m.Summary.N)
 			}
 		}
 	}
@@ -153,7 +159,7 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 	if labels == nil {
 		labels = map[string]string{}
 	}
-	a := Added{Hash: hash, Benchmarks: len(f.Benchmarks), Source: source, Labels: labels}
+	a := Added{Hash: hash, Benchmarks: len(f.Benchmarks), Source: RedactLocation(source), Labels: labels}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return a, fmt.Errorf("store %s: %w", s.where, err)
@@ -182,7 +188,7 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 // a.UploadID; an upload of the same hash stored before sets a.Duplicate
 // instead (and inserts nothing).
 func (s *Store) insertUpload(ctx context.Context, tx *sql.Tx, f *results.File, a *Added) error {
-	cmdLine, _ := json.Marshal(nonNil(f.CommandLine))
+	cmdLine, _ := json.Marshal(nonNil(RedactCommand(f.CommandLine)))
 	labelJSON, _ := json.Marshal(a.Labels)
 	err := tx.QueryRowContext(ctx, s.q(`INSERT INTO uploads (hash, source, created_ns, added_ns, tool, tool_version,
 		command_line, host_os, host_arch, host_cpu, host_cores, hostname, labels, benchmarks)
@@ -235,7 +241,7 @@ func (s *Store) insertResults(ctx context.Context, tx *sql.Tx, f *results.File, 
 			return err
 		}
 		if err := s.addResult(ctx, sw, insResult, insBody, upload, i, created, devID, b); err != nil {
-			return fmt.Errorf("%s: benchmark %d (%s): %w", source, i+1, b.Name, err)
+			return fmt.Errorf("%s: benchmark %d (%s): %w", source, i+1, units.Escape(b.Name), err)
 		}
 		if afterResult != nil {
 			if err := afterResult(i); err != nil {

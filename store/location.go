@@ -36,11 +36,8 @@ func CheckLocation(location string) error {
 	if location == "" {
 		return fail.Usagef("the store location is empty: name a SQLite file, a postgres:// URL, or 'default'")
 	}
-	if m := schemeRE.FindStringSubmatch(location); m != nil && !isPostgres(location) {
-		scheme := strings.ToLower(m[1])
-		if scheme != "sqlite" && scheme != "file" {
-			return fail.Usagef("store %q: %s:// is not a store clmeter can use: name a SQLite file (results.db), a postgres://user:password@host/db URL, or 'default'", location, m[1])
-		}
+	if err := checkScheme(location); err != nil {
+		return err
 	}
 	if isPostgres(location) {
 		u, err := url.Parse(location)
@@ -48,24 +45,49 @@ func CheckLocation(location string) error {
 			return fail.Usagef("store: bad PostgreSQL URL (want postgres://user:password@host:port/db): %v", redact(err))
 		}
 		if u.Host == "" && u.Query().Get("host") == "" {
-			return fail.Usagef("store %s: the PostgreSQL URL names no host (want postgres://user:password@host:port/db)", u.Redacted())
+			return fail.Usagef("store %s: the PostgreSQL URL names no host (want postgres://user:password@host:port/db)", RedactLocation(location))
 		}
 		if strings.TrimPrefix(u.Path, "/") == "" && u.Query().Get("dbname") == "" {
-			return fail.Usagef("store %s: the PostgreSQL URL names no database (want postgres://user:password@host:port/db)", u.Redacted())
+			return fail.Usagef("store %s: the PostgreSQL URL names no database (want postgres://user:password@host:port/db)", RedactLocation(location))
 		}
 		return nil
 	}
 	path := sqlitePath(location)
 	if path == "" {
-		return fail.Usagef("store %q names no file: give a SQLite file path after %q", location, strings.TrimSuffix(location, path))
+		return fail.Usagef("store %q names no file: give a SQLite file path after %q", RedactLocation(location), strings.TrimSuffix(location, path))
 	}
 	if strings.Contains(path, "?") {
-		return fail.Usagef("store %q: a SQLite store is a file path, without '?' options", location)
+		return fail.Usagef("store %q: a SQLite store is a file path, without '?' options", RedactLocation(location))
 	}
 	if !utf8.ValidString(path) || strings.ContainsFunc(path, unicode.IsControl) {
-		return fail.Usagef("store %q: the file name holds control characters or invalid UTF-8", location)
+		return fail.Usagef("store %q: the file name holds control characters or invalid UTF-8", RedactLocation(location))
 	}
 	return nil
+}
+
+// schemePrefixRE matches a scheme-like word and colon at the start of a
+// location ("mysql:", "postgres:" of a one-slash URL).
+var schemePrefixRE = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9+.-]*):`)
+
+// checkScheme refuses a location that starts like a URL but is none clmeter
+// takes: another scheme (mysql://, postgress://), a PostgreSQL URL without
+// its two slashes, any other "word:" prefix. Such a location would otherwise
+// name a SQLite file in a folder called after the URL, password included.
+func checkScheme(location string) error {
+	m := schemePrefixRE.FindStringSubmatch(location)
+	if m == nil || isPostgres(location) {
+		return nil
+	}
+	shown := RedactLocation(location)
+	switch scheme := strings.ToLower(m[1]); {
+	case scheme == "sqlite" || scheme == "file":
+		return nil
+	case scheme == "postgres" || scheme == "postgresql":
+		return fail.Usagef("store %q: a PostgreSQL URL starts %s:// (two slashes): postgres://user@host:port/db", shown, m[1])
+	case schemeRE.MatchString(location):
+		return fail.Usagef("store %q: %s:// is not a store clmeter can use: name a SQLite file (results.db), a postgres://user@host/db URL, or 'default'", shown, m[1])
+	}
+	return fail.Usagef("store %q: %q looks like a URL scheme clmeter does not know: name a postgres://user@host/db URL, or a SQLite file (write ./%s for a file of that name)", shown, m[0], shown)
 }
 
 // redact drops the password from a url.Parse error, which quotes the URL.

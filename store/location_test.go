@@ -45,10 +45,12 @@ func TestCheckLocation(t *testing.T) {
 }
 
 // FuzzStoreLocation: CheckLocation never panics, answers in one line, never
-// shows a password, and what it takes Resolve keeps as given.
+// shows a password (one that RedactLocation hides, in any scheme-like prefix:
+// postgres:/u:pw@h, postgress://u:pw@h), and what it takes Resolve keeps as
+// given.
 func FuzzStoreLocation(f *testing.F) {
 	for _, s := range []string{"results.db", "sqlite:x.db", "postgres://u:pw@h:5432/db", "postgresql://h/db?sslmode=disable",
-		"mysql://u@h/db", "postgres://u:pw@[::1/db", "postgres://%zz", "file:", "x.db?mode=ro", "HTTP://x", "a+b.c-d://x"} {
+		"mysql://u@h/db", "postgres://u:pw@[::1/db", "postgres:/u:secret@h/db", "postgress://u:secret@h/db", "pg:u:secret@h/db?a=b", "postgres://%zz", "file:", "x.db?mode=ro", "HTTP://x", "a+b.c-d://x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -56,6 +58,9 @@ func FuzzStoreLocation(f *testing.F) {
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Errorf("CheckLocation(%q): several lines: %q", s, err)
+			}
+			if m := userinfoRE.FindStringSubmatch(s); m != nil && len(m[3]) > 3 && strings.Contains(err.Error(), m[3]) && !strings.Contains(RedactLocation(s), m[3]) {
+				t.Errorf("CheckLocation(%q) shows the password %q: %v", s, m[3], err)
 			}
 			if u, perr := url.Parse(s); perr == nil && u.User != nil {
 				if pw, ok := u.User.Password(); ok && len(pw) > 3 && strings.Contains(err.Error(), pw) && !strings.Contains(u.Redacted(), pw) {

@@ -290,9 +290,9 @@ func openSQLite(location string, opts Options) (*Store, error) {
 func openPostgres(location string, opts Options) (*Store, error) {
 	u, err := url.Parse(location)
 	if err != nil {
-		return nil, fmt.Errorf("store: bad PostgreSQL URL (want postgres://user:password@host:port/db): %v", err)
+		return nil, fmt.Errorf("store: bad PostgreSQL URL (want postgres://user:password@host:port/db): %v", redact(err))
 	}
-	where := u.Redacted()
+	where := RedactLocation(location)
 	if opts.ReadOnly {
 		q := u.Query()
 		q.Set("default_transaction_read_only", "on")

@@ -428,6 +428,7 @@ func (s *Store) Result(ctx context.Context, id int64) (*Result, error) {
 	}
 	u.Created, u.Added = time.Unix(0, created).UTC(), time.Unix(0, added).UTC()
 	json.Unmarshal([]byte(cmd), &u.CommandLine)
+	u.CommandLine, u.Source = RedactCommand(u.CommandLine), RedactLocation(u.Source) // a store written before redaction
 	u.Labels = map[string]string{}
 	json.Unmarshal([]byte(labels), &u.Labels)
 	json.Unmarshal([]byte(info), &d.Info)

@@ -15,6 +15,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/term"
+
+	"github.com/clmeter/clmeter/units"
 )
 
 // DefaultWidth is the width of output that goes to no terminal.
@@ -45,11 +47,13 @@ func Len(s string) int { return utf8.RuneCountInString(s) }
 
 // Wrap breaks text into lines of at most width columns at spaces; the first
 // line starts with first, the others with rest (a hanging indent). A word
-// longer than a line is put on a line of its own, whole.
+// longer than a line is put on a line of its own, whole. Each word is shown
+// through units.Escape (whitespace of any kind separates words).
 func Wrap(text string, width int, first, rest string) []string {
 	var lines []string
 	line, prefix := "", first
 	for _, word := range strings.Fields(text) {
+		word = units.Escape(word)
 		if line != "" && Len(prefix)+Len(line)+1+Len(word) > width {
 			lines = append(lines, prefix+line)
 			line, prefix = "", rest
@@ -96,13 +100,22 @@ type Table struct {
 	noteID map[string]int
 }
 
-// New returns a table with these columns.
-func New(cols ...Column) *Table { return &Table{Columns: cols, noteID: map[string]int{}} }
+// New returns a table with these columns (headers escaped as cells are).
+func New(cols ...Column) *Table {
+	for i := range cols {
+		cols[i].Header, cols[i].Short = units.Escape(cols[i].Header), units.Escape(cols[i].Short)
+	}
+	return &Table{Columns: cols, noteID: map[string]int{}}
+}
 
-// Row adds a row; missing cells are empty.
+// Row adds a row; missing cells are empty. Each cell is shown through
+// units.Escape: a control character or a bidirectional override from a file
+// or the store never reaches the terminal raw.
 func (t *Table) Row(cells ...string) {
 	row := make([]string, len(t.Columns))
-	copy(row, cells)
+	for i, c := range cells[:min(len(cells), len(row))] {
+		row[i] = units.Escape(c)
+	}
 	t.rows = append(t.rows, row)
 }
 
@@ -112,7 +125,7 @@ func (t *Table) Rows() int { return len(t.rows) }
 // Note adds a note (a text already given keeps its number) and returns its
 // number.
 func (t *Table) Note(text string) int {
-	text = strings.Join(strings.Fields(text), " ")
+	text = units.Escape(strings.Join(strings.Fields(text), " "))
 	if id, ok := t.noteID[text]; ok {
 		return id
 	}

@@ -1,7 +1,8 @@
 // Package units is the one home for how clmeter writes and reads quantities:
 // durations ("12.35 µs", signed), rates with SI prefixes ("845 MB/s",
 // "65.3 TFLOP/s"), byte counts in binary units ("80 GiB"), and the size grammar
-// shared by every flag and spec file.
+// shared by every flag and spec file; and how text read from a file or the
+// store is shown on a terminal (Escape, text.go).
 //
 // The size rule, everywhere: K, M, G, T are powers of 1000 and Ki, Mi, Gi, Ti
 // powers of 1024; a byte size may add B (KB, MiB). So --size 1M is 1,000,000

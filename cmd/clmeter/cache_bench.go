@@ -43,7 +43,7 @@ func cacheBenchCommand() *cli.Command {
 		Action: func(c *cli.Context) error {
 			return cachebench.Run(c.Context, cachebench.Options{
 				Programs: c.Args().Slice(), Trials: c.Int("trials"), Device: c.String("device"),
-				Output: c.String("output"), Tool: toolInfo(), Args: os.Args, SavingsDir: env.cacheDir(),
+				Output: c.String("output"), Tool: toolInfo(), Args: recordedCommand(c), SavingsDir: env.cacheDir(),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	}

@@ -60,7 +60,7 @@ func init() {
 
 // checkOptions reads check's flags (or run's, for run --check) into Options.
 func checkOptions(c *cli.Context, targets []string) (check.Options, error) {
-	opts := check.Options{Targets: targets, Command: os.Args, Version: version, OclgrindICD: env.oclgrindICD(), Flags: kernelDescription(c)}
+	opts := check.Options{Targets: targets, Command: recordedCommand(c), Version: version, OclgrindICD: env.oclgrindICD(), Flags: kernelDescription(c)}
 	if c.Command.Name != "check" {
 		opts.Flags = opts.Flags.WithoutN() // run --check: check's own size
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/store"
 )
 
 // deviceFlag is the --device flag every command that reaches a device takes.
@@ -71,6 +72,17 @@ func rerunCommand(c *cli.Context) []string {
 		return nil
 	}
 	return append(append([]string{exe}, rerunPrefix...), args[1:]...)
+}
+
+// recordedCommand is the command line a result file and the store record:
+// this command's arguments with any store password taken out
+// (store.RedactCommand), so that no secret is kept at rest.
+func recordedCommand(c *cli.Context) []string {
+	args, _ := c.App.Metadata["args"].([]string)
+	if len(args) == 0 {
+		args = os.Args
+	}
+	return store.RedactCommand(args)
 }
 
 // noArgs fails when a command that takes no arguments got some.

@@ -25,6 +25,8 @@ import (
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/devsel"
 	"github.com/clmeter/clmeter/runtime/icd"
+	"github.com/clmeter/clmeter/store"
+	"github.com/clmeter/clmeter/units"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -253,8 +255,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if code == exitInterrupted && !strings.Contains(msg, "interrupt") {
 		msg = "interrupted: " + msg
 	}
-	fmt.Fprintf(stderr, "clmeter: %s\n", msg)
+	fmt.Fprintf(stderr, "clmeter: %s\n", escapeLines(store.RedactText(msg)))
 	return code
+}
+
+// escapeLines shows each line of an error message (its passwords already
+// taken out by store.RedactText) through units.Escape: a
+// name from a file or the store that a message quotes reaches the terminal
+// escaped, while a message of several lines (a build log) keeps its lines.
+func escapeLines(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = units.Escape(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func isFlagError(err error) bool {

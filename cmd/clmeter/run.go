@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -141,7 +140,7 @@ func runOptions(c *cli.Context, name string) (runner.RunOptions, error) {
 		Target: name, Device: c.String("device"), Flags: kernelDescription(c),
 		Output: c.String("output"), Settings: settings,
 		NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
-		Cache: cacheOptions(c), Tool: toolInfo(), Command: os.Args, Child: rerunCommand(c),
+		Cache: cacheOptions(c), Tool: toolInfo(), Command: recordedCommand(c), Child: rerunCommand(c),
 		NoProfile: c.Bool("no-profile"), Verbose: c.Bool("verbose"), ProfileDir: env.profileDir(),
 	}, nil
 }

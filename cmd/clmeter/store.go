@@ -6,12 +6,13 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/store"
+	"github.com/clmeter/clmeter/units"
 )
 
 // storeFlag names the results database for every command that uses it.
 var storeFlag = &cli.StringFlag{
 	Name:    "store",
-	Usage:   "results database: a SQLite file path, or a postgres://user:password@host/db URL; 'default' is the SQLite file in the user data folder",
+	Usage:   "results database: a SQLite file path, or a postgres://user@host/db URL (the password from PGPASSWORD or ~/.pgpass; one in the URL is never recorded); 'default' is the SQLite file in the user data folder",
 	EnvVars: []string{store.Env},
 }
 
@@ -86,7 +87,7 @@ func init() {
 					if a.Duplicate {
 						what = fmt.Sprintf("already stored as upload %d: nothing added", a.UploadID)
 					}
-					fmt.Fprintf(c.App.Writer, "%s: %s (%s)\n", a.Source, what, store.LabelText(a.Labels))
+					fmt.Fprintln(c.App.Writer, units.Escape(fmt.Sprintf("%s: %s (%s)", a.Source, what, store.LabelText(a.Labels))))
 				}
 				if err != nil {
 					return err

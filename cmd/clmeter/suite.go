@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -53,7 +52,7 @@ func init() {
 
 func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	o := runner.SuiteOptions{Suite: "quick", Device: c.String("device"), Output: c.String("output"), Small: c.Bool("small"), Filter: c.String("filter"),
-		Cache: cacheOptions(c), Tool: toolInfo(), Command: os.Args, NoProfile: c.Bool("no-profile"), ProfileDir: env.profileDir(), Child: rerunCommand(c)}
+		Cache: cacheOptions(c), Tool: toolInfo(), Command: recordedCommand(c), NoProfile: c.Bool("no-profile"), ProfileDir: env.profileDir(), Child: rerunCommand(c)}
 	if c.NArg() > 1 {
 		return o, usageErr("'clmeter suite' takes one suite name, got %d arguments", c.NArg())
 	}

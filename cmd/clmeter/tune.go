@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"strings"
 	"time"
 
@@ -69,7 +68,7 @@ func init() {
 				NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
 				Settings: s, Output: c.String("output"), Format: format,
 				Cache: cache,
-				Tool:  toolInfo(), Command: os.Args, Child: rerunCommand(c),
+				Tool:  toolInfo(), Command: recordedCommand(c), Child: rerunCommand(c),
 			}, c.App.Writer, c.App.ErrWriter)
 		},
 	})

@@ -2,7 +2,6 @@ package compare
 
 import (
 	"cmp"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -260,7 +259,7 @@ func (c *Comparison) cells(p Pair) []string {
 	if p.Verdict != NoDifference {
 		delta = pct(p.Ratio)
 	}
-	return []string{report.BenchLabel(results.Key{Name: p.Key.Name, Params: p.Key.Params}), p.Key.Device,
+	return []string{units.Escape(report.BenchLabel(results.Key{Name: p.Key.Name, Params: p.Key.Params})), units.Escape(p.Key.Device),
 		report.FormatDuration(p.OldMedian), report.FormatDuration(p.NewMedian), fmt.Sprintf("%.3f", p.Ratio),
 		fmt.Sprintf("[%.3f, %.3f]", p.RatioLow, p.RatioHigh), delta, pText(p.P) + fmt.Sprintf(", n=%d+%d", len(p.Old), len(p.New)), string(p.Verdict)}
 }
@@ -298,7 +297,7 @@ func (c *Comparison) writeNotes(w io.Writer, bullet string) {
 		}
 		fmt.Fprintf(w, "\n%s:\n", title)
 		for _, k := range ks {
-			fmt.Fprintf(w, "%s  %s\n", bullet, k)
+			fmt.Fprintf(w, "%s  %s\n", bullet, units.Escape(k.String()))
 		}
 	}
 	list("only in old", c.OnlyOld)
@@ -311,7 +310,7 @@ func (c *Comparison) writeNotes(w io.Writer, bullet string) {
 				fmt.Fprintln(w, "\nwarnings:")
 				first = false
 			}
-			fmt.Fprintf(w, "%s  %s: %s\n", bullet, p.Key, ws)
+			fmt.Fprintf(w, "%s  %s: %s\n", bullet, units.Escape(p.Key.String()), units.Escape(ws))
 		}
 	}
 }
@@ -319,7 +318,7 @@ func (c *Comparison) writeNotes(w io.Writer, bullet string) {
 // WriteCSV writes one record per pair: times in integer nanoseconds, the
 // ratio, its interval, the p-value and the verdict.
 func (c *Comparison) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := report.NewCSVWriter(w)
 	cw.Write([]string{"name", "params", "device", "old_n", "new_n", "old_median_ns", "new_median_ns", "ratio", "ratio_low", "ratio_high", "p", "verdict", "warnings"})
 	f := func(v float64) string { return strconv.FormatFloat(finite(v), 'g', 6, 64) }
 	for _, p := range c.Pairs {

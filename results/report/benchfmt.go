@@ -2,11 +2,13 @@ package report
 
 import (
 	"fmt"
-	"github.com/clmeter/clmeter/results"
 	"io"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/units"
 )
 
 // WriteBenchfmt writes the report's samples in the Go benchmark format
@@ -103,12 +105,12 @@ func benchfmtName(b *results.Benchmark) string {
 }
 
 func benchToken(s string) string {
-	return strings.Map(func(r rune) rune {
+	return units.Escape(strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) {
 			return '_'
 		}
 		return r
-	}, s)
+	}, s))
 }
 
 func benchUnitName(u string) string {
@@ -119,5 +121,5 @@ func benchUnitName(u string) string {
 }
 
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return units.Escape(strings.Join(strings.Fields(s), " "))
 }

@@ -174,8 +174,8 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintln(ew)
 	for _, s := range r.Sources {
 		h := s.File.Host
-		fmt.Fprintf(ew, "- `%s`: %s/%s, %s, %d cores, host %s, %s, %s %s\n", s.Path, h.OS, h.Arch, orDash(h.CPU), h.Cores,
-			orDash(h.Hostname), s.File.Created.Format("2006-01-02 15:04:05Z07:00"), s.File.Tool.Name, s.File.Tool.Version)
+		fmt.Fprintln(ew, units.Escape(fmt.Sprintf("- `%s`: %s/%s, %s, %d cores, host %s, %s, %s %s", s.Path, h.OS, h.Arch, orDash(h.CPU), h.Cores,
+			orDash(h.Hostname), s.File.Created.Format("2006-01-02 15:04:05Z07:00"), s.File.Tool.Name, s.File.Tool.Version)))
 	}
 	if len(r.Rows) > 0 {
 		fmt.Fprintln(ew)
@@ -236,14 +236,16 @@ func orDash(s string) string {
 }
 
 func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;").Replace(s)
+	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;").Replace(units.Escape(s))
 }
 
 // MarkdownRow writes cells as a markdown table row, escaping "|" in every
-// cell but bold ones and alignment markers.
+// cell but bold ones and alignment markers, and every cell through
+// units.Escape.
 func MarkdownRow(w io.Writer, cells []string) {
 	esc := make([]string, len(cells))
 	for i, c := range cells {
+		c = units.Escape(c)
 		if strings.HasPrefix(c, "**") || c == "---" || c == "--:" {
 			esc[i] = c
 		} else {
@@ -261,9 +263,26 @@ var csvColumns = []string{"record", "file", "host", "name", "params", "device", 
 	"outliers", "gb_per_s", "gops_per_s", "ops_unit", "stop_reason", "verdict", "percent_of_roof", "intensity",
 	"figure", "value", "unit", "warnings", "error"}
 
+// A CSVWriter is a csv.Writer whose Write shows every field through
+// units.Escape: a CSV read on a terminal shows no control character or
+// bidirectional override from a file or the store raw.
+type CSVWriter struct{ *csv.Writer }
+
+// NewCSVWriter returns a CSVWriter writing to w.
+func NewCSVWriter(w io.Writer) CSVWriter { return CSVWriter{csv.NewWriter(w)} }
+
+// Write writes one record, each field escaped.
+func (c CSVWriter) Write(record []string) error {
+	esc := make([]string, len(record))
+	for i, f := range record {
+		esc[i] = units.Escape(f)
+	}
+	return c.Writer.Write(esc)
+}
+
 // WriteCSV writes one record per benchmark, geomean, figure and failure.
 func (r *Report) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
+	cw := NewCSVWriter(w)
 	cw.Write(csvColumns)
 	idx := map[string]int{}
 	for i, c := range csvColumns {

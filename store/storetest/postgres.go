@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -181,6 +182,47 @@ func (pg *Postgres) NewDatabase() (string, error) {
 		return "", err
 	}
 	return pg.URL(name), nil
+}
+
+// RequirePassword gives user clmeter the password pw and makes the server
+// ask for it over TCP (scram-sha-256), so that a test can check where a
+// client takes its password from (the URL, PGPASSWORD, a .pgpass file).
+func (pg *Postgres) RequirePassword(pw string) error {
+	db, err := sql.Open("pgx", pg.URL("postgres"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if _, err := db.Exec("ALTER USER clmeter PASSWORD '" + strings.ReplaceAll(pw, "'", "''") + "'"); err != nil {
+		return err
+	}
+	hba := filepath.Join(pg.data, "pg_hba.conf")
+	data, err := os.ReadFile(hba)
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "host") {
+			lines[i] = strings.Replace(l, "trust", "scram-sha-256", 1)
+		}
+	}
+	if err := os.WriteFile(hba, []byte(strings.Join(lines, "\n")), 0o600); err != nil {
+		return err
+	}
+	if err := pg.cmd("pg_ctl", "-D", pg.data, "reload"); err != nil {
+		return err
+	}
+	// The server reads pg_hba.conf again a moment after the signal.
+	for try := 0; try < 200; try++ {
+		if err := db.Ping(); err != nil && strings.Contains(err.Error(), "password") {
+			return nil
+		}
+		db.Close()
+		db, _ = sql.Open("pgx", pg.URL("postgres"))
+		time.Sleep(50 * time.Millisecond)
+	}
+	return fmt.Errorf("the server still lets clmeter in without a password")
 }
 
 // Stop stops the server at once and removes its folder.
