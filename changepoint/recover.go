@@ -38,7 +38,10 @@ func recoverSteps(y, se []float64, segs *segmentation, sigma float64, s Settings
 		if !ok {
 			continue
 		}
-		stepLine := fmt.Sprintf("step at run %d: %s %s against the noise %s", sc.at, TestScan, pText(sc.p), sc.noise)
+		stepLine := fmt.Sprintf("step at run %d of %d: %s %s against the noise %s", sc.at+1, n, TestScan, pText(sc.p), sc.noise)
+		if sc.p > s.ScanPValue {
+			stepLine += " (fails)"
+		}
 		if !drifting {
 			if sc.p <= s.ScanPValue {
 				steps[sc.at] = found{scan: sc, test: TestScan}
@@ -46,7 +49,7 @@ func recoverSteps(y, se []float64, segs *segmentation, sigma float64, s Settings
 			continue
 		}
 		mk := mannKendallP(y[lo:hi])
-		driftLine := fmt.Sprintf("drift over runs %d-%d: Mann-Kendall %s, Theil-Sen slope %.3g a run", lo, hi-1, pText(mk), theilSen(y[lo:hi]))
+		driftLine := fmt.Sprintf("drift over runs %d-%d of %d: Mann-Kendall %s, Theil-Sen slope %+.3g%% a run", lo+1, hi, n, pText(mk), 100*theilSen(y[lo:hi])/math.Abs(median(y[lo:hi])))
 		if mk > s.MaxPValue {
 			if sc.p <= s.ScanPValue {
 				steps[sc.at] = found{scan: sc, test: TestScan, versus: driftLine + " (fails)"}

@@ -42,8 +42,10 @@ const (
 )
 
 // scanShare is the step scan's default level (Settings.ScanPValue) as a
-// multiple of MaxPValue: 0.01 at the default 0.001, family-wise over the
-// splits it tries.
+// multiple of MaxPValue: 0.05 at the default 0.001, family-wise over the
+// splits it tries (Bonferroni, which is close to exact for the few dozen
+// splits of a benchmark history: their tests are correlated, but the
+// corrected level is what the power study measured, docs/CHANGEPOINTS.md).
 const scanShare = 50
 
 // AnalyzeRuns is Analyze for runs that carry their own samples' noise: the
@@ -335,6 +337,26 @@ func solve(a [3][3]float64, b [3]float64, n int) ([3]float64, bool) {
 		x[i] = s / a[i][i]
 	}
 	return x, true
+}
+
+// SEFromCI is the standard error of a run's median from its n samples'
+// order-statistic 95% CI [low, high] (measure.MedianCI's): the half-width
+// over the normal quantile of the interval's exact coverage. It is 0 when
+// n is below the 6 samples such an interval needs or the interval is empty.
+func SEFromCI(low, high float64, n int) float64 {
+	if n < 6 || !(high > low) {
+		return 0
+	}
+	b := distuv.Binomial{N: float64(n), P: 0.5}
+	l := 1
+	for r := 2; r <= (n+1)/2; r++ {
+		if b.CDF(float64(r-1)) > 0.025+1e-12 {
+			break
+		}
+		l = r
+	}
+	cov := 1 - 2*b.CDF(float64(l-1))
+	return (high - low) / 2 / distuv.UnitNormal.Quantile((1+cov)/2)
 }
 
 // pText writes a p-value for an evidence line.

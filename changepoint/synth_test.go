@@ -175,6 +175,5 @@ func sampleSE(s []float64) float64 {
 		}
 		l = r
 	}
-	cov := 1 - 2*b.CDF(float64(l-1))
-	return (s[n-l] - s[l-1]) / 2 / distuv.UnitNormal.Quantile((1+cov)/2)
+	return SEFromCI(s[l-1], s[n-l], n)
 }
