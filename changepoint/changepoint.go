@@ -174,8 +174,8 @@ type Change struct {
 	Energy float64
 	// SizeLow and SizeHigh bound Size with 95% confidence.
 	SizeLow, SizeHigh float64
-	// Test names the test that PValue is from (TestT, TestChow, TestScan,
-	// TestJump); "" for E-Divisive's.
+	// Test names the test that PValue is from (TestT, TestChow or
+	// TestScan); "" for E-Divisive's.
 	Test string
 	// Noise names the noise that decided the test, NoiseBetween or
 	// NoiseWithin (the one that gave the larger p-value), and NoiseSigma is

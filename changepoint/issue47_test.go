@@ -1,9 +1,12 @@
 package changepoint
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // issue47 is issue 47's missed case: 40 runs of 10 samples, a run-to-run
@@ -90,5 +93,24 @@ func TestWithinRunNoise(t *testing.T) {
 	}
 	if c := a.Changes[0]; c.Noise != NoiseBetween && c.Noise != NoiseWithin || !strings.Contains(c.Test, "t") {
 		t.Errorf("finding %+v does not name its noise and test", c)
+	}
+}
+
+// TestMedianCIRank: the rank and coverage of the median's 95% CI match
+// the binomial distribution's (measure.MedianCI's), 6 to 100 samples.
+func TestMedianCIRank(t *testing.T) {
+	for n := 6; n <= 100; n++ {
+		b := distuv.Binomial{N: float64(n), P: 0.5}
+		l := 1
+		for r := 2; r <= (n+1)/2; r++ {
+			if b.CDF(float64(r-1)) > 0.025+1e-12 {
+				break
+			}
+			l = r
+		}
+		gl, cov := medianCIRank(n)
+		if gl != l || math.Abs(cov-(1-2*b.CDF(float64(l-1)))) > 1e-9 {
+			t.Errorf("n %d: rank %d coverage %g, want %d %g", n, gl, cov, l, 1-2*b.CDF(float64(l-1)))
+		}
 	}
 }

@@ -36,9 +36,6 @@ const (
 	// split of a stretch the segmentation left whole, Bonferroni-corrected
 	// for the splits it tried.
 	TestScan = "step scan"
-	// TestJump is the step scan of a drifting stretch: an F-test of a line
-	// with a jump against the line alone.
-	TestJump = "jump F-test"
 )
 
 // scanShare is the step scan's default level (Settings.ScanPValue) as a
@@ -214,30 +211,6 @@ func serial(c scan, seg []float64, lo int) float64 {
 	return math.Max(c.p, pb)
 }
 
-// jumpP is the p-value of a jump at t in the line fitted to y[lo:hi]: the
-// F-test of a line with a jump at t against the line alone, Bonferroni
-// corrected for the k splits the jump could have taken.
-func jumpP(y []float64, lo, hi, t, k int) float64 {
-	m := hi - lo
-	if m < 5 {
-		return 1
-	}
-	r1, tss := lineRSS(y, lo, hi, -1)
-	r2, _ := lineRSS(y, lo, hi, t)
-	df := float64(m - 3)
-	if r1 <= 1e-12*tss {
-		return 1 // an exact line
-	}
-	if r2 <= 1e-12*r1 {
-		return 0
-	}
-	f := (r1 - r2) / (r2 / df)
-	if f <= 0 {
-		return 1
-	}
-	return math.Min(1, distuv.F{D1: 1, D2: df}.Survival(f)*float64(max(1, k)))
-}
-
 // slopeP is the p-value of a slope in y[lo:hi] beside a step at t: the
 // F-test of a line with a jump at t against the two levels alone.
 func slopeP(y []float64, lo, hi, t int) float64 {
@@ -347,16 +320,27 @@ func SEFromCI(low, high float64, n int) float64 {
 	if n < 6 || !(high > low) {
 		return 0
 	}
-	b := distuv.Binomial{N: float64(n), P: 0.5}
-	l := 1
+	_, cov := medianCIRank(n)
+	return (high - low) / 2 / distuv.UnitNormal.Quantile((1+cov)/2)
+}
+
+// medianCIRank is the 1-based rank l of the lower bound of the
+// order-statistic 95% CI of the median of n samples, [x(l), x(n+1-l)], and
+// its exact coverage (as measure.MedianCI): the binomial(n, 1/2) tail
+// summed term by term.
+func medianCIRank(n int) (l int, coverage float64) {
+	pmf := math.Pow(0.5, float64(n)) // P(K = 0)
+	cdf := pmf                       // P(K <= r-1) for r = 1
+	l = 1
 	for r := 2; r <= (n+1)/2; r++ {
-		if b.CDF(float64(r-1)) > 0.025+1e-12 {
+		pmf *= float64(n-(r-2)) / float64(r-1) // P(K = r-1)
+		if cdf+pmf > 0.025+1e-12 {
 			break
 		}
+		cdf += pmf
 		l = r
 	}
-	cov := 1 - 2*b.CDF(float64(l-1))
-	return (high - low) / 2 / distuv.UnitNormal.Quantile((1+cov)/2)
+	return l, 1 - 2*cdf
 }
 
 // pText writes a p-value for an evidence line.

@@ -167,13 +167,6 @@ func sampleSE(s []float64) float64 {
 		}
 		return 1.2533 * math.Sqrt(v/float64(n-1)/float64(n))
 	}
-	b := distuv.Binomial{N: float64(n), P: 0.5}
-	l := 1
-	for r := 2; r <= (n+1)/2; r++ {
-		if b.CDF(float64(r-1)) > 0.025+1e-12 {
-			break
-		}
-		l = r
-	}
+	l, _ := medianCIRank(n)
 	return SEFromCI(s[l-1], s[n-l], n)
 }
