@@ -26,14 +26,6 @@ func issue47(seed uint64, wander float64) []Run {
 	return runs
 }
 
-func values(runs []Run) []float64 {
-	x := make([]float64, len(runs))
-	for i, r := range runs {
-		x[i] = r.Value
-	}
-	return x
-}
-
 // TestIssue47Step: seed 6 of the issue's case, where the medians alone
 // (Analyze, the segmentation without the step scan) show nothing at all,
 // is one step at run 25 (±1) that explains itself; over 300 seeds and
@@ -43,7 +35,7 @@ func values(runs []Run) []float64 {
 // more than the medians alone find.
 func TestIssue47Step(t *testing.T) {
 	runs := issue47(6, 0.0001)
-	if a := Analyze(values(runs), Settings{}); len(a.Changes)+len(a.Drifts) != 0 {
+	if a := Analyze(runValues(runs), Settings{}); len(a.Changes)+len(a.Drifts) != 0 {
 		t.Logf("the medians alone now find %+v %+v", a.Changes, a.Drifts)
 	}
 	a := AnalyzeRuns(runs, Settings{})
@@ -62,7 +54,7 @@ func TestIssue47Step(t *testing.T) {
 		if a := AnalyzeRuns(runs, Settings{}); len(a.Changes) == 1 && abs(a.Changes[0].Index-25) <= 1 && len(a.Drifts) == 0 {
 			found++
 		}
-		if a := Analyze(values(runs), Settings{}); len(a.Changes) == 1 && abs(a.Changes[0].Index-25) <= 1 && len(a.Drifts) == 0 {
+		if a := Analyze(runValues(runs), Settings{}); len(a.Changes) == 1 && abs(a.Changes[0].Index-25) <= 1 && len(a.Drifts) == 0 {
 			medians++
 		}
 	}

@@ -26,9 +26,11 @@ type found struct {
 // whole: the whole series when it found no change, and every drifting
 // segment. A flat stretch, or a drifting one whose Mann-Kendall test fails
 // (no drift after all), gets a step where the scan passes ScanPValue. A
-// drifting stretch whose trend passes gets one only where, beside the step,
-// the slope has p above slopeLevel (the step explains the stretch); else
-// the drift stays and carries the step's evidence. It returns the steps it added, by
+// drifting stretch whose trend passes gets one where, beside the step, the
+// slope has p above slopeLevel (the step explains the stretch), or where the
+// step is a jump in the line that passes ScanPValue (then the sides are
+// fitted anew, each a level or a drift); else the drift stays and carries
+// the step's evidence. It returns the steps it added, by
 // index, and the evidence lines for the drifts, by their first run.
 func recoverSteps(y, se []float64, segs *segmentation, sigma float64, s Settings) (map[int]found, map[int]string) {
 	steps, versus := map[int]found{}, map[int]string{}
@@ -62,14 +64,24 @@ func recoverSteps(y, se []float64, segs *segmentation, sigma float64, s Settings
 			}
 			continue
 		}
-		// A significant drift keeps the stretch unless its slope shows no
-		// sign at all beside the step: then the step explains it.
+		// A significant drift yields its runs to the step where its slope
+		// shows no sign beside the step; it shares them (a step, and the
+		// sides fitted anew) where the step is a jump the line cannot
+		// explain; else it keeps them.
 		ps := slopeP(y, lo, hi, sc.at)
-		if ps > slopeLevel && sc.p <= s.ScanPValue {
+		pj := jumpP(y, lo, hi, sc.at, hi-lo-2*L+1)
+		switch {
+		case sc.p > s.ScanPValue:
+			versus[lo] = stepLine
+		case ps > slopeLevel:
 			steps[sc.at] = found{scan: sc, test: TestScan, versus: driftLine + fmt.Sprintf(", but beside the step its slope has %s", pText(ps))}
-			continue
+		case pj <= s.ScanPValue:
+			steps[sc.at] = found{scan: sc, test: TestScan, versus: driftLine + fmt.Sprintf(", and beside the step its slope has %s: both kept", pText(ps))}
+			both := fmt.Sprintf("step at run %d of %d: a jump in the line, F-test %s: both kept", sc.at+1, n, pText(pj))
+			versus[lo], versus[sc.at] = both, both
+		default:
+			versus[lo] = stepLine + fmt.Sprintf(", but the line explains it: a jump in the line has %s", pText(pj))
 		}
-		versus[lo] = stepLine + fmt.Sprintf(", but beside the step the slope still has %s", pText(ps))
 	}
 	for at := range steps {
 		segs.cps = append(segs.cps, at)

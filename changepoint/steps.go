@@ -211,6 +211,34 @@ func serial(c scan, seg []float64, lo int) float64 {
 	return math.Max(c.p, pb)
 }
 
+// jumpP is the p-value of a jump at t in the line fitted to y[lo:hi]: the
+// F-test of a line with a jump at t against the line alone, Bonferroni
+// corrected for the k splits the jump could have taken.
+func jumpP(y []float64, lo, hi, t, k int) float64 {
+	if hi-lo < 5 {
+		return 1
+	}
+	r1, tss := lineRSS(y, lo, hi, -1)
+	r2, _ := lineRSS(y, lo, hi, t)
+	if r1 <= 1e-12*tss {
+		return 1 // an exact line
+	}
+	return fTest(r1, r2, float64(hi-lo-3), float64(max(1, k)))
+}
+
+// fTest is the p-value of one more parameter taking the residual sum of
+// squares from r1 to r2 with df degrees of freedom left, times k.
+func fTest(r1, r2, df, k float64) float64 {
+	if r2 <= 1e-12*r1 {
+		return 0
+	}
+	f := (r1 - r2) / (r2 / df)
+	if f <= 0 {
+		return 1
+	}
+	return math.Min(1, distuv.F{D1: 1, D2: df}.Survival(f)*k)
+}
+
 // slopeP is the p-value of a slope in y[lo:hi] beside a step at t: the
 // F-test of a line with a jump at t against the two levels alone.
 func slopeP(y []float64, lo, hi, t int) float64 {
@@ -220,15 +248,7 @@ func slopeP(y []float64, lo, hi, t int) float64 {
 	}
 	r1 := math.Max(0, variance(y[lo:t])*float64(t-lo)) + math.Max(0, variance(y[t:hi])*float64(hi-t))
 	r2, _ := lineRSS(y, lo, hi, t)
-	df := float64(m - 3)
-	if r2 <= 1e-12*r1 {
-		return 0
-	}
-	f := (r1 - r2) / (r2 / df)
-	if f <= 0 {
-		return 1
-	}
-	return distuv.F{D1: 1, D2: df}.Survival(f)
+	return fTest(r1, r2, float64(m-3), 1)
 }
 
 // variance is the mean squared deviation of v about its mean.

@@ -65,7 +65,11 @@ func TestIssue47(t *testing.T) {
 		t.Errorf("%d of 12 quiet series with a finding, want at most 1", noisy)
 	}
 	var b bytes.Buffer
-	if err := writeChangesTable(&b, []Series{hs["step 1"]}, o.withDefaults(), 200); err != nil {
+	var all []Series
+	for k := range 12 {
+		all = append(all, hs[fmt.Sprintf("step %d", k)])
+	}
+	if err := writeChangesTable(&b, all, o.withDefaults(), 250); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
