@@ -160,6 +160,7 @@ func runStudy(seed uint64, trials int) power {
 	}
 	var b strings.Builder
 	b.WriteString(p.curveTable())
+	b.WriteString(p.curvePlot())
 	fmt.Fprintf(&b, "\nsteps >= 2σ with >= 8 runs after: recall %.3f (oracle %.3f), precision %.3f; 1.5σ with >= 8 after: recall %.3f (oracle %.3f)\n",
 		p.strong.recall(), p.oracleStrong.recall(), p.strong.precision(), p.mid.recall(), p.oracleMid.recall())
 	fmt.Fprintf(&b, "quiet 40-run series: %d of %d (%.1f%%) with any finding, %d with a change or drift (medians alone: %d with any finding)\n\n",
@@ -220,6 +221,31 @@ func (p power) curveTable() string {
 		fmt.Fprintf(&b, " %.2f |", p.oracle[s].recall())
 	}
 	b.WriteString(" 1 |\n")
+	return b.String()
+}
+
+// curvePlot draws the power curve in text: a line per number of runs
+// after, recall against step size, y from 0 to 1.
+func (p power) curvePlot() string {
+	var b strings.Builder
+	b.WriteString("\nrecall, one mark per runs-after (3 5 8 f=15 t=30):\n")
+	marks := map[int]byte{3: '3', 5: '5', 8: '8', 15: 'f', 30: 't'}
+	for level := 10; level >= 0; level-- {
+		line := []byte(strings.Repeat(" ", 6*len(stepSizes)))
+		for j, s := range stepSizes {
+			for k, after := range runsAfter {
+				if int(p.curve[after][s].recall()*10+0.5) == level {
+					line[6*j+k] = marks[after]
+				}
+			}
+		}
+		fmt.Fprintf(&b, "%4.1f | %s\n", float64(level)/10, strings.TrimRight(string(line), " "))
+	}
+	b.WriteString("     +" + strings.Repeat("-", 6*len(stepSizes)) + "\n      ")
+	for _, s := range stepSizes {
+		fmt.Fprintf(&b, "%-6s", fmt.Sprintf("%gσ", s))
+	}
+	b.WriteString("\n")
 	return b.String()
 }
 
