@@ -212,7 +212,7 @@ func explain(h Series) []string {
 		}
 	}
 	for _, d := range h.Drifts {
-		out = append(out, fmt.Sprintf("%s: drift from %s over %d runs: %s (%s a run), Mann-Kendall %s", name, run(d.First), d.N,
+		out = append(out, fmt.Sprintf("%s: drifting from %s over %d runs: %s (%s a run), Mann-Kendall %s", name, run(d.First), d.N,
 			signed(d.Size), signed(d.Slope/math.Abs(d.Level)), confidence(d.PValue)))
 		if d.Versus != "" {
 			out = append(out, "    vs "+d.Versus)
