@@ -106,3 +106,36 @@ func TestMedianCIRank(t *testing.T) {
 		}
 	}
 }
+
+// TestFewSamplesCountLess: a run of few samples (a wide CI) counts for
+// less in the step scan's levels: one such run far below the new level
+// pulls the step's size less than the same run with an ordinary CI.
+func TestFewSamplesCountLess(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 5))
+	runs := make([]Run, 30)
+	for i := range runs {
+		runs[i] = Run{Value: 1e6 + 2000*rng.NormFloat64(), SE: 1000}
+		if i >= 15 {
+			runs[i].Value += 10000
+		}
+	}
+	runs[20].Value = 1e6 // back at the old level
+	ordinary, ok1 := scanSteps(runValues(runs), ses(runs), 0, 30, 3, 2000)
+	runs[20].SE = 20000 // three samples: a CI twenty times as wide
+	few, ok2 := scanSteps(runValues(runs), ses(runs), 0, 30, 3, 2000)
+	if !ok1 || !ok2 || ordinary.at != 15 || few.at != 15 {
+		t.Fatalf("splits %d %d, want 15", ordinary.at, few.at)
+	}
+	if !(few.diff > ordinary.diff) || few.diff < 9000 {
+		t.Errorf("step %.0f with the wide run, %.0f with an ordinary one: want the wide run to pull it less (the step is 10000)", few.diff, ordinary.diff)
+	}
+	t.Logf("step 10000: %.0f with the run at an ordinary CI, %.0f with it at a wide one", ordinary.diff, few.diff)
+}
+
+func ses(runs []Run) []float64 {
+	s := make([]float64, len(runs))
+	for i, r := range runs {
+		s[i] = r.SE
+	}
+	return s
+}
