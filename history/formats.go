@@ -146,6 +146,12 @@ func writeMarkdown(w io.Writer, hs []Series, regressions bool) error {
 				row(run(c.Last), run(c.First), report.FormatDuration(time.Duration(c.Before.Median))+" -> "+report.FormatDuration(time.Duration(c.After.Median)),
 					fmt.Sprintf("%+.1f%%", c.Size*100), confidence(c.PValue), c.Verdict)
 			}
+			if why := explain(h); len(why) > 0 {
+				fmt.Fprintln(w)
+				for _, l := range why {
+					fmt.Fprintln(w, "- "+strings.TrimSpace(l))
+				}
+			}
 			continue
 		}
 		row("run", "started", "median", "95% CI", "n", "labels")
