@@ -66,10 +66,11 @@ test: test-deps
 BENCH_DEVICE ?=
 # clpeak (Debian's package) is the peer of the peaks and launch rows.
 # The Go benchmarks part: the engine's own cost, the guard zones, host data
-# fill, change-point analysis (the store's and dashboard's need PostgreSQL and
-# the quick suite's is the table's suite row: go test -bench . ./... runs all).
+# fill, change-point analysis and its power study (docs/CHANGEPOINTS.md; the
+# store's and dashboard's need PostgreSQL and the quick suite's is the table's
+# suite row: go test -bench . ./... runs all).
 GOBENCH_PKGS ?= ./measure/ ./runtime/ ./runtime/spec/ ./clkernels/ ./changepoint/
-GOBENCH ?= Engine|Guard|HostBuffer|HostData|CheckSaxpy|FillTriad|Analyze400$$
+GOBENCH ?= Engine|Guard|HostBuffer|HostData|CheckSaxpy|FillTriad|Analyze400$$|PowerStudy
 bench: build bin/rawlaunch bin/progbin bin/saxpyrun
 	@command -v clpeak >/dev/null || { [ -f /etc/debian_version ] && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clpeak >/dev/null; } || echo "bench: clpeak not installed: its rows are left out"
 	$(GO) run ./bench -clmeter $(BIN) -cdir bin $(if $(BENCH_DEVICE),-device $(BENCH_DEVICE))

@@ -105,6 +105,10 @@ type Settings struct {
 	// MaxPValue is the significance level each change (and each drift's
 	// trend test) must pass (default DefaultMaxPValue).
 	MaxPValue float64
+	// ScanPValue is the family-wise level of the step scan, which looks for
+	// one step where the segmentation found no change or a drift (Penalized
+	// only; default 50·MaxPValue, 0.05 at the default MaxPValue).
+	ScanPValue float64
 	// MinSize is the fewest points in a segment (default DefaultMinSize, at
 	// least 2).
 	MinSize int
@@ -123,6 +127,9 @@ type Settings struct {
 func (s Settings) withDefaults() Settings {
 	if s.MaxPValue <= 0 {
 		s.MaxPValue = DefaultMaxPValue
+	}
+	if s.ScanPValue <= 0 {
+		s.ScanPValue = min(1, scanShare*s.MaxPValue)
 	}
 	if s.MinSize <= 0 {
 		s.MinSize = DefaultMinSize
@@ -165,6 +172,19 @@ type Change struct {
 	PValue, Confidence float64
 	// Energy is the E-Divisive statistic Q of the split.
 	Energy float64
+	// SizeLow and SizeHigh bound Size with 95% confidence.
+	SizeLow, SizeHigh float64
+	// Test names the test that PValue is from (TestT, TestChow or
+	// TestScan); "" for E-Divisive's.
+	Test string
+	// Noise names the noise that decided the test, NoiseBetween or
+	// NoiseWithin (the one that gave the larger p-value), and NoiseSigma is
+	// that noise's σ per run, in the series' units.
+	Noise      string
+	NoiseSigma float64
+	// Versus is one line of evidence for the reading that competed with this
+	// step for the same runs (a drift), "" when none did.
+	Versus string
 }
 
 // A Drift is a segment where the series moves steadily: a trend, reported
@@ -182,6 +202,9 @@ type Drift struct {
 	// PValue is the Mann-Kendall test's p-value for "no trend";
 	// Confidence is 1 - PValue.
 	PValue, Confidence float64
+	// Versus is one line of evidence for the step that competed with this
+	// drift for the same runs, "" when none did.
+	Versus string
 }
 
 // An Outlier is a point, or a short excursion of fewer than MinSize points,
@@ -213,7 +236,7 @@ func Analyze(x []float64, s Settings) Analysis {
 	if s.Method == EDivisive {
 		return Analysis{Changes: eDivisive(x, s), Drifts: []Drift{}, Outliers: []Outlier{}}
 	}
-	return penalized(x, s)
+	return penalized(x, nil, s)
 }
 
 // Detect returns the changes in x, in index order (Analyze's Changes).

@@ -19,8 +19,9 @@ const longRunRatio = 1.5
 // noise; the lag is also at most a tenth of the series.
 const maxLongRunLag = 20
 
-// penalized is the default method; see the package comment.
-func penalized(x []float64, s Settings) Analysis {
+// penalized is the default method; see the package comment. se holds the
+// runs' own standard errors (nil or 0 where unknown).
+func penalized(x, se []float64, s Settings) Analysis {
 	a := Analysis{Changes: []Change{}, Drifts: []Drift{}, Outliers: []Outlier{}}
 	n := len(x)
 	if n < 3 {
@@ -37,6 +38,7 @@ func penalized(x []float64, s Settings) Analysis {
 	sg := segmenter{y: y, s: s}
 	segs, sigma := sg.runLongRun(sigma1)
 	a.Noise = sigma
+	steps, versus := recoverSteps(y, se, &segs, sigma1, s)
 	b := segs.bounds(n)
 	fits := make([]line, len(b)-1)
 	for i := range fits {
@@ -49,21 +51,11 @@ func penalized(x []float64, s Settings) Analysis {
 			stats[i].Slope = theilSen(y[b[i]:b[i+1]])
 		}
 	}
-	for i := 1; i+1 < len(b); i++ {
-		lo, at, hi := b[i-1], b[i], b[i+1]
-		c := Change{Index: at, Before: stats[i-1], After: stats[i]}
-		before, after := fits[i-1].at(at), fits[i].at(at)
-		if before != 0 {
-			c.Size = (after - before) / math.Abs(before)
-		}
-		c.PValue = segs.test(lo, at, hi)
-		c.Confidence = 1 - c.PValue
-		c.Energy = energy(y[lo:hi], at-lo)
-		a.Changes = append(a.Changes, c)
-	}
+	a.Changes = changes(y, se, segs, b, fits, stats, steps)
 	for i := range fits {
 		if fits[i].drift {
 			if d, ok := drift(y, b[i], b[i+1], stats[i].Slope, s.MaxPValue); ok {
+				d.Versus = versus[b[i]]
 				a.Drifts = append(a.Drifts, d)
 			}
 		}

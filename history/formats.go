@@ -41,6 +41,12 @@ type jsonChange struct {
 	Confidence   float64 `json:"confidence"`
 	Verdict      string  `json:"verdict"`
 	Newest       bool    `json:"newest"`
+	SizeLow      float64 `json:"size_ci95_low"`
+	SizeHigh     float64 `json:"size_ci95_high"`
+	Test         string  `json:"test"`
+	Noise        string  `json:"noise"`
+	NoiseSigma   float64 `json:"noise_sigma_ns"`
+	Versus       string  `json:"versus,omitempty"`
 }
 
 type jsonDrift struct {
@@ -56,6 +62,7 @@ type jsonDrift struct {
 	Verdict       string  `json:"verdict"`
 	Ongoing       bool    `json:"ongoing"`
 	Newest        bool    `json:"newest"`
+	Versus        string  `json:"versus,omitempty"`
 }
 
 type jsonOutlier struct {
@@ -97,11 +104,11 @@ func writeJSON(w io.Writer, hs []Series) error {
 		}
 		for _, c := range h.Changes {
 			js.Changes = append(js.Changes, jsonChange{c.Index, c.Last.ResultID, c.First.ResultID, c.Before.Median, c.After.Median,
-				c.Before.N, c.After.N, c.Size, c.PValue, c.Confidence, c.Verdict, c.Newest})
+				c.Before.N, c.After.N, c.Size, c.PValue, c.Confidence, c.Verdict, c.Newest, c.SizeLow, c.SizeHigh, c.Test, c.Noise, c.NoiseSigma, c.Versus})
 		}
 		for _, d := range h.Drifts {
 			js.Drifts = append(js.Drifts, jsonDrift{d.Start, d.N, d.First.ResultID, d.Last.ResultID, d.Level, d.Slope, d.Slope / math.Abs(d.Level),
-				d.Size, d.PValue, d.Verdict, d.Start+d.N == len(h.Points), d.Newest})
+				d.Size, d.PValue, d.Verdict, d.Start+d.N == len(h.Points), d.Newest, d.Versus})
 		}
 		for _, ol := range h.Outliers {
 			jo := jsonOutlier{Index: ol.Index, Runs: ol.N, Level: ol.Level, Size: ol.Size, Newest: ol.Newest}
@@ -138,6 +145,12 @@ func writeMarkdown(w io.Writer, hs []Series, regressions bool) error {
 			for _, c := range h.Changes {
 				row(run(c.Last), run(c.First), report.FormatDuration(time.Duration(c.Before.Median))+" -> "+report.FormatDuration(time.Duration(c.After.Median)),
 					fmt.Sprintf("%+.1f%%", c.Size*100), confidence(c.PValue), c.Verdict)
+			}
+			if why := explain(h); len(why) > 0 {
+				fmt.Fprintln(w)
+				for _, l := range why {
+					fmt.Fprintln(w, "- "+strings.TrimSpace(l))
+				}
 			}
 			continue
 		}

@@ -127,7 +127,7 @@ func Analyze(series []store.Series, o Options) []Series {
 	for i, s := range series {
 		h := Series{Series: s, Changes: []Change{}, Drifts: []Drift{}, Outliers: []Outlier{}}
 		n := len(s.Points)
-		a := changepoint.Analyze(s.Medians(), o.Changes)
+		a := changepoint.AnalyzeRuns(runs(s), o.Changes)
 		for _, c := range a.Changes {
 			h.Changes = append(h.Changes, Change{Change: c, Last: s.Points[c.Index-1], First: s.Points[c.Index],
 				Verdict: verdict(c.Size, o.Threshold, "change"), Newest: c.Index >= n-o.Recent})
@@ -150,6 +150,23 @@ func Analyze(series []store.Series, o Options) []Series {
 			h.Outliers = append(h.Outliers, Outlier{Outlier: ol, Runs: s.Points[ol.Index : ol.Index+ol.N], Newest: ol.Index+ol.N > n-o.Recent})
 		}
 		out[i] = h
+	}
+	return out
+}
+
+// runs returns the series' runs with each one's own noise: the standard
+// error of its median from its 95% CI, or below the samples such a CI needs
+// 1.2533·CV·median/√N (0, unknown, for one sample or none).
+func runs(s store.Series) []changepoint.Run {
+	out := make([]changepoint.Run, len(s.Points))
+	for i, p := range s.Points {
+		r := changepoint.Run{Value: float64(p.Median)}
+		if hasCI(p) {
+			r.SE = changepoint.SEFromCI(float64(p.CILow), float64(p.CIHigh), p.N)
+		} else if p.N >= 2 && p.CV > 0 {
+			r.SE = 1.2533 * p.CV * float64(p.Median) / math.Sqrt(float64(p.N))
+		}
+		out[i] = r
 	}
 	return out
 }

@@ -112,6 +112,12 @@ func writeChangesTable(w io.Writer, hs []Series, o Options, width int) error {
 	if err := ct.tw.Write(w, width); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, "\nWhy:")
+	for _, h := range hs {
+		for _, l := range explain(h) {
+			table.WriteWrapped(w, l, width, "  ", "      ")
+		}
+	}
 	_, err := fmt.Fprintf(w, "\n%d change(s), %d drift(s), %d outlier(s) in %d of %d series; %d regression(s) beyond %s, %d in the newest %d runs\n",
 		ct.changes, ct.drifts, ct.outliers, ct.series, len(hs), ct.regressions, percent(o.Threshold), ct.newest, o.Recent)
 	return err
@@ -182,6 +188,41 @@ func (ct *changesTable) add(h Series) {
 		row("outlier", before(h, ol.Index), run(ol.Runs[0]), dur(ol.Level)+" -> "+report.FormatDuration(ol.Runs[0].Median), fmt.Sprintf("%+.1f%%", ol.Size*100), "", verdict)
 	}
 }
+
+// explain returns a line per step and drift of h that says why it was
+// reported: the runs either side, the size with its 95% CI, the test, its
+// p-value and the noise it used; and, indented, the evidence for the
+// reading that competed with it for the same runs.
+func explain(h Series) []string {
+	var out []string
+	name := h.Benchmark
+	if h.Params != "" {
+		name += " " + h.Params
+	}
+	for _, c := range h.Changes {
+		l := fmt.Sprintf("%s: step %s -> %s: %s (95%% CI %s to %s), %d runs before, %d after; %s",
+			name, run(c.Last), run(c.First), signed(c.Size), signed(c.SizeLow), signed(c.SizeHigh), c.Before.N, c.After.N, c.Test)
+		l += fmt.Sprintf(", %s against the noise %s", confidence(c.PValue), c.Noise)
+		if med := (c.Before.Median + c.After.Median) / 2; med > 0 && c.NoiseSigma > 0 {
+			l += fmt.Sprintf(" (σ %s a run)", units.Percent(c.NoiseSigma/med))
+		}
+		out = append(out, l)
+		if c.Versus != "" {
+			out = append(out, "    vs "+c.Versus)
+		}
+	}
+	for _, d := range h.Drifts {
+		out = append(out, fmt.Sprintf("%s: drifting from %s over %d runs: %s (%s a run), Mann-Kendall %s", name, run(d.First), d.N,
+			signed(d.Size), signed(d.Slope/math.Abs(d.Level)), confidence(d.PValue)))
+		if d.Versus != "" {
+			out = append(out, "    vs "+d.Versus)
+		}
+	}
+	return out
+}
+
+// signed writes a relative size as "+1.0%".
+func signed(f float64) string { return fmt.Sprintf("%+.1f%%", f*100) }
 
 // percent writes a threshold as "5.0%".
 func percent(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" }

@@ -27,6 +27,10 @@ func init() {
 			"     drift    a stretch getting steadily slower or faster, once, with its slope per run\n" +
 			"              (Theil-Sen) and since when (Mann-Kendall test at --significance);\n" +
 			"     outlier  a run, or fewer than --min-runs runs, off the level that came back.\n" +
+			"   Where that finds no change, or a drift, a step scan looks for one step, tested against\n" +
+			"   the scatter between runs and against each run's own samples (its CI) at 50 times\n" +
+			"   --significance per series. A Why line under the table explains each step and drift:\n" +
+			"   the runs either side, the size with its 95% CI, the test, its p-value and its noise.\n" +
 			"   A step or drift larger than --threshold is a regression (slower) or an improvement.\n" +
 			"   --ci reports only findings beyond --threshold and exits with status 5 when a regression\n" +
 			"   starts within the newest --recent runs (a drift: crosses --threshold there).\n\n" +
