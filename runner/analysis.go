@@ -97,14 +97,10 @@ func (a *analysis) annotate(ctx context.Context, dev *runtime.Device, kb *runtim
 // boundCell is the run table's BOUND column: the verdict and the percentage
 // of the roof.
 func boundCell(b results.Benchmark) string {
-	r := b.Roofline
-	if r == nil {
+	if b.Roofline == nil {
 		return "-"
 	}
-	if r.Roof > 0 && r.Verdict != profile.LaunchBound {
-		return fmt.Sprintf("%s %.0f%%", r.Verdict, r.PercentOfRoof)
-	}
-	return r.Verdict
+	return b.Roofline.Bound()
 }
 
 // analysisNotes are the run table's notes of b: the roofline's evidence, the
