@@ -42,6 +42,10 @@ type Kernel struct {
 	// WorkGroups is the number of work-groups a launch runs (zero when the
 	// driver picks the local size); WorkItems the global size's product.
 	WorkGroups, WorkItems int64
+	// Vector, on a CPU, says whether the driver vectorised the kernel
+	// across work-items (PoCLVectorisation); nil when not asked. A
+	// compute-bound kernel far under its roof names it as the cause.
+	Vector *Vectorisation
 }
 
 // Settings are Place's thresholds. The zero value means the defaults.
@@ -366,13 +370,40 @@ func judge(r *results.Roofline, p *Profile, k Kernel, s Settings, region string)
 	case r.Above == "" && r.Roof > 0 && r.PercentOfRoof < 100*s.FarBelow:
 		why := "the access pattern (strided, uncoalesced), caches or memory latency hold it back more than the bandwidth roof"
 		if region == ComputeBound {
-			why = "dependent instructions, barriers, divergence or too few work-items in flight hold it back more than the compute roof"
+			why = computeWhy(k.Vector)
 		}
 		r.Evidence = append(r.Evidence, fmt.Sprintf("at %.0f%% of the roof it is far below it: %s", r.PercentOfRoof, why))
 	}
 	if floor == 0 {
 		r.Evidence = append(r.Evidence, "no launch latency in the profile: launch-bound not checked")
 	}
+}
+
+// computeWhy names what holds a compute-bound kernel far under its roof,
+// with whether a CPU driver vectorised it (v; nil on other devices).
+func computeWhy(v *Vectorisation) string {
+	const usual = "dependent instructions, barriers, divergence or too few work-items in flight hold it back more than the compute roof"
+	switch {
+	case v == nil:
+		return usual
+	case !v.Known:
+		return "whether the driver vectorised it is not known (" + v.Why + "); code left scalar, " + usual
+	case v.Vectorised:
+		return fmt.Sprintf("the driver vectorised it across work-items (%d packed, %d scalar floating-point instructions, up to %d lanes, in its compiled code), so %s",
+			v.Packed, v.Scalar, v.Width, usual)
+	}
+	return fmt.Sprintf("the driver did not vectorise it across work-items (%d scalar, %d packed floating-point instructions in its compiled code): each core runs one lane of its vector units, a fraction of the vector ceiling. "+
+		"The usual cause is a loop in the kernel: LLVM's loop vectorizer takes only innermost loops, and the kernel's own loop leaves PoCL's loop over work-items outside it; "+
+		"an unrolled body or vector types (float8, float16) vectorise", v.Scalar, v.Packed)
+}
+
+// NeedsVectorisation reports whether r, placed on a CPU's profile p, is a
+// compute-bound kernel far under its roof, whose verdict names whether the
+// driver vectorised it (Kernel.Vector).
+func NeedsVectorisation(r *results.Roofline, p *Profile) bool {
+	s := Settings{}.withDefaults()
+	return r != nil && p != nil && p.Device.Type == "CPU" && r.Verdict == ComputeBound && r.Above == "" &&
+		r.Roof > 0 && r.PercentOfRoof < 100*s.FarBelow
 }
 
 // capAtRoof keeps r's percentage of its roof at or under 100: a kernel

@@ -83,6 +83,11 @@ func (a *analysis) annotate(ctx context.Context, dev *runtime.Device, kb *runtim
 			}
 		}
 		rb.Roofline = profile.Place(p, k, profile.Settings{})
+		if profile.NeedsVectorisation(rb.Roofline, p) {
+			v := profile.PoCLVectorisation(ctx, dev, kb.Kernel, kb.Local)
+			k.Vector = &v
+			rb.Roofline = profile.Place(p, k, profile.Settings{})
+		}
 	}
 	if a.verbose {
 		r, err := profile.KernelResources(dev, kb.Source, kb.Options, kb.Kernel)
