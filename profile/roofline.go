@@ -147,9 +147,9 @@ type roof struct {
 // bandwidthRoof is the bandwidth ceiling a kernel is placed under: the
 // profile's figure of the kernel's own traffic pattern (Traffic) in the
 // kernel's own region (SlotOf by its bytes a launch: the caches or memory)
-// where it has one; else the best of the region's other patterns; else,
-// for a kernel in the caches, the memory's. Each step down is said in r's
-// evidence, and the roof's above names why a kernel passing it is not too
+// where it has one; else the highest figure that may hold it (in memory:
+// the best of the other patterns; in the caches: the best within them, or
+// memory's own pattern or best). Each step down is said in r's evidence, and the roof's above names why a kernel passing it is not too
 // fast (its working set in the caches, another pattern's figure, or a
 // ceiling too low). It returns nil when the profile has no bandwidth.
 func bandwidthRoof(p *Profile, k Kernel, r *results.Roofline) roof {
@@ -159,19 +159,29 @@ func bandwidthRoof(p *Profile, k Kernel, r *results.Roofline) roof {
 		c      *Ceiling
 		region string
 	}
-	var steps []step
+	// The kernel's own pattern and region first; failing that, the
+	// highest of the others it may be held by (each is a rate the device
+	// reached, so the highest is the tightest honest roof).
+	own := step{p.Patterns[k.Traffic], RegionMemory}
+	others := []step{{p.Bandwidth, RegionMemory}}
 	if inCache {
-		steps = append(steps, step{p.CachePatterns[k.Traffic], RegionCache}, step{p.CacheBandwidth, RegionCache})
+		own = step{p.CachePatterns[k.Traffic], RegionCache}
+		others = []step{{p.CacheBandwidth, RegionCache}, {p.Patterns[k.Traffic], RegionMemory}, {p.Bandwidth, RegionMemory}}
 	}
-	steps = append(steps, step{p.Patterns[k.Traffic], RegionMemory}, step{p.Bandwidth, RegionMemory})
-	for _, st := range steps {
-		if st.c != nil {
-			ro := roof{c: st.c, region: st.region, inCache: inCache}
-			ro.above = roofEvidence(p, k, r, ro)
-			return ro
+	pick := own
+	if pick.c == nil {
+		for _, st := range others {
+			if st.c != nil && (pick.c == nil || st.c.Value > pick.c.Value) {
+				pick = st
+			}
 		}
 	}
-	return roof{inCache: inCache}
+	if pick.c == nil {
+		return roof{inCache: inCache}
+	}
+	ro := roof{c: pick.c, region: pick.region, inCache: inCache}
+	ro.above = roofEvidence(p, k, r, ro)
+	return ro
 }
 
 // roofEvidence adds to r's evidence which roof ro is and why, and returns
@@ -190,7 +200,11 @@ func roofEvidence(p *Profile, k Kernel, r *results.Roofline, ro roof) string {
 		what, orStr(c.Pattern, "unknown"), k.Traffic)
 	switch {
 	case ro.inCache && ro.region == RegionMemory:
-		r.Evidence = append(r.Evidence, fits+": it may run from the caches, above the memory ceiling (the profile has no cache bandwidth); the bandwidth roof is "+what)
+		why := "the profile has no cache bandwidth"
+		if cb := p.CacheBandwidth; cb != nil {
+			why = fmt.Sprintf("the profile's cache figures, %s at best (%s), are below it", rate(cb.Value, "GB/s"), cb.From)
+		}
+		r.Evidence = append(r.Evidence, fits+": it may run from the caches, above the memory ceiling ("+why+"); the bandwidth roof is "+what)
 		return fmt.Sprintf("above %s: its working set (%s a launch) fits in the caches (%s last-level), which are faster than memory",
 			what, units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes))
 	case ro.inCache && same:
@@ -272,12 +286,12 @@ func placeUnderRoof(r *results.Roofline, p *Profile, k Kernel, bw, comp *Ceiling
 	case r.GBPerSecond > 0:
 		r.Roof, r.RoofUnit = bw.Value, "GB/s"
 		r.PercentOfRoof = 100 * r.GBPerSecond / bw.Value
-		r.Evidence = append(r.Evidence, fmt.Sprintf("operations per launch unknown (give --flops): placed against the bandwidth ceiling only; achieved %s, %s of the %s ceiling (set by the %s pattern)", rate(r.GBPerSecond, "GB/s"), percentText(r.PercentOfRoof), rate(bw.Value, "GB/s"), bw.Pattern))
+		r.Evidence = append(r.Evidence, fmt.Sprintf("operations per launch unknown (give --flops): placed against the bandwidth ceiling only; achieved %s, %s the %s ceiling (set by the %s pattern)", rate(r.GBPerSecond, "GB/s"), percentOf(r.PercentOfRoof), rate(bw.Value, "GB/s"), bw.Pattern))
 		return MemoryBound
 	case r.GOpsPerSecond > 0:
 		r.Roof, r.RoofUnit = comp.Value, opsUnit
 		r.PercentOfRoof = 100 * r.GOpsPerSecond / comp.Value
-		r.Evidence = append(r.Evidence, fmt.Sprintf("bytes per launch unknown (give --bytes): placed against the %s compute ceiling only; achieved %s, %s of %s", prec, rate(r.GOpsPerSecond, opsUnit), percentText(r.PercentOfRoof), rate(comp.Value, opsUnit)))
+		r.Evidence = append(r.Evidence, fmt.Sprintf("bytes per launch unknown (give --bytes): placed against the %s compute ceiling only; achieved %s, %s %s", prec, rate(r.GOpsPerSecond, opsUnit), percentOf(r.PercentOfRoof), rate(comp.Value, opsUnit)))
 		return ComputeBound
 	}
 	r.Evidence = append(r.Evidence, "bytes and operations per launch unknown (give --bytes and --flops, or bytes:/flops: in a spec): no roof to place it under")
@@ -300,7 +314,7 @@ func placeAtIntensity(r *results.Roofline, k Kernel, bw, comp *Ceiling, prec, op
 		r.Evidence = append(r.Evidence, fmt.Sprintf("intensity %.3g %s/byte is above the ridge point %.3g (%s / %s): the %s compute roof (%s) is the lower one",
 			r.IntensityFLOPPerByte, orStr(k.OpsUnit, "FLOP"), r.RidgeOpsPerByte, rate(comp.Value, opsUnit), rate(bw.Value, "GB/s"), prec, rate(comp.Value, opsUnit)))
 	}
-	r.Evidence = append(r.Evidence, fmt.Sprintf("achieved %s and %s: %s of the roof at this intensity", rate(r.GOpsPerSecond, opsUnit), rate(r.GBPerSecond, "GB/s"), percentText(r.PercentOfRoof)))
+	r.Evidence = append(r.Evidence, fmt.Sprintf("achieved %s and %s: %s the roof at this intensity", rate(r.GOpsPerSecond, opsUnit), rate(r.GBPerSecond, "GB/s"), percentOf(r.PercentOfRoof)))
 	return region
 }
 
@@ -428,6 +442,15 @@ func capAtRoof(r *results.Roofline, region string, ro roof, comp *Ceiling, prec 
 		r.Above = fmt.Sprintf("above the measured %s compute ceiling %s (%s): the ceiling is too low, not the kernel too fast: measure it again with 'clmeter suite peaks'",
 			prec, rate(comp.Value, comp.Unit), comp.From)
 	}
+}
+
+// percentOf is "73% of", or "above" past 100: "achieved ..., 73% of the
+// roof".
+func percentOf(pct float64) string {
+	if pct > 100 {
+		return "above"
+	}
+	return fmt.Sprintf("%.0f%% of", pct)
 }
 
 // percentText is a percentage of a ceiling as the evidence writes it:

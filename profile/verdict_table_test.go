@@ -167,3 +167,25 @@ func TestVerdictSaxpyAfterQuick(t *testing.T) {
 		t.Errorf("above %q, want %q", r.Above, want)
 	}
 }
+
+// TestVerdictHighestFallback is the case seen on a loaded 2-core Xeon VM
+// (300 MiB L3, 2026-11-28): after the quick suite, saxpy over 16Mi floats
+// (in the caches by the 4x rule) had no read-modify-write cache figure, and
+// the only cache figure (2.16 GB/s, read-only) was below the memory one
+// (13.9 GB/s): the roof is the higher, and the evidence says why.
+func TestVerdictHighestFallback(t *testing.T) {
+	vm := cpuVM
+	vm.GlobalCacheBytes = 300 << 20
+	p := &Profile{Device: vm, Compute: map[string]*Ceiling{"float": {Value: 162, Unit: "GFLOP/s"}},
+		Bandwidth:      &Ceiling{Value: 13.9, Unit: "GB/s", Pattern: results.TrafficReadOnly, Origin: Origin{From: "peaks/bandwidth/chunk/float16"}},
+		CacheBandwidth: &Ceiling{Value: 2.16, Unit: "GB/s", Pattern: results.TrafficReadOnly, Origin: Origin{From: "peaks/bandwidth/stride/float4"}}}
+	p.Patterns = map[string]*Ceiling{results.TrafficReadOnly: p.Bandwidth}
+	p.CachePatterns = map[string]*Ceiling{results.TrafficReadOnly: p.CacheBandwidth}
+	k := Kernel{BytesPerLaunch: 192 << 20, OpsPerLaunch: 32 << 20, OpsUnit: "FLOP", Traffic: results.TrafficReadModifyWrite, WorkGroups: 4096,
+		Median: dur(192<<20, 7e9)}
+	r := Place(p, k, Settings{})
+	all := strings.Join(r.Evidence, "\n")
+	if r.BandwidthGBPerSecond != 13.9 || r.Bound() != "memory-bound 50%" || !strings.Contains(all, "the profile's cache figures, 2.16 GB/s at best (peaks/bandwidth/stride/float4), are below it") {
+		t.Errorf("%s under %.2f GB/s:\n%s", r.Bound(), r.BandwidthGBPerSecond, all)
+	}
+}
