@@ -204,7 +204,11 @@ func roofEvidence(p *Profile, k Kernel, r *results.Roofline, ro roof) string {
 		if cb := p.CacheBandwidth; cb != nil {
 			why = fmt.Sprintf("the profile's cache figures, %s at best (%s), are below it", rate(cb.Value, "GB/s"), cb.From)
 		}
-		r.Evidence = append(r.Evidence, fits+": it may run from the caches, above the memory ceiling ("+why+"); the bandwidth roof is "+what)
+		e := fits + ": it may run from the caches, above the memory ceiling (" + why + "); the bandwidth roof is " + what
+		if k.Traffic != "" && !same {
+			e += "; the profile has no figure of the " + k.Traffic + " traffic this kernel makes ('clmeter suite peaks' measures every pattern)"
+		}
+		r.Evidence = append(r.Evidence, e)
 		return fmt.Sprintf("above %s: its working set (%s a launch) fits in the caches (%s last-level), which are faster than memory",
 			what, units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes))
 	case ro.inCache && same:
