@@ -67,15 +67,21 @@ func (p *Profile) file(s Slot, b *results.Benchmark, o Origin) bool {
 	case FigureBandwidth:
 		n := Ceiling{Value: t.GBPerSecond, Unit: "GB/s", Origin: o, Pattern: s.Traffic, BytesPerLaunch: t.BytesPerLaunch,
 			WorkingSet: b.Identity.WorkingSetBytes, OffPlateau: b.Identity.OffPlateau}
+		total, byPattern := &p.Bandwidth, &p.Patterns
 		if s.Region == RegionCache {
-			return better(&p.CacheBandwidth, n)
+			total, byPattern = &p.CacheBandwidth, &p.CachePatterns
 		}
-		c := p.Patterns[s.Traffic]
-		better(&c, n)
-		if c != nil {
-			p.Patterns[s.Traffic] = c
+		if s.Traffic != "" {
+			if *byPattern == nil {
+				*byPattern = map[string]*Ceiling{}
+			}
+			c := (*byPattern)[s.Traffic]
+			better(&c, n)
+			if c != nil {
+				(*byPattern)[s.Traffic] = c
+			}
 		}
-		return better(&p.Bandwidth, n)
+		return better(total, n)
 	case FigureLocalBandwidth:
 		return better(&p.LocalBandwidth, Ceiling{Value: t.GBPerSecond, Unit: "GB/s", Origin: o, Pattern: results.TrafficReadOnly})
 	case FigureCompute:

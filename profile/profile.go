@@ -182,6 +182,10 @@ type Profile struct {
 	// quick suite's streams on a large cache). It is a figure of the caches,
 	// never a memory ceiling.
 	CacheBandwidth *Ceiling `json:"cache_bandwidth,omitempty"`
+	// CachePatterns holds the best bandwidth of each traffic pattern within
+	// the caches; CacheBandwidth is the best of them. A kernel whose working
+	// set fits in the caches is placed under its own pattern's (Place).
+	CachePatterns map[string]*Ceiling `json:"cache_patterns,omitempty"`
 	// Compute holds a ceiling per precision: "float", "double", "half", "int".
 	Compute map[string]*Ceiling `json:"compute"`
 	// Launch is an empty kernel's time per launch, back to back (host timer),
@@ -296,12 +300,12 @@ func (p *Profile) Describe() string {
 func Merge(p, n *Profile) (m *Profile, notes []string) {
 	if p == nil || p.Key != n.Key {
 		c := *n
-		c.Compute, c.Patterns = copyMap(n.Compute), copyMap(n.Patterns)
+		c.Compute, c.Patterns, c.CachePatterns = copyMap(n.Compute), copyMap(n.Patterns), copyMap(n.CachePatterns)
 		return &c, nil
 	}
 	c := *p
 	m = &c
-	m.Compute, m.Patterns = copyMap(p.Compute), copyMap(p.Patterns)
+	m.Compute, m.Patterns, m.CachePatterns = copyMap(p.Compute), copyMap(p.Patterns), copyMap(p.CachePatterns)
 	m.Device = n.Device
 	if n.Updated.After(m.Updated) {
 		m.Updated = n.Updated
@@ -337,12 +341,16 @@ func Merge(p, n *Profile) (m *Profile, notes []string) {
 		m.Compute[k] = c
 	}
 	for _, k := range []string{"read-only", "copy", "read-modify-write"} {
-		if n.Patterns[k] == nil {
-			continue
+		if n.Patterns[k] != nil {
+			c := m.Patterns[k]
+			best(k+" bandwidth", &c, n.Patterns[k])
+			m.Patterns[k] = c
 		}
-		c := m.Patterns[k]
-		best(k+" bandwidth", &c, n.Patterns[k])
-		m.Patterns[k] = c
+		if n.CachePatterns[k] != nil {
+			c := m.CachePatterns[k]
+			best(k+" cache bandwidth", &c, n.CachePatterns[k])
+			m.CachePatterns[k] = c
+		}
 	}
 	least("launch", &m.Launch, n.Launch)
 	least("launch round trip", &m.LaunchRoundTrip, n.LaunchRoundTrip)
@@ -402,6 +410,15 @@ func (p *Profile) Lines() []string {
 		out = append(out, "  by pattern: "+strings.Join(parts, ", "))
 	}
 	ceiling("cache bandwidth", p.CacheBandwidth, "B", ": a working set within the device's caches, not a memory ceiling")
+	if len(p.CachePatterns) > 1 {
+		var parts []string
+		for _, pat := range []string{"read-only", "copy", "read-modify-write"} {
+			if c := p.CachePatterns[pat]; c != nil {
+				parts = append(parts, fmt.Sprintf("%s %s (%s)", pat, units.Rate(c.Value, "B"), c.From))
+			}
+		}
+		out = append(out, "  in the caches by pattern: "+strings.Join(parts, ", "))
+	}
 	ceiling("local memory bandwidth", p.LocalBandwidth, "B", "")
 	for _, typ := range computeOrder(p.Compute) {
 		unit := "FLOP"

@@ -55,7 +55,7 @@ func TestPlaceVerdicts(t *testing.T) {
 		{"far below the roof", Kernel{BytesPerLaunch: 1 << 30, Median: dur(1<<30, 300e9), WorkGroups: 4096},
 			MemoryBound, 10, []string{"far below it"}},
 		{"above the ceiling", Kernel{BytesPerLaunch: 1 << 30, Median: dur(1<<30, 3600e9), WorkGroups: 4096},
-			MemoryBound, 120, []string{"the ceiling is too low"}},
+			MemoryBound, 0, []string{"the ceiling is too low", "above the measured memory ceiling 3.00 TB/s"}},
 	}
 	for _, tt := range tests {
 		r := Place(p, tt.k, Settings{})

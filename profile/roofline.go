@@ -42,6 +42,10 @@ type Kernel struct {
 	// WorkGroups is the number of work-groups a launch runs (zero when the
 	// driver picks the local size); WorkItems the global size's product.
 	WorkGroups, WorkItems int64
+	// Vector, on a CPU, says whether the driver vectorised the kernel
+	// across work-items (PoCLVectorisation); nil when not asked. A
+	// compute-bound kernel far under its roof names it as the cause.
+	Vector *Vectorisation
 }
 
 // Settings are Place's thresholds. The zero value means the defaults.
@@ -98,7 +102,8 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 			r.IntensityFLOPPerByte = float64(k.OpsPerLaunch) / float64(k.BytesPerLaunch)
 		}
 	}
-	bw, inCache := bandwidthRoof(p, k, r)
+	ro := bandwidthRoof(p, k, r)
+	bw := ro.c
 	comp, prec := computeRoof(p, k, r)
 	if bw != nil {
 		r.BandwidthGBPerSecond, r.BandwidthPattern = bw.Value, bw.Pattern
@@ -111,49 +116,143 @@ func Place(p *Profile, k Kernel, s Settings) *results.Roofline {
 		r.RidgeOpsPerByte = comp.Value / bw.Value
 	}
 	region := placeUnderRoof(r, p, k, bw, comp, prec)
-	if !inCache && bw != nil && len(p.Patterns) > 1 && r.GBPerSecond > 0 && region == MemoryBound {
+	if ro.region == RegionMemory && len(p.Patterns) > 1 && r.GBPerSecond > 0 && region == MemoryBound {
 		var parts []string
 		for _, pat := range []string{results.TrafficReadOnly, results.TrafficCopy, results.TrafficReadModifyWrite} {
 			if c := p.Patterns[pat]; c != nil {
-				parts = append(parts, fmt.Sprintf("%s %s (%.0f%%)", pat, rate(c.Value, "GB/s"), 100*r.GBPerSecond/c.Value))
+				parts = append(parts, fmt.Sprintf("%s %s (%s)", pat, rate(c.Value, "GB/s"), percentText(100*r.GBPerSecond/c.Value)))
 			}
 		}
-		r.Evidence = append(r.Evidence, "its bandwidth against each pattern's best: "+strings.Join(parts, ", ")+
+		r.Evidence = append(r.Evidence, "its bandwidth against each pattern's best in memory: "+strings.Join(parts, ", ")+
 			" (on CPUs a write also reads its line first, so copy kernels count less traffic than they move)")
 	}
-	if r.Roof > 0 && r.PercentOfRoof > 100*(1+s.Slack) && !(inCache && bw != p.CacheBandwidth) {
-		r.Evidence = append(r.Evidence, fmt.Sprintf("%.0f%% is above the measured ceiling: the ceiling is too low, not the kernel too fast (measure it again with 'clmeter suite peaks')", r.PercentOfRoof))
-	}
+	capAtRoof(r, region, ro, comp, prec, s)
 	judge(r, p, k, s, region)
 	return r
 }
 
-// bandwidthRoof is the bandwidth ceiling a kernel is placed under, by the
-// one ceiling rule (SlotOf) for its bytes a launch, and whether that rule
-// puts it in the caches: a kernel whose working set fits in the caches is
-// placed under the cache bandwidth where the profile has one (under the
-// memory ceiling it may pass it, and that is the caches, not a ceiling too
-// low); one in memory under its traffic pattern's ceiling when that is
-// lower than the device's best. It adds its reasons to r's evidence.
-func bandwidthRoof(p *Profile, k Kernel, r *results.Roofline) (*Ceiling, bool) {
+// A roof is the bandwidth ceiling a kernel is placed under, where it came
+// from, and what to say when the kernel runs faster than it.
+type roof struct {
+	c *Ceiling
+	// region is the ceiling's (RegionCache or RegionMemory), inCache
+	// whether the kernel's working set fits in the caches (SlotOf).
+	region  string
+	inCache bool
+	// above says why this roof does not hold the kernel, for a kernel
+	// beyond it.
+	above string
+}
+
+// bandwidthRoof is the bandwidth ceiling a kernel is placed under: the
+// profile's figure of the kernel's own traffic pattern (Traffic) in the
+// kernel's own region (SlotOf by its bytes a launch: the caches or memory)
+// where it has one; else the highest figure that may hold it (in memory:
+// the best of the other patterns; in the caches: the best within them, or
+// memory's own pattern or best). Each step down is said in r's evidence, and the roof's above names why a kernel passing it is not too
+// fast (its working set in the caches, another pattern's figure, or a
+// ceiling too low). It returns nil when the profile has no bandwidth.
+func bandwidthRoof(p *Profile, k Kernel, r *results.Roofline) roof {
 	slot, _ := SlotOf(&results.Identity{Kind: results.KindBandwidth, Traffic: k.Traffic}, k.BytesPerLaunch, p.Device.GlobalCacheBytes)
 	inCache := slot.Region == RegionCache
-	bw := p.Bandwidth
-	switch c := p.Ceiling(slot); {
-	case inCache && c != nil:
-		r.Evidence = append(r.Evidence, fmt.Sprintf("its %s a launch is under 4x the device's last-level cache (%s): the bandwidth roof is the cache bandwidth %s (%s), not the memory's",
-			units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes), rate(c.Value, "GB/s"), c.From))
-		bw = c
-	case inCache && bw != nil:
-		r.Evidence = append(r.Evidence, fmt.Sprintf("its %s a launch is under 4x the device's last-level cache (%s): it may run from the caches, above the memory ceiling (the profile has no cache bandwidth)",
-			units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes)))
+	type step struct {
+		c      *Ceiling
+		region string
 	}
-	if c := p.Patterns[k.Traffic]; bw == p.Bandwidth && k.Traffic != "" && c != nil && bw != nil && c != bw && c.Value < bw.Value {
-		r.Evidence = append(r.Evidence, fmt.Sprintf("the bandwidth roof is the %s pattern's ceiling %s (%s), the traffic this kernel makes; the device's best is %s (%s pattern)",
-			k.Traffic, rate(c.Value, "GB/s"), c.From, rate(bw.Value, "GB/s"), bw.Pattern))
-		bw = c
+	// The kernel's own pattern and region first; failing that, the
+	// highest of the others it may be held by (each is a rate the device
+	// reached, so the highest is the tightest honest roof).
+	own := step{p.Patterns[k.Traffic], RegionMemory}
+	others := []step{{p.Bandwidth, RegionMemory}}
+	if inCache {
+		own = step{p.CachePatterns[k.Traffic], RegionCache}
+		others = []step{{p.CacheBandwidth, RegionCache}, {p.Patterns[k.Traffic], RegionMemory}, {p.Bandwidth, RegionMemory}}
 	}
-	return bw, inCache
+	pick := own
+	if pick.c == nil {
+		for _, st := range others {
+			if st.c != nil && (pick.c == nil || st.c.Value > pick.c.Value) {
+				pick = st
+			}
+		}
+	}
+	if pick.c == nil {
+		return roof{inCache: inCache}
+	}
+	ro := roof{c: pick.c, region: pick.region, inCache: inCache}
+	ro.above = roofEvidence(p, k, r, ro)
+	return ro
+}
+
+// roofEvidence adds to r's evidence which roof ro is and why, and returns
+// what to say when the kernel runs faster than it.
+func roofEvidence(p *Profile, k Kernel, r *results.Roofline, ro roof) string {
+	c := ro.c
+	where := "memory"
+	if ro.region == RegionCache {
+		where = "cache"
+	}
+	what := fmt.Sprintf("the measured %s ceiling %s (%s pattern, %s)", where, rate(c.Value, "GB/s"), orStr(c.Pattern, "unknown"), c.From)
+	fits := fmt.Sprintf("its %s a launch is under 4x the device's last-level cache (%s)", units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes))
+	same := k.Traffic != "" && c.Pattern == k.Traffic
+	lacks := fmt.Sprintf("the profile has no %s figure of the %s traffic this kernel makes ('clmeter suite peaks' measures every pattern)", where, k.Traffic)
+	other := fmt.Sprintf("above %s: that figure is of the %s pattern, not the %s traffic this kernel makes; 'clmeter suite peaks' measures it",
+		what, orStr(c.Pattern, "unknown"), k.Traffic)
+	switch {
+	case ro.inCache && ro.region == RegionMemory:
+		why := "the profile has no cache bandwidth"
+		if cb := p.CacheBandwidth; cb != nil {
+			why = fmt.Sprintf("the profile's cache figures, %s at best (%s), are below it", rate(cb.Value, "GB/s"), cb.From)
+		}
+		e := fits + ": it may run from the caches, above the memory ceiling (" + why + "); the bandwidth roof is " + what
+		if k.Traffic != "" && !same {
+			e += "; the profile has no figure of the " + k.Traffic + " traffic this kernel makes ('clmeter suite peaks' measures every pattern)"
+		}
+		r.Evidence = append(r.Evidence, e)
+		return fmt.Sprintf("above %s: its working set (%s a launch) fits in the caches (%s last-level), which are faster than memory",
+			what, units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes))
+	case ro.inCache && same:
+		r.Evidence = append(r.Evidence, fmt.Sprintf("%s: the bandwidth roof is the cache bandwidth %s of the %s pattern (%s), not the memory's", fits, rate(c.Value, "GB/s"), c.Pattern, c.From))
+	case ro.inCache:
+		e := fmt.Sprintf("%s: the bandwidth roof is the cache bandwidth %s (%s), not the memory's", fits, rate(c.Value, "GB/s"), c.From)
+		if k.Traffic != "" {
+			e += "; " + lacks
+		}
+		r.Evidence = append(r.Evidence, e)
+		if k.Traffic != "" {
+			return other
+		}
+	case same:
+		e := fmt.Sprintf("the bandwidth roof is the %s pattern's ceiling %s (%s), the traffic this kernel makes", k.Traffic, rate(c.Value, "GB/s"), c.From)
+		if b := p.Bandwidth; b != nil && b != c {
+			e += fmt.Sprintf("; the device's best is %s (%s pattern)", rate(b.Value, "GB/s"), b.Pattern)
+		}
+		r.Evidence = append(r.Evidence, e)
+	case k.Traffic != "":
+		r.Evidence = append(r.Evidence, fmt.Sprintf("%s: the bandwidth roof is the best measured, %s (%s pattern, %s)", lacks, rate(c.Value, "GB/s"), orStr(c.Pattern, "unknown"), c.From))
+		return other
+	}
+	return "above " + what + ": " + tooLow(c, k)
+}
+
+// tooLow says why a ceiling of the kernel's own pattern and region is below
+// it: the ceiling is too low, not the kernel too fast.
+func tooLow(c *Ceiling, k Kernel) string {
+	var why []string
+	if c.Source == ShortSource {
+		why = append(why, "it came from the short profile")
+	}
+	if c.OffPlateau {
+		why = append(why, "it was measured short of the memory plateau")
+	}
+	if c.WorkingSet > 0 && k.BytesPerLaunch > 0 && k.BytesPerLaunch < c.WorkingSet/2 {
+		why = append(why, fmt.Sprintf("this kernel's %s a launch is under half its %s working set, so more of it stays in the caches", units.Bytes(k.BytesPerLaunch), units.Bytes(c.WorkingSet)))
+	}
+	s := "the ceiling is too low, not the kernel too fast"
+	if len(why) > 0 {
+		s += " (" + strings.Join(why, "; ") + ")"
+	}
+	return s + ": measure it again with 'clmeter suite peaks'"
 }
 
 // computeRoof is the compute ceiling a kernel is placed under and its
@@ -191,12 +290,12 @@ func placeUnderRoof(r *results.Roofline, p *Profile, k Kernel, bw, comp *Ceiling
 	case r.GBPerSecond > 0:
 		r.Roof, r.RoofUnit = bw.Value, "GB/s"
 		r.PercentOfRoof = 100 * r.GBPerSecond / bw.Value
-		r.Evidence = append(r.Evidence, fmt.Sprintf("operations per launch unknown (give --flops): placed against the bandwidth ceiling only; achieved %s, %.0f%% of the %s ceiling (set by the %s pattern)", rate(r.GBPerSecond, "GB/s"), r.PercentOfRoof, rate(bw.Value, "GB/s"), bw.Pattern))
+		r.Evidence = append(r.Evidence, fmt.Sprintf("operations per launch unknown (give --flops): placed against the bandwidth ceiling only; achieved %s, %s the %s ceiling (set by the %s pattern)", rate(r.GBPerSecond, "GB/s"), percentOf(r.PercentOfRoof), rate(bw.Value, "GB/s"), bw.Pattern))
 		return MemoryBound
 	case r.GOpsPerSecond > 0:
 		r.Roof, r.RoofUnit = comp.Value, opsUnit
 		r.PercentOfRoof = 100 * r.GOpsPerSecond / comp.Value
-		r.Evidence = append(r.Evidence, fmt.Sprintf("bytes per launch unknown (give --bytes): placed against the %s compute ceiling only; achieved %s, %.0f%% of %s", prec, rate(r.GOpsPerSecond, opsUnit), r.PercentOfRoof, rate(comp.Value, opsUnit)))
+		r.Evidence = append(r.Evidence, fmt.Sprintf("bytes per launch unknown (give --bytes): placed against the %s compute ceiling only; achieved %s, %s %s", prec, rate(r.GOpsPerSecond, opsUnit), percentOf(r.PercentOfRoof), rate(comp.Value, opsUnit)))
 		return ComputeBound
 	}
 	r.Evidence = append(r.Evidence, "bytes and operations per launch unknown (give --bytes and --flops, or bytes:/flops: in a spec): no roof to place it under")
@@ -219,7 +318,7 @@ func placeAtIntensity(r *results.Roofline, k Kernel, bw, comp *Ceiling, prec, op
 		r.Evidence = append(r.Evidence, fmt.Sprintf("intensity %.3g %s/byte is above the ridge point %.3g (%s / %s): the %s compute roof (%s) is the lower one",
 			r.IntensityFLOPPerByte, orStr(k.OpsUnit, "FLOP"), r.RidgeOpsPerByte, rate(comp.Value, opsUnit), rate(bw.Value, "GB/s"), prec, rate(comp.Value, opsUnit)))
 	}
-	r.Evidence = append(r.Evidence, fmt.Sprintf("achieved %s and %s: %.0f%% of the roof at this intensity", rate(r.GOpsPerSecond, opsUnit), rate(r.GBPerSecond, "GB/s"), r.PercentOfRoof))
+	r.Evidence = append(r.Evidence, fmt.Sprintf("achieved %s and %s: %s the roof at this intensity", rate(r.GOpsPerSecond, opsUnit), rate(r.GBPerSecond, "GB/s"), percentOf(r.PercentOfRoof)))
 	return region
 }
 
@@ -261,6 +360,9 @@ func missingCeiling(r *results.Roofline, p *Profile, k Kernel, bw, comp *Ceiling
 // whether launches (LaunchBound) or too few work-groups (UnderFilled) set
 // the pace, and notes a kernel far below its roof.
 func judge(r *results.Roofline, p *Profile, k Kernel, s Settings, region string) {
+	if r.Above != "" {
+		r.Evidence = append(r.Evidence, r.Above)
+	}
 	r.Verdict = region
 	under := ""
 	cu := int64(p.Device.ComputeUnits)
@@ -283,16 +385,85 @@ func judge(r *results.Roofline, p *Profile, k Kernel, s Settings, region string)
 	case under != "":
 		r.Verdict = UnderFilled
 		r.Evidence = append([]string{under}, r.Evidence...)
-	case r.Roof > 0 && r.PercentOfRoof < 100*s.FarBelow:
+	case r.Above == "" && r.Roof > 0 && r.PercentOfRoof < 100*s.FarBelow:
 		why := "the access pattern (strided, uncoalesced), caches or memory latency hold it back more than the bandwidth roof"
 		if region == ComputeBound {
-			why = "dependent instructions, barriers, divergence or too few work-items in flight hold it back more than the compute roof"
+			why = computeWhy(k.Vector)
 		}
 		r.Evidence = append(r.Evidence, fmt.Sprintf("at %.0f%% of the roof it is far below it: %s", r.PercentOfRoof, why))
 	}
 	if floor == 0 {
 		r.Evidence = append(r.Evidence, "no launch latency in the profile: launch-bound not checked")
 	}
+}
+
+// computeWhy names what holds a compute-bound kernel far under its roof,
+// with whether a CPU driver vectorised it (v; nil on other devices).
+func computeWhy(v *Vectorisation) string {
+	const usual = "dependent instructions, barriers, divergence or too few work-items in flight hold it back more than the compute roof"
+	switch {
+	case v == nil:
+		return usual
+	case !v.Known:
+		return "whether the driver vectorised it is not known (" + v.Why + "); code left scalar, " + usual
+	case v.Vectorised:
+		return fmt.Sprintf("the driver vectorised it across work-items (%d packed, %d scalar floating-point instructions, up to %d lanes, in its compiled code), so %s",
+			v.Packed, v.Scalar, v.Width, usual)
+	}
+	return fmt.Sprintf("the driver did not vectorise it across work-items (%d scalar, %d packed floating-point instructions in its compiled code): each core runs one lane of its vector units, a fraction of the vector ceiling. "+
+		"The usual cause is a loop in the kernel: LLVM's loop vectorizer takes only innermost loops, and the kernel's own loop leaves PoCL's loop over work-items outside it; "+
+		"an unrolled body or vector types (float8, float16) vectorise", v.Scalar, v.Packed)
+}
+
+// NeedsVectorisation reports whether r, placed on a CPU's profile p, is a
+// compute-bound kernel far under its roof, whose verdict names whether the
+// driver vectorised it (Kernel.Vector).
+func NeedsVectorisation(r *results.Roofline, p *Profile) bool {
+	s := Settings{}.withDefaults()
+	return r != nil && p != nil && p.Device.Type == "CPU" && r.Verdict == ComputeBound && r.Above == "" &&
+		r.Roof > 0 && r.PercentOfRoof < 100*s.FarBelow
+}
+
+// capAtRoof keeps r's percentage of its roof at or under 100: a kernel
+// level with its roof within s.Slack reads 100%; one beyond it reads none,
+// and r.Above says which ceiling it passed and why that ceiling does not
+// hold it (the bandwidth roof's reason, or a compute ceiling too low).
+func capAtRoof(r *results.Roofline, region string, ro roof, comp *Ceiling, prec string, s Settings) {
+	switch {
+	case r.Roof <= 0 || r.PercentOfRoof <= 100:
+		return
+	case r.PercentOfRoof <= 100*(1+s.Slack):
+		r.PercentOfRoof = 100
+		r.Evidence = append(r.Evidence, fmt.Sprintf("level with its roof within the %.0f%% noise allowance", 100*s.Slack))
+		return
+	}
+	r.PercentOfRoof = 0
+	if region == MemoryBound && ro.c != nil {
+		r.Above = ro.above
+		return
+	}
+	if comp != nil {
+		r.Above = fmt.Sprintf("above the measured %s compute ceiling %s (%s): the ceiling is too low, not the kernel too fast: measure it again with 'clmeter suite peaks'",
+			prec, rate(comp.Value, comp.Unit), comp.From)
+	}
+}
+
+// percentOf is "73% of", or "above" past 100: "achieved ..., 73% of the
+// roof".
+func percentOf(pct float64) string {
+	if pct > 100 {
+		return "above"
+	}
+	return fmt.Sprintf("%.0f%% of", pct)
+}
+
+// percentText is a percentage of a ceiling as the evidence writes it:
+// "73%", or "above it" past 100 (no percentage over 100 is printed).
+func percentText(pct float64) string {
+	if pct > 100 {
+		return "above it"
+	}
+	return fmt.Sprintf("%.0f%%", pct)
 }
 
 func orStr(s, def string) string {

@@ -1,6 +1,9 @@
 package results
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // A Roofline places one benchmark against its device's measured ceilings (the
 // device profile): arithmetic intensity, achieved rates, the roof at that
@@ -27,10 +30,15 @@ type Roofline struct {
 	RidgeOpsPerByte float64 `json:"ridge_ops_per_byte,omitempty"`
 	// Roof is the attainable rate at this intensity, in RoofUnit ("GFLOP/s"
 	// when operations are known, else "GB/s"); PercentOfRoof is the achieved
-	// rate as a percentage of it.
+	// rate as a percentage of it, never above 100: a kernel level with its
+	// roof within noise reads 100, one beyond it 0 with Above saying why.
 	Roof          float64 `json:"roof"`
 	RoofUnit      string  `json:"roof_unit"`
 	PercentOfRoof float64 `json:"percent_of_roof"`
+	// Above, when set, says that the kernel ran faster than its roof and
+	// why that roof does not hold it ("above the measured memory ceiling:
+	// its working set (192 MiB) fits in the caches ...").
+	Above string `json:"above_roof,omitempty"`
 	// LaunchLatency is the device's per-launch time of an empty kernel, back
 	// to back (zero when unknown).
 	LaunchLatency time.Duration `json:"launch_latency_ns,omitempty"`
@@ -42,6 +50,22 @@ type Roofline struct {
 	Evidence []string `json:"evidence"`
 	// Profile says which device profile the ceilings came from.
 	Profile string `json:"profile"`
+}
+
+// Bound is the verdict as the run's Bound line, its table and the report
+// write it: the verdict and the percentage of the roof ("memory-bound 73%"),
+// "memory-bound, above its measured ceiling" for a kernel beyond its roof,
+// the verdict alone for a launch-bound kernel or one without a roof.
+func (r *Roofline) Bound() string {
+	switch {
+	case r == nil:
+		return ""
+	case r.Above != "":
+		return r.Verdict + ", above its measured ceiling"
+	case r.Roof > 0 && r.Verdict != "launch-bound":
+		return fmt.Sprintf("%s %.0f%%", r.Verdict, r.PercentOfRoof)
+	}
+	return r.Verdict
 }
 
 // Resources are what a kernel takes of the device, from

@@ -309,3 +309,26 @@ func TestVersion1ReadsAndRejectsVersion2Fields(t *testing.T) {
 		t.Errorf("Decode(v2) = %+v, %v", f, err)
 	}
 }
+
+// TestWriterReplace checks that Replace rewrites the file with the rows
+// given (a suite's, with their peak figures set at its end).
+func TestWriterReplace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.json")
+	w, err := Create(path, sampleFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "b"} {
+		if err := w.Append(sampleBenchmark(name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := sampleBenchmark("c")
+	if err := w.Replace([]Benchmark{sampleBenchmark("a"), c}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Read(path)
+	if err != nil || len(got.Benchmarks) != 2 || got.Benchmarks[1].Name != "c" {
+		t.Fatalf("after Replace: %v, %+v", err, got)
+	}
+}

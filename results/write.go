@@ -104,6 +104,15 @@ func (w *Writer) Append(b Benchmark) error {
 	return writeAtomic(w.path, &w.file, w.wrap)
 }
 
+// Replace sets the file's benchmarks to bs (a suite's rows with their peak
+// figures set at its end) and rewrites it.
+func (w *Writer) Replace(bs []Benchmark) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.file.Benchmarks = append([]Benchmark{}, bs...)
+	return writeAtomic(w.path, &w.file, w.wrap)
+}
+
 // Flush rewrites the file with what the Writer holds.
 func (w *Writer) Flush() error {
 	w.mu.Lock()

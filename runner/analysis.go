@@ -83,6 +83,11 @@ func (a *analysis) annotate(ctx context.Context, dev *runtime.Device, kb *runtim
 			}
 		}
 		rb.Roofline = profile.Place(p, k, profile.Settings{})
+		if profile.NeedsVectorisation(rb.Roofline, p) {
+			v := profile.PoCLVectorisation(ctx, dev, kb.Kernel, kb.Local)
+			k.Vector = &v
+			rb.Roofline = profile.Place(p, k, profile.Settings{})
+		}
 	}
 	if a.verbose {
 		r, err := profile.KernelResources(dev, kb.Source, kb.Options, kb.Kernel)
@@ -97,14 +102,10 @@ func (a *analysis) annotate(ctx context.Context, dev *runtime.Device, kb *runtim
 // boundCell is the run table's BOUND column: the verdict and the percentage
 // of the roof.
 func boundCell(b results.Benchmark) string {
-	r := b.Roofline
-	if r == nil {
+	if b.Roofline == nil {
 		return "-"
 	}
-	if r.Roof > 0 && r.Verdict != profile.LaunchBound {
-		return fmt.Sprintf("%s %.0f%%", r.Verdict, r.PercentOfRoof)
-	}
-	return r.Verdict
+	return b.Roofline.Bound()
 }
 
 // analysisNotes are the run table's notes of b: the roofline's evidence, the

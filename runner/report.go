@@ -7,6 +7,7 @@ import (
 
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/internal/atomicfile"
+	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/units"
@@ -52,6 +53,9 @@ func Report(ctx context.Context, opts ReportOptions, stdout, stderr io.Writer) e
 	srcs, bad, err := readResultFiles(opts.Files, stderr)
 	if err != nil {
 		return err
+	}
+	for _, s := range srcs {
+		profile.SetPeakFigures(s.File.Benchmarks)
 	}
 	r := report.New(srcs)
 	if opts.Output == "" {

@@ -13,6 +13,7 @@ import (
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/runtime"
@@ -143,6 +144,12 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		var profText strings.Builder
 		updateProfile(ctx, o, d, sr.done[first:], &profText, stderr)
 		profiled = append(profiled, func() { writeWrappedLines(stdout, profText.String(), table.Width(stdout)) })
+	}
+	profile.SetPeakFigures(sr.done)
+	if sr.w != nil {
+		if err := sr.w.Replace(sr.done); err != nil && runErr == nil {
+			runErr = err
+		}
 	}
 	file.Benchmarks = sr.done
 	pl.close()

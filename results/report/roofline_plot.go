@@ -296,12 +296,5 @@ func rooflineNote(c RooflineChart) string {
 // boundText is the report's bound column: the verdict and the percentage of
 // the roof ("" without a roofline).
 func boundText(b *results.Benchmark) string {
-	r := b.Roofline
-	if r == nil {
-		return ""
-	}
-	if r.Roof > 0 && r.Verdict != "launch-bound" {
-		return fmt.Sprintf("%s %.0f%%", r.Verdict, r.PercentOfRoof)
-	}
-	return r.Verdict
+	return b.Roofline.Bound()
 }
