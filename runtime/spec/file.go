@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/clmeter/clmeter/internal/userfile"
 )
 
 // FileSyntax documents the spec file for --help and the README.
@@ -159,7 +160,7 @@ func fileError(path string, err error) error {
 
 // LoadFile reads a spec file (see FileSyntax) and the source it names.
 func LoadFile(path string) (*Kernel, error) {
-	data, err := os.ReadFile(path)
+	data, err := userfile.Read(path, specLimit())
 	if err != nil {
 		return nil, fmt.Errorf("reading spec file: %w", err)
 	}
@@ -215,7 +216,7 @@ func ParseFile(path string, data []byte) (*Kernel, error) {
 		}
 		if e.File != "" {
 			x.Path = rel(e.File)
-			if x.File, err = os.ReadFile(x.Path); err != nil {
+			if x.File, err = userfile.Read(x.Path, expectLimit()); err != nil {
 				return nil, fmt.Errorf("%s: expect: %w", path, err)
 			}
 		} else if e.Value == nil {

@@ -3,12 +3,12 @@ package spec
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/clmeter/clmeter/internal/userfile"
 	"github.com/clmeter/clmeter/runtime"
 )
 
@@ -330,9 +330,10 @@ func close(got, want, tol float64, float bool) bool {
 
 func fmtVal(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 
-// ReadSource reads a .cl file for a Kernel.
+// ReadSource reads a .cl file for a Kernel: a regular file of at most
+// MaxSourceBytes.
 func ReadSource(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := userfile.Read(path, SourceLimit())
 	if err != nil {
 		return "", fmt.Errorf("reading kernel source: %w", err)
 	}
