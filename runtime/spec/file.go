@@ -158,18 +158,24 @@ func fileError(path string, err error) error {
 	return fmt.Errorf("%s: %s", path, msg)
 }
 
-// LoadFile reads a spec file (see FileSyntax) and the source it names.
-func LoadFile(path string) (*Kernel, error) {
+// LoadFile reads a spec file (see FileSyntax) and the source it names; it
+// refuses more than maxConfigs configurations (0: DefaultMaxConfigs).
+func LoadFile(path string, maxConfigs int64) (*Kernel, error) {
 	data, err := userfile.Read(path, specLimit())
 	if err != nil {
 		return nil, fmt.Errorf("reading spec file: %w", err)
 	}
-	return ParseFile(path, data)
+	return parseFile(path, data, maxConfigs)
 }
 
 // ParseFile parses a spec file's contents; path names it in errors and anchors
-// relative paths.
+// relative paths. It refuses more than DefaultMaxConfigs configurations.
 func ParseFile(path string, data []byte) (*Kernel, error) {
+	return parseFile(path, data, 0)
+}
+
+// parseFile is ParseFile with a limit on configurations (0: the default).
+func parseFile(path string, data []byte, maxConfigs int64) (*Kernel, error) {
 	var fs fileSpec
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -192,7 +198,8 @@ func ParseFile(path string, data []byte) (*Kernel, error) {
 	if fs.Kernel == "" {
 		return nil, fmt.Errorf("%s: kernel: is missing (the kernel function to run)", path)
 	}
-	k := &Kernel{SourcePath: rel(fs.Source), Kernel: fs.Kernel, Global: string(fs.Global), Local: string(fs.Local), Bytes: string(fs.Bytes), Flops: string(fs.Flops)}
+	k := &Kernel{SourcePath: rel(fs.Source), Kernel: fs.Kernel, Global: string(fs.Global), Local: string(fs.Local), Bytes: string(fs.Bytes), Flops: string(fs.Flops),
+		MaxConfigs: maxConfigs}
 	var incs []string
 	for _, inc := range fs.Include {
 		incs = append(incs, rel(inc))
