@@ -191,10 +191,11 @@ func (t *Target) fromSpecFile(path string, f Flags, ov overrides) error {
 	if given := f.described(); len(given) > 0 {
 		return fail.Usagef("%s: a spec file holds the kernel, sizes and arguments: drop %s (change an axis with --set NAME=VALUES, N with --size)", path, strings.Join(given, ", "))
 	}
-	k, err := spec.LoadFile(path, f.MaxConfigs)
+	k, err := spec.LoadFileUnchecked(path)
 	if err != nil {
 		return fail.With(fail.Usage, err)
 	}
+	k.MaxConfigs = f.MaxConfigs
 	return t.setSpec(path, k, ov)
 }
 
@@ -205,10 +206,11 @@ func (t *Target) fromSourceBeside(path string, f Flags, ov overrides) error {
 	if _, err := os.Stat(yaml); err != nil {
 		return fail.Usagef("%s: give its kernel and arguments (--kernel, --global, --arg ...) or put a spec file %s beside it", path, filepath.Base(yaml))
 	}
-	k, err := spec.LoadFile(yaml, f.MaxConfigs)
+	k, err := spec.LoadFileUnchecked(yaml)
 	if err != nil {
 		return fail.With(fail.Usage, err)
 	}
+	k.MaxConfigs = f.MaxConfigs
 	if !sameFile(k.SourcePath, path) {
 		return fail.Usagef("%s names source %s, not %s: give the spec file itself, or %s's --kernel, --global and --arg", yaml, k.SourcePath, path, path)
 	}

@@ -168,13 +168,26 @@ func LoadFile(path string, maxConfigs int64) (*Kernel, error) {
 	return parseFile(path, data, maxConfigs)
 }
 
+// LoadFileUnchecked reads a spec file and the source it names without
+// Check, for a caller that changes its axes (and MaxConfigs) and then calls
+// Check itself (package target): a spec of more configurations than the
+// limit may be narrowed with --set.
+func LoadFileUnchecked(path string) (*Kernel, error) {
+	data, err := userfile.Read(path, specLimit())
+	if err != nil {
+		return nil, fmt.Errorf("reading spec file: %w", err)
+	}
+	return parseFile(path, data, -1)
+}
+
 // ParseFile parses a spec file's contents; path names it in errors and anchors
 // relative paths. It refuses more than DefaultMaxConfigs configurations.
 func ParseFile(path string, data []byte) (*Kernel, error) {
 	return parseFile(path, data, 0)
 }
 
-// parseFile is ParseFile with a limit on configurations (0: the default).
+// parseFile is ParseFile with a limit on configurations (0: the default);
+// a negative limit leaves Check to the caller.
 func parseFile(path string, data []byte, maxConfigs int64) (*Kernel, error) {
 	var fs fileSpec
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -233,6 +246,10 @@ func parseFile(path string, data []byte, maxConfigs int64) (*Kernel, error) {
 	}
 	if k.Source, err = ReadSource(k.SourcePath); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if maxConfigs < 0 {
+		k.MaxConfigs = 0
+		return k, nil
 	}
 	if err := k.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
