@@ -64,7 +64,7 @@ func boundFixtures(dir string) map[string]string {
 		p[name] = filepath.Join(dir, name)
 		must(os.WriteFile(p[name], []byte(body), 0o644))
 	}
-	for _, name := range []string{"fifo.json", "fifo.cl", "fifo.yaml", "fifo.h"} {
+	for _, name := range []string{"fifo.json", "fifo.cl", "fifo.yaml", "fifo.h", "fifo.db"} {
 		p[name] = filepath.Join(dir, name)
 		must(syscall.Mkfifo(p[name], 0o644))
 	}
@@ -119,6 +119,10 @@ func boundRows(fx badFixtures) []badInput {
 		{name: "compare a FIFO", args: []string{"compare", fx.good, p["fifo.json"]}, code: u, want: []string{"is a FIFO"}, limited: true},
 		{name: "store add /dev/zero", args: []string{"store", "add", "--store", filepath.Join(fx.dir, "z.db"), "/dev/zero"}, code: u, want: []string{"/dev/zero " + special, "nothing was stored"}, limited: true},
 		{name: "store add a FIFO", args: []string{"store", "add", "--store", filepath.Join(fx.dir, "z.db"), p["fifo.json"]}, code: u, want: []string{"is a FIFO", "nothing was stored"}, limited: true},
+		{name: "history on a FIFO store", args: []string{"history", "--store", p["fifo.db"]}, code: u, want: []string{"store " + p["fifo.db"] + " is a FIFO (named pipe), not a regular file"}, limited: true},
+		{name: "store add to a FIFO store", args: []string{"store", "add", "--store", p["fifo.db"], fx.good}, code: u, want: []string{"fifo.db is a FIFO"}, limited: true},
+		{name: "history on a device store", args: []string{"history", "--store", "/dev/zero"}, code: u, want: []string{"store /dev/zero is a character device"}, limited: true},
+		{name: "cache bench program a FIFO", args: []string{"cache", "bench", p["fifo.cl"]}, code: u, want: []string{"fifo.cl is a FIFO"}, limited: true},
 		{name: "profile rebuild /dev/zero", args: []string{"profile", "rebuild", "/dev/zero"}, code: u, want: []string{"/dev/zero " + special, "no profile was changed"}, limited: true},
 		{name: "run a FIFO as FILE.cl", args: userRun(p["fifo.cl"]), code: u, want: []string{"fifo.cl is a FIFO", "a kernel source"}, limited: true},
 		{name: "run a FIFO as a spec", args: []string{"run", p["fifo.yaml"]}, code: u, want: []string{"fifo.yaml is a FIFO", "a spec file"}, limited: true},
