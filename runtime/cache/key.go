@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -279,3 +280,12 @@ func includeHashes(src runtime.Source, options string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// maxEntryBytes is the most an entry file may hold: a program binary of the
+// largest programs is a few MiB. A larger file, or one that is not a regular
+// file, in the cache folder is no entry (errNotEntry) and is rebuilt.
+const maxEntryBytes = 256 * userfile.MiB
+
+// errNotEntry is the read error of a file in an entry's place that is not a
+// regular file or is larger than maxEntryBytes.
+var errNotEntry = errors.New("not a regular file within the entry limit")

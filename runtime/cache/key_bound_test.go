@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,5 +61,25 @@ func TestKeyBoundedIncludes(t *testing.T) {
 	src := runtime.Source{Name: "k.cl", Text: "#include \"folder.h\"\nkernel void k() {}\n", Dir: dir}
 	if kf, err := KeyFor(d, src, ""); err != nil || len(kf.Includes) != 0 {
 		t.Errorf("an include naming a folder: %v, %v; want it passed over", kf.Includes, err)
+	}
+}
+
+// TestReadEntryRefusesSpecialFiles: a FIFO in an entry's place (a shared
+// cache folder) is refused at once rather than waited on, and so is a file
+// past maxEntryBytes; the build then goes from source.
+func TestReadEntryRefusesSpecialFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	big := filepath.Join(dir, "big")
+	f, _ := os.Create(big)
+	f.Truncate(maxEntryBytes + 1)
+	f.Close()
+	for _, p := range []string{fifo, big, "/dev/zero"} {
+		if _, err := readEntry(p); !errors.Is(err, errNotEntry) {
+			t.Errorf("readEntry(%s) = %v, want errNotEntry", p, err)
+		}
 	}
 }
