@@ -117,6 +117,7 @@ fuzz: deps
 	$(GO) test -run '^$$' -fuzz '^FuzzStoreLocation$$' -fuzztime $(FUZZTIME) ./store
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeResult$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./results
 	$(GO) test -run '^$$' -fuzz '^FuzzCacheEntry$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./runtime
+	$(GO) test -run '^$$' -fuzz '^FuzzLayout$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 2s ./table
 
 # make check-html: render the HTML report and every dashboard page in headless
 # Chromium (installed from Debian's packages) and check their plots and their

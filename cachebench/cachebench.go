@@ -20,10 +20,12 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/userfile"
 	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cache"
+	"github.com/clmeter/clmeter/runtime/spec"
 )
 
 // benchItems is the work-item count of a launch; benchItemBytes the bytes per
@@ -113,7 +115,10 @@ func loadBenchProgram(name string) (benchProgram, error) {
 	if mk, ok := builtinBenchPrograms[name]; ok {
 		return mk(), nil
 	}
-	b, err := os.ReadFile(name)
+	b, err := userfile.Read(name, spec.SourceLimit())
+	if fail.KindOf(err) == fail.Usage {
+		return benchProgram{}, fmt.Errorf("program %q: %w", name, err)
+	}
 	if err != nil {
 		return benchProgram{}, fmt.Errorf("program %q is neither a built-in (small, large) nor a readable file: %v", name, err)
 	}

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/internal/atomicfile"
+	"github.com/clmeter/clmeter/internal/userfile"
+	"github.com/clmeter/clmeter/runtime/spec"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -104,7 +106,7 @@ func locate(f *Finding, p *childPlan) {
 					path = filepath.Join(p.Dir, path)
 				}
 			}
-			if b, err := os.ReadFile(path); err == nil {
+			if b, err := userfile.Read(path, spec.SourceLimit()); err == nil {
 				l.File, text = path, string(b)
 			}
 		}

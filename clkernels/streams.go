@@ -81,6 +81,9 @@ func needFP64(dev *runtime.Device, t elemType) error {
 // memory limits (half of global memory at most, leaving room for the driver).
 func fits(dev *runtime.Device, bytes int64, arrays int) error {
 	in := dev.Info
+	if bytes > math.MaxInt64/int64(max(arrays, 1)) {
+		return fmt.Errorf("%d buffers of %d bytes overflow a 64-bit byte count: use a smaller size", arrays, bytes)
+	}
 	if in.MaxAllocBytes > 0 && bytes > in.MaxAllocBytes {
 		return fmt.Errorf("a buffer of %d bytes is over the device's largest allocation of %d bytes (CL_DEVICE_MAX_MEM_ALLOC_SIZE): use a smaller size", bytes, in.MaxAllocBytes)
 	}
@@ -160,6 +163,9 @@ func streamBenchmark(dev *runtime.Device, kernel, typ string, n int64, filled bo
 	}
 	if n <= 0 {
 		return nil, fmt.Errorf("%s: size must be positive, got %d", kernel, n)
+	}
+	if n > math.MaxInt64/t.Size {
+		return nil, fmt.Errorf("%s: size %d of %s elements overflows a 64-bit byte count (%d bytes each): use a smaller size", kernel, n, t.Name, t.Size)
 	}
 	bytes := n * t.Size
 	arrays := map[string]int{StreamCopy: 2, StreamScale: 2, StreamAdd: 3, StreamTriad: 3, StreamDot: 2, StreamSaxpy: 2}[kernel]

@@ -11,7 +11,17 @@ import (
 	"strings"
 
 	"github.com/clmeter/clmeter/internal/atomicfile"
+	"github.com/clmeter/clmeter/internal/userfile"
 )
+
+// MaxProfileBytes is the most a stored profile may hold (one is a few KiB):
+// a file of the folder is read whole, through package userfile.
+const MaxProfileBytes = 16 * userfile.MiB
+
+// profileLimit is a stored profile's limit.
+func profileLimit() userfile.Limit {
+	return userfile.Limit{What: "device profile", Bytes: MaxProfileBytes}
+}
 
 // A Store keeps profiles as JSON files in a folder, one per Key.
 type Folder struct {
@@ -47,7 +57,7 @@ var ErrNoProfile = errors.New("no device profile stored")
 // or another key (a damaged or foreign file is never used).
 func (s Folder) Load(k Key) (*Profile, error) {
 	path := s.Path(k)
-	b, err := os.ReadFile(path)
+	b, err := userfile.Read(path, profileLimit())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w for %s (driver %s)", ErrNoProfile, k.Device, k.DriverVersion)
 	}
@@ -121,7 +131,7 @@ func (s Folder) RemoveAll() ([]string, error) {
 			continue
 		}
 		path := filepath.Join(s.Dir, e.Name())
-		b, err := os.ReadFile(path)
+		b, err := userfile.Read(path, profileLimit())
 		if err != nil {
 			continue
 		}
@@ -156,7 +166,7 @@ func (s Folder) List() (ps []*Profile, skipped []string, err error) {
 			continue
 		}
 		path := filepath.Join(s.Dir, e.Name())
-		b, err := os.ReadFile(path)
+		b, err := userfile.Read(path, profileLimit())
 		if err != nil {
 			skipped = append(skipped, fmt.Sprintf("%s: %v", path, err))
 			continue

@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/userfile"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -41,25 +42,45 @@ func (e *VersionError) Error() string {
 	return fmt.Sprintf("%s: unsupported result schema version %d (this clmeter reads %d to %d)", e.File, e.Version, MinSchemaVersion, SchemaVersion)
 }
 
-// Read reads the result file at path.
+// MaxFileBytes is the most a result file may hold: 256 MiB, some forty times
+// a full suite's file with its samples (docs/COMMANDS.md, "Limits"). A file
+// is read whole and decoded in memory, so larger ones are refused.
+const MaxFileBytes = 256 * userfile.MiB
+
+// fileLimit is the limit of a result file for package userfile.
+func fileLimit() userfile.Limit {
+	return userfile.Limit{What: "result file", Bytes: MaxFileBytes,
+		Hint: "clmeter writes far smaller ones: is it a result file?"}
+}
+
+// Read reads the result file at path: a regular file of at most MaxFileBytes
+// (package userfile refuses anything else with one line).
 func Read(path string) (*File, error) {
-	f, err := os.Open(path)
+	data, err := userfile.Read(path, fileLimit())
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return Decode(f, path)
+	return decode(data, path)
 }
 
 // Decode reads a result file from r; name is used in errors. It rejects
 // another schema or version (*VersionError), malformed JSON (*SyntaxError, with
 // line and column), a key given twice in one object (*SyntaxError) and fields
 // this version does not know. A UTF-8 byte order mark at the start is skipped.
+// It reads at most MaxFileBytes.
 func Decode(r io.Reader, name string) (*File, error) {
-	data, err := io.ReadAll(r)
+	data, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if len(data) > MaxFileBytes {
+		return nil, fail.Usagef("%s is larger than the %s limit for a result file", name, userfile.Size(MaxFileBytes))
+	}
+	return decode(data, name)
+}
+
+// decode decodes a result file's contents; name is used in errors.
+func decode(data []byte, name string) (*File, error) {
 	data = bytes.TrimPrefix(data, utf8BOM)
 	// The header first, leniently: a file of another version may have fields
 	// this one does not know, and deserves the version error rather than those.

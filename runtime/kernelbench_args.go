@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"math"
 	goruntime "runtime"
 	"strings"
 	"sync"
@@ -105,11 +106,15 @@ func (b *KernelBenchmark) checkSizes() error {
 	if b.Local != nil && len(b.Local) != len(b.Global) {
 		return fmt.Errorf("local size %v has %d dimensions, global size %v has %d", b.Local, len(b.Local), b.Global, len(b.Global))
 	}
-	total := 1
+	total, items := 1, 1
 	for d, g := range b.Global {
 		if g <= 0 {
 			return fmt.Errorf("global size %v: every dimension must be positive", b.Global)
 		}
+		if items > math.MaxInt64/g {
+			return fmt.Errorf("global size %v overflows a 64-bit count of work-items: use a smaller size", b.Global)
+		}
+		items *= g
 		if b.Local == nil {
 			continue
 		}

@@ -17,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/userfile"
 )
 
 // schemeRE matches a URL scheme at the start of a location ("mysql://...").
@@ -123,7 +124,10 @@ func checkSQLiteFile(path string) error {
 	if fi.IsDir() {
 		return fail.Usagef("store %s is a folder: name a file, such as %s", path, filepath.Join(path, "results.db"))
 	}
-	f, err := os.Open(path)
+	if !fi.Mode().IsRegular() {
+		return fail.Usagef("store %s is %s, not a regular file: name a file, such as results.db", path, userfile.KindOf(fi.Mode()))
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return sqliteOpenError(path, err)
 	}
@@ -141,7 +145,10 @@ func checkSQLiteFile(path string) error {
 
 // hasSQLiteMagic reports whether the file at path starts as a SQLite database.
 func hasSQLiteMagic(path string) bool {
-	f, err := os.Open(path)
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false
 	}

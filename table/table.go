@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/term"
@@ -48,23 +49,30 @@ func Len(s string) int { return utf8.RuneCountInString(s) }
 // Wrap breaks text into lines of at most width columns at spaces; the first
 // line starts with first, the others with rest (a hanging indent). A word
 // longer than a line is put on a line of its own, whole. Each word is shown
-// through units.Escape (whitespace of any kind separates words).
+// through units.Escape (whitespace of any kind separates words). It takes
+// time linear in the length of text.
 func Wrap(text string, width int, first, rest string) []string {
 	var lines []string
-	line, prefix := "", first
+	var line strings.Builder
+	prefix := first
+	n := 0 // columns in line
 	for _, word := range strings.Fields(text) {
 		word = units.Escape(word)
-		if line != "" && Len(prefix)+Len(line)+1+Len(word) > width {
-			lines = append(lines, prefix+line)
-			line, prefix = "", rest
+		wl := Len(word)
+		if n > 0 && Len(prefix)+n+1+wl > width {
+			lines = append(lines, prefix+line.String())
+			line.Reset()
+			n, prefix = 0, rest
 		}
-		if line != "" {
-			line += " "
+		if n > 0 {
+			line.WriteByte(' ')
+			n++
 		}
-		line += word
+		line.WriteString(word)
+		n += wl
 	}
-	if line != "" || len(lines) == 0 {
-		lines = append(lines, prefix+line)
+	if n > 0 || len(lines) == 0 {
+		lines = append(lines, prefix+line.String())
 	}
 	return lines
 }
@@ -160,6 +168,12 @@ func Refs(ids []int) string {
 // wrapped, numbered as Note gave them. Columns left out to fit are named in a
 // closing line; a column empty in every row is left out silently.
 func (t *Table) Write(w io.Writer, width int) error {
+	t.write(w, width)
+	return nil
+}
+
+// write is Write; it returns the fitting's steps (fitting.steps).
+func (t *Table) write(w io.Writer, width int) int {
 	f := newFitting(t, width)
 	// 1. Short headers, one at a time, the largest saving first, while even
 	// wrapping could not fit; 2. drop columns; 3. wrap.
@@ -175,17 +189,27 @@ func (t *Table) Write(w io.Writer, width int) error {
 		WriteWrapped(w, fmt.Sprintf("(left out to fit %d columns: %s)", width, strings.Join(dropped, ", ")), width, t.Indent, t.Indent)
 	}
 	t.writeNotes(w, width)
-	return nil
+	return f.steps
 }
 
 // A fitting is a table's columns being fitted to a width: which are kept,
-// which show their short header, and each one's width.
+// which show their short header, and each one's width. Each column's widest
+// cell and longest word are measured once, so that fitting takes time linear
+// in the size of the cells (the narrowing steps are at most the natural
+// widths, each O(columns)).
 type fitting struct {
 	t      *Table
 	width  int
 	keep   []bool
 	short  []bool
 	widths []int
+	// cell and word are each column's widest cell and longest word, its
+	// header left out.
+	cell, word []int
+	// steps counts the fitting's work: a step a byte of the cells measured
+	// and a step a column each time the columns are gone through (the
+	// layout fuzz target bounds it).
+	steps int
 }
 
 // comfortable is the width wrapping columns narrow to (or their longest
@@ -194,15 +218,33 @@ const comfortable = 16
 
 func newFitting(t *Table, width int) *fitting {
 	n := len(t.Columns)
-	f := &fitting{t: t, width: width, keep: make([]bool, n), short: make([]bool, n), widths: make([]int, n)}
-	for i := range f.keep {
-		// A column with no text in any row is left out, unannounced.
-		for _, r := range t.rows {
-			f.keep[i] = f.keep[i] || r[i] != ""
+	f := &fitting{t: t, width: width, keep: make([]bool, n), short: make([]bool, n), widths: make([]int, n),
+		cell: make([]int, n), word: make([]int, n)}
+	for _, r := range t.rows {
+		for i, c := range r {
+			f.steps += len(c) + 1
+			// A column with no text in any row is left out, unannounced.
+			f.keep[i] = f.keep[i] || c != ""
+			f.cell[i] = max(f.cell[i], Len(c))
+			f.word[i] = max(f.word[i], longestWord(c))
 		}
 	}
 	f.reset()
 	return f
+}
+
+// longestWord is the width of the longest space-separated word of s.
+func longestWord(s string) int {
+	m, n := 0, 0
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			n = 0
+			continue
+		}
+		n++
+		m = max(m, n)
+	}
+	return m
 }
 
 // header is column i's header as shown.
@@ -214,29 +256,16 @@ func (f *fitting) header(i int) string {
 }
 
 // natural is column i's width unwrapped.
-func (f *fitting) natural(i int) int {
-	m := Len(f.header(i))
-	for _, r := range f.t.rows {
-		m = max(m, Len(r[i]))
-	}
-	return m
-}
+func (f *fitting) natural(i int) int { return max(Len(f.header(i)), f.cell[i]) }
 
 // longestWord is the narrowest column i can wrap to.
-func (f *fitting) longestWord(i int) int {
-	m := Len(f.header(i))
-	for _, r := range f.t.rows {
-		for _, w := range strings.Fields(r[i]) {
-			m = max(m, Len(w))
-		}
-	}
-	return m
-}
+func (f *fitting) longestWord(i int) int { return max(Len(f.header(i)), f.word[i]) }
 
 // total is the width of the kept columns (each no wider than its text) with
 // the indent and the gaps.
 func (f *fitting) total() int {
 	s, k := Len(f.t.Indent), 0
+	f.steps += len(f.widths)
 	for i := range f.widths {
 		if f.keep[i] {
 			f.widths[i] = min(f.widths[i], f.natural(i))
@@ -257,6 +286,7 @@ func (f *fitting) reset() {
 // narrowed to its floor.
 func (f *fitting) fitsWrapped() bool {
 	saved := slices.Clone(f.widths)
+	f.steps += len(f.widths)
 	for i, c := range f.t.Columns {
 		if f.keep[i] && c.Wrap {
 			f.widths[i] = min(f.widths[i], max(f.longestWord(i), comfortable))
@@ -272,6 +302,7 @@ func (f *fitting) fitsWrapped() bool {
 func (f *fitting) shortenHeaders() {
 	for !f.fitsWrapped() {
 		best, saving := -1, 0
+		f.steps += len(f.widths)
 		for i, c := range f.t.Columns {
 			if f.keep[i] && !f.short[i] && c.Short != "" && Len(c.Header)-Len(c.Short) > saving {
 				best, saving = i, Len(c.Header)-Len(c.Short)
@@ -291,6 +322,7 @@ func (f *fitting) dropColumns() []string {
 	var dropped []string
 	for f.total() > f.width && !f.fitsWrapped() {
 		best := -1
+		f.steps += len(f.widths)
 		for i, c := range f.t.Columns {
 			if f.keep[i] && c.Drop > 0 && (best < 0 || c.Drop > f.t.Columns[best].Drop) {
 				best = i
@@ -305,21 +337,55 @@ func (f *fitting) dropColumns() []string {
 	return dropped
 }
 
-// narrowWrapping narrows the widest wrapping column that can still narrow,
-// a column at a time, so that the wrapping columns share the narrowing,
-// until the table fits.
+// narrowWrapping narrows the widest wrapping columns that can still narrow,
+// together, so that they share the narrowing, until the table fits: the
+// widest come down to the next width in one step (or to where the table
+// fits), so the steps are at most the number of columns.
 func (f *fitting) narrowWrapping() {
-	for f.total() > f.width {
-		best := -1
+	for over := f.total() - f.width; over > 0; over = f.total() - f.width {
+		top, next, count := 0, 0, 0
+		f.steps += len(f.widths)
 		for i, c := range f.t.Columns {
-			if f.keep[i] && c.Wrap && f.widths[i] > f.longestWord(i) && (best < 0 || f.widths[i] > f.widths[best]) {
-				best = i
+			if !f.keep[i] || !c.Wrap {
+				continue
+			}
+			floor := f.longestWord(i)
+			switch w := f.widths[i]; {
+			case w <= floor: // cannot narrow, and stops none
+			case w > top:
+				next, top, count = max(next, top, floor), w, 1
+			case w == top:
+				count++
+				next = max(next, floor)
+			default:
+				next = max(next, w, floor)
 			}
 		}
-		if best < 0 {
+		if count == 0 {
 			return
 		}
-		f.widths[best]--
+		f.narrowTop(top, next, count, over)
+	}
+}
+
+// narrowTop narrows the count wrapping columns of width top, the leftmost
+// first, by as much as the table is over (over) but no lower than next.
+func (f *fitting) narrowTop(top, next, count, over int) {
+	step := min(top-next, over/count)
+	extra := 0
+	f.steps += len(f.widths)
+	if step < top-next {
+		extra = over - step*count // columns narrowed one more, leftmost first
+	}
+	for i, c := range f.t.Columns {
+		if !f.keep[i] || !c.Wrap || f.widths[i] != top || f.widths[i] <= f.longestWord(i) {
+			continue
+		}
+		f.widths[i] = top - step
+		if extra > 0 {
+			f.widths[i]--
+			extra--
+		}
 	}
 }
 

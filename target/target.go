@@ -11,6 +11,8 @@
 package target
 
 import (
+	"cmp"
+	"math/big"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -48,6 +50,10 @@ type Flags struct {
 	Set []string `json:"set,omitempty"`
 	// Axes add axes to a FILE.cl: "T=4,8,16" (tune's --axis).
 	Axes []string `json:"axes,omitempty"`
+	// MaxConfigs is the most configurations the target may have (the
+	// product of its axes' value counts; --max-configs); 0 is
+	// spec.DefaultMaxConfigs.
+	MaxConfigs int64 `json:"max_configs,omitempty"`
 }
 
 // WithoutN is f with N left to the command's default: --size and --set N=...
@@ -125,6 +131,9 @@ func Resolve(name string, f Flags, d Defaults) (*Target, error) {
 	if name == "" {
 		return nil, fail.Usagef("no target: give a built-in (%s), a FILE.cl or a FILE.yaml", strings.Join(clkernels.Names(), ", "))
 	}
+	if f.MaxConfigs < 0 {
+		return nil, fail.Usagef("--max-configs %d: give at least 1 (the default is %d)", f.MaxConfigs, spec.DefaultMaxConfigs)
+	}
 	ov, err := parseOverrides(f)
 	if err != nil {
 		return nil, err
@@ -134,7 +143,7 @@ func Resolve(name string, f Flags, d Defaults) (*Target, error) {
 	case ext == ".yaml" || ext == ".yml":
 		err = t.fromSpecFile(name, f, ov)
 	case ext == ".cl" && len(f.described()) == 0:
-		err = t.fromSourceBeside(name, ov)
+		err = t.fromSourceBeside(name, f, ov)
 	case ext == ".cl":
 		err = t.fromSource(name, f, ov, d)
 	default:
@@ -165,6 +174,9 @@ func (t *Target) fromBuiltin(name string, f Flags, ov overrides, d Defaults) err
 	if len(ov.set) > 0 {
 		return fail.Usagef("--set %s: built-in %s has no axis %s (its one axis is N, its size: --size)", ov.setText[0], name, ov.set[0].Name)
 	}
+	if limit := cmp.Or(f.MaxConfigs, spec.DefaultMaxConfigs); int64(len(ov.sizes)) > limit {
+		return spec.TooManyConfigs(big.NewInt(int64(len(ov.sizes))), "--size values", limit)
+	}
 	t.Builtin, t.IsBuiltin, t.Sizes = b, true, ov.sizes
 	if ov.sizes != nil {
 		t.Overridden = []string{"N"}
@@ -179,24 +191,26 @@ func (t *Target) fromSpecFile(path string, f Flags, ov overrides) error {
 	if given := f.described(); len(given) > 0 {
 		return fail.Usagef("%s: a spec file holds the kernel, sizes and arguments: drop %s (change an axis with --set NAME=VALUES, N with --size)", path, strings.Join(given, ", "))
 	}
-	k, err := spec.LoadFile(path)
+	k, err := spec.LoadFileUnchecked(path)
 	if err != nil {
 		return fail.With(fail.Usage, err)
 	}
+	k.MaxConfigs = f.MaxConfigs
 	return t.setSpec(path, k, ov)
 }
 
 // fromSourceBeside resolves a FILE.cl given without its description through
 // the spec file of the same name beside it.
-func (t *Target) fromSourceBeside(path string, ov overrides) error {
+func (t *Target) fromSourceBeside(path string, f Flags, ov overrides) error {
 	yaml := strings.TrimSuffix(path, filepath.Ext(path)) + ".yaml"
 	if _, err := os.Stat(yaml); err != nil {
 		return fail.Usagef("%s: give its kernel and arguments (--kernel, --global, --arg ...) or put a spec file %s beside it", path, filepath.Base(yaml))
 	}
-	k, err := spec.LoadFile(yaml)
+	k, err := spec.LoadFileUnchecked(yaml)
 	if err != nil {
 		return fail.With(fail.Usage, err)
 	}
+	k.MaxConfigs = f.MaxConfigs
 	if !sameFile(k.SourcePath, path) {
 		return fail.Usagef("%s names source %s, not %s: give the spec file itself, or %s's --kernel, --global and --arg", yaml, k.SourcePath, path, path)
 	}
@@ -223,7 +237,7 @@ func (t *Target) fromSource(path string, f Flags, ov overrides, d Defaults) erro
 		return fail.With(fail.Usage, err)
 	}
 	k := &spec.Kernel{SourcePath: path, Source: src, Kernel: f.Kernel, Global: f.Global, Local: f.Local,
-		Bytes: f.Bytes, Flops: f.Flops, Options: spec.BuildOptions(f.Defines, f.Includes, f.BuildOptions)}
+		Bytes: f.Bytes, Flops: f.Flops, Options: spec.BuildOptions(f.Defines, f.Includes, f.BuildOptions), MaxConfigs: f.MaxConfigs}
 	for _, a := range f.Args {
 		as, err := spec.ParseArg(a)
 		if err != nil {

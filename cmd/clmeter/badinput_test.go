@@ -30,6 +30,9 @@ type badInput struct {
 	device bool
 	// lines, when above 1, is how many stderr lines the row may print.
 	lines int
+	// limited runs the row in a child process under a memory limit, with
+	// the binary cache on (clmLimited, badinput_bounds_test.go).
+	limited bool
 }
 
 // badFixtures are the files the rows name, made once in a temporary folder.
@@ -332,7 +335,7 @@ func badInputRows(fx badFixtures) []badInput {
 		{name: "report without files", args: []string{"report"}, code: u, want: []string{"needs at least one result file"}},
 		{name: "report missing file", args: []string{"report", missing}, code: u, want: []string{"missing.json", "no such file"}},
 		{name: "report JSON array", args: []string{"report", fx.array}, code: u, want: []string{"a result file is one JSON object", "not a JSON array"}},
-		{name: "report empty file", args: []string{"report", os.DevNull}, code: u, want: []string{"/dev/null:1:1"}},
+		{name: "report empty file", args: []string{"report", fx.specEmpty}, code: u, want: []string{"empty.yaml:1:1"}},
 		{name: "report bad samples", args: []string{"report", fx.zeroSample}, code: u, want: []string{"zero-sample.json", "above zero"}},
 		{name: "report other schema", args: []string{"report", fx.wrongSchema}, code: u, want: []string{"not a clmeter result file"}},
 
@@ -382,6 +385,7 @@ func badInputRows(fx badFixtures) []badInput {
 	}
 	rows = append(rows, cutsRows(fx)...)   // issue 44's paper cuts
 	rows = append(rows, secretRows(fx)...) // issue 44's secrets, hosts, escapes
+	rows = append(rows, boundRows(fx)...)  // issue 44's bounded reads
 	return rows
 }
 
@@ -423,11 +427,11 @@ func TestBadInputTable(t *testing.T) {
 				if !slices.Contains(r.args, "-o") {
 					args = append(args, "-o", out)
 				}
-				if r.device && args[0] == "run" {
+				if r.device && args[0] == "run" && !r.limited {
 					args = append(args, "--no-cache") // no note about storing binaries
 				}
 			}
-			code, stdout, errs := clm(t, args...)
+			code, stdout, errs := runRow(t, r.limited, args)
 			if code != r.code {
 				t.Errorf("exit %d, want %d; stderr %q", code, r.code, errs)
 			}

@@ -15,7 +15,7 @@ func TestExampleSpecs(t *testing.T) {
 		t.Fatalf("found %d example specs, want at least 5", len(files))
 	}
 	for _, f := range files {
-		if _, err := spec.LoadFile(f); err != nil {
+		if _, err := spec.LoadFile(f, 0); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}

@@ -22,6 +22,7 @@ var kernelFlags = []cli.Flag{
 	&cli.StringFlag{Name: "bytes", Usage: "bytes moved per launch, an expression (2*N*4), for GB/s"},
 	&cli.StringFlag{Name: "flops", Usage: "floating-point operations per launch, an expression (2*N), for GFLOP/s"},
 	&cli.StringSliceFlag{Name: "set", Usage: "replace an axis's values: --set T=8,16 (a spec file's axes; --set N=... is --size)"},
+	&cli.Int64Flag{Name: "max-configs", Usage: "the most configurations (the product of the axes' value counts) a target may have (default 10000)"},
 }
 
 // kernelDescription reads kernelFlags.
@@ -30,7 +31,7 @@ func kernelDescription(c *cli.Context) target.Flags {
 		Kernel: c.String("kernel"), Global: c.String("global"), Local: c.String("local"),
 		Args: c.StringSlice("arg"), Defines: c.StringSlice("D"), Includes: c.StringSlice("I"),
 		BuildOptions: c.String("options"), Bytes: c.String("bytes"), Flops: c.String("flops"),
-		Sizes: c.String("size"), Set: c.StringSlice("set"),
+		Sizes: c.String("size"), Set: c.StringSlice("set"), MaxConfigs: c.Int64("max-configs"),
 	}
 }
 

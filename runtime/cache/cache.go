@@ -276,6 +276,9 @@ func (c *Cache) BuildProgram(d *runtime.Device, src runtime.Source, options stri
 		prefetchDriverIdentity(d)
 		l = keyFor(d, src, options)
 	}
+	if l.keyErr != nil {
+		return nil, runtime.BuildInfo{Options: options, CacheNote: "no key"}, l.keyErr
+	}
 	kf, key := l.kf, l.key
 	short := key[:12]
 

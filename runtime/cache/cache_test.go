@@ -126,12 +126,12 @@ func TestCacheKeyFields(t *testing.T) {
 			Info:     cl.DeviceInfo{Name: "cpu-x", Vendor: "AuthenticAMD", Version: "OpenCL 3.0", DriverVersion: "5.0", AddressBits: 64},
 		}
 	}
-	base := KeyFor(dev(), src, opts)
+	base := keyOf(t, dev(), src, opts)
 	if len(base.Includes) != 3 {
 		t.Fatalf("includes = %q, want a.h, b.h and c.h", base.Includes)
 	}
 	baseKey := base.Key()
-	if k := KeyFor(dev(), runtime.Source{Name: "other name", Text: text, Dir: dir}, opts).Key(); k != baseKey {
+	if k := keyOf(t, dev(), runtime.Source{Name: "other name", Text: text, Dir: dir}, opts).Key(); k != baseKey {
 		t.Error("the source's name changed the key")
 	}
 	cases := []struct {
@@ -162,7 +162,7 @@ func TestCacheKeyFields(t *testing.T) {
 	for _, tc := range cases {
 		d, s, o := dev(), src, opts
 		tc.change(d, &s, &o)
-		k := KeyFor(d, s, o).Key()
+		k := keyOf(t, d, s, o).Key()
 		if prev, dup := seen[k]; dup {
 			t.Errorf("changing %s gives the key of %s", tc.name, prev)
 		}
@@ -199,7 +199,7 @@ func TestCacheCorruptEntriesAreRebuilt(t *testing.T) {
 	c := New(t.TempDir(), 0)
 	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	build(t, c, d, src, "")
-	kf := KeyFor(d, src, "")
+	kf := keyOf(t, d, src, "")
 	path := c.entryPath(kf.Key())
 	checkEntryValid(t, path)
 	cases := []struct {

@@ -316,8 +316,8 @@ func (c *Cache) runJob(m *runtime.Manager, key string, fd int) error {
 	}
 	src := runtime.Source{Name: job.Name, Text: job.Text, Dir: job.Dir}
 	for _, d := range devs {
-		kf := KeyFor(d, src, job.Options)
-		if kf.Key() != key {
+		kf, err := KeyFor(d, src, job.Options)
+		if err != nil || kf.Key() != key {
 			continue
 		}
 		p, _, err := d.BuildFromSource(src, job.Options)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/clmeter/clmeter/runtime"
@@ -105,11 +106,14 @@ func (c *Cache) trim() {
 
 // readHeader reads an entry's header only.
 func readHeader(path string) (*EntryHeader, error) {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO opens at once
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, errNotEntry
+	}
 	buf := make([]byte, 64<<10)
 	n, _ := io.ReadFull(f, buf)
 	buf = buf[:n]
@@ -159,7 +163,8 @@ func (c *Cache) VerifyOn(devs []*runtime.Device) ([]Entry, error) {
 		return nil, err
 	}
 	for i := range es {
-		b, err := os.ReadFile(es[i].Path)
+		e, err := readEntry(es[i].Path)
+		b := e.b
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) { // removed meanwhile by another process
 				continue

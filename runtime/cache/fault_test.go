@@ -177,7 +177,7 @@ func TestCacheHeaderFieldsCorrupted(t *testing.T) {
 	c := New(t.TempDir(), 0)
 	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	build(t, c, d, src, "")
-	kf := KeyFor(d, src, "")
+	kf := keyOf(t, d, src, "")
 	path := c.entryPath(kf.Key())
 	h0, p0 := splitEntry(t, path)
 	stored := mustRead(t, path)
@@ -255,7 +255,7 @@ func TestCacheFolderDeletedMidRun(t *testing.T) {
 	c := New(dir, 1<<20) // bounded, so that stores trim too
 	c.Warn = &warn
 	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
-	path := c.entryPath(KeyFor(d, src, "").Key())
+	path := c.entryPath(keyOf(t, d, src, "").Key())
 	for round := 0; round < 2; round++ {
 		if info := build(t, c, d, src, ""); info.FromCache || info.CacheNote != "miss" {
 			t.Fatalf("round %d: from cache %v, note %q; want a miss", round, info.FromCache, info.CacheNote)
@@ -469,7 +469,7 @@ func TestCacheWriterKilled(t *testing.T) {
 	c := New(dir, 0)
 	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	build(t, c, d, src, "")
-	key := KeyFor(d, src, "").Key()
+	key := keyOf(t, d, src, "").Key()
 
 	seed := testseed.Seed(t)
 	rng := rand.New(rand.NewPCG(seed, 0))
@@ -539,7 +539,7 @@ func TestCacheWriterKilled(t *testing.T) {
 	tmps, _ := filepath.Glob(filepath.Join(dir, "*", ".tmp-*"))
 	other := runtime.Source{Name: "mul.cl", Text: "__kernel void mul3(__global float *x) { x[get_global_id(0)] *= 3.0f; }\n"}
 	build(t, c, d, other, "")
-	checkEntryValid(t, c.entryPath(KeyFor(d, other, "").Key()))
+	checkEntryValid(t, c.entryPath(keyOf(t, d, other, "").Key()))
 	for _, p := range tmps {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("a young temporary file was removed: %v", err)

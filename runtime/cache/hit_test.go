@@ -95,7 +95,7 @@ func TestCacheHitWritesNothing(t *testing.T) {
 	src := runtime.Source{Name: "add1.cl", Text: cacheTestSrc}
 	build(t, c, d, src, "")
 	c.Defer = true
-	path := c.entryPath(KeyFor(d, src, "").Key())
+	path := c.entryPath(keyOf(t, d, src, "").Key())
 	old := time.Now().Add(-24 * time.Hour).Truncate(time.Second)
 	if err := os.Chtimes(path, old, old); err != nil {
 		t.Fatal(err)

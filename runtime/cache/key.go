@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +13,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/userfile"
 	"github.com/clmeter/clmeter/runtime"
 )
 
@@ -82,10 +86,16 @@ func (h *keyHash) sum() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// KeyFor computes the key fields of a program for a device.
-func KeyFor(d *runtime.Device, src runtime.Source, options string) KeyFields {
+// KeyFor computes the key fields of a program for a device. It fails, with
+// one line of kind fail.Usage, when a file the source includes is a special
+// file (a device, a FIFO, a socket) or is larger than MaxIncludeBytes: the
+// key reads every include whole.
+func KeyFor(d *runtime.Device, src runtime.Source, options string) (KeyFields, error) {
 	sum := sha256.Sum256([]byte(src.Text))
-	incs := includeHashes(src, options)
+	incs, err := includeHashes(src, options)
+	if err != nil {
+		return KeyFields{}, err
+	}
 	for i := range incs {
 		incs[i] = keyText(incs[i])
 	}
@@ -107,7 +117,7 @@ func KeyFor(d *runtime.Device, src runtime.Source, options string) KeyFields {
 		DriverVersion:   keyText(d.Info.DriverVersion),
 		AddressBits:     d.Info.AddressBits,
 		Env:             env,
-	}
+	}, nil
 }
 
 // keyText makes a key field valid UTF-8 without losing what tells two values
@@ -197,22 +207,34 @@ func includeDirs(options string) []string {
 	return dirs
 }
 
+// MaxIncludeBytes is the most a file a kernel source includes may hold: the
+// limit of a kernel source (spec.MaxSourceBytes, docs/COMMANDS.md "Limits").
+const MaxIncludeBytes = 16 * userfile.MiB
+
+// includeLimit is the limit of one included file.
+func includeLimit() userfile.Limit {
+	return userfile.Limit{What: "file a kernel source includes", Bytes: MaxIncludeBytes,
+		Hint: "an include is read whole for the binary cache's key; --no-cache builds without reading it"}
+}
+
 // includeHashes finds every file the source includes, recursively, through the
 // including file's folder (quoted includes), the -I folders and src.Dir, and
-// returns "name sha256" for each in the order first met.
-func includeHashes(src runtime.Source, options string) []string {
+// returns "name sha256" for each in the order first met. A file that is not
+// there (or a folder) is passed over as the compiler does; a special file or
+// one past MaxIncludeBytes fails (package userfile).
+func includeHashes(src runtime.Source, options string) ([]string, error) {
 	dirs := includeDirs(options)
 	if src.Dir != "" {
 		dirs = append(dirs, src.Dir)
 	}
 	out := []string{}
 	seen := map[string]bool{}
-	var walk func(text, dir string, depth int)
-	walk = func(text, dir string, depth int) {
+	var walk func(text, dir string, depth int) error
+	walk = func(text, dir string, depth int) error {
 		// Most programs include nothing: the regular expression costs a hit
 		// 10-15 µs where this test costs nanoseconds.
 		if depth > 32 || !strings.Contains(text, "include") {
-			return
+			return nil
 		}
 		for _, m := range includeRE.FindAllStringSubmatch(text, -1) {
 			name, quoted := m[1], m[1] != ""
@@ -228,22 +250,42 @@ func includeHashes(src runtime.Source, options string) []string {
 			}
 			for _, d := range search {
 				p := filepath.Join(d, name)
-				b, err := os.ReadFile(p)
-				if err != nil {
+				if st, err := os.Stat(p); err != nil || st.IsDir() {
 					continue
 				}
 				abs, _ := filepath.Abs(p)
 				if seen[abs] {
 					break
 				}
+				b, err := userfile.Read(p, includeLimit())
+				if fail.KindOf(err) == fail.Usage {
+					return fmt.Errorf("#include %q: %w", name, err)
+				}
+				if err != nil {
+					continue
+				}
 				seen[abs] = true
 				sum := sha256.Sum256(b)
 				out = append(out, name+" "+hex.EncodeToString(sum[:]))
-				walk(string(b), filepath.Dir(p), depth+1)
+				if err := walk(string(b), filepath.Dir(p), depth+1); err != nil {
+					return err
+				}
 				break
 			}
 		}
+		return nil
 	}
-	walk(src.Text, src.Dir, 0)
-	return out
+	if err := walk(src.Text, src.Dir, 0); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
+
+// maxEntryBytes is the most an entry file may hold: a program binary of the
+// largest programs is a few MiB. A larger file, or one that is not a regular
+// file, in the cache folder is no entry (errNotEntry) and is rebuilt.
+const maxEntryBytes = 256 * userfile.MiB
+
+// errNotEntry is the read error of a file in an entry's place that is not a
+// regular file or is larger than maxEntryBytes.
+var errNotEntry = errors.New("not a regular file within the entry limit")

@@ -11,8 +11,8 @@ import (
 func TestKeyInvalidUTF8(t *testing.T) {
 	d := &runtime.Device{}
 	src := runtime.Source{Name: "k.cl", Text: "__kernel void k() {}"}
-	a := KeyFor(d, src, "-DX=\xff")
-	b := KeyFor(d, src, "-DX=\xfe")
+	a := keyOf(t, d, src, "-DX=\xff")
+	b := keyOf(t, d, src, "-DX=\xfe")
 	if a.Key() == b.Key() {
 		t.Fatal("options differing in invalid UTF-8 share a key")
 	}

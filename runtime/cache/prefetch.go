@@ -12,6 +12,9 @@ import (
 type lookup struct {
 	kf  KeyFields
 	key string
+	// keyErr is why the key could not be made (a bad include); the build
+	// fails with it.
+	keyErr error
 	// read is set once the entry was read (readErr: fs.ErrNotExist for a
 	// miss) and, when it was, checked (checkErr: why it is rejected).
 	read     bool
@@ -25,14 +28,20 @@ type lookup struct {
 
 // keyFor starts a lookup: the key of src built with options on d.
 func keyFor(d *runtime.Device, src runtime.Source, options string) *lookup {
-	l := &lookup{kf: KeyFor(d, src, options)}
-	l.key = l.kf.Key()
+	l := &lookup{}
+	if l.kf, l.keyErr = KeyFor(d, src, options); l.keyErr == nil {
+		l.key = l.kf.Key()
+	}
 	return l
 }
 
 // readEntry reads the lookup's entry and checks it.
 func (l *lookup) readEntry(c *Cache, d *runtime.Device) {
 	l.read = true
+	if l.keyErr != nil {
+		l.readErr = l.keyErr
+		return
+	}
 	if l.e, l.readErr = readEntry(c.entryPath(l.key)); l.readErr == nil {
 		l.ce, l.checkErr = checkEntry(d, l.key, l.e.b, false)
 	}

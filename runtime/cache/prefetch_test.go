@@ -60,7 +60,7 @@ func TestPrefetch(t *testing.T) {
 	}
 
 	// A damaged entry read ahead is rejected as one read on the build's path.
-	key := KeyFor(d, src, opts).Key()
+	key := keyOf(t, d, src, opts).Key()
 	path := c.entryPath(key)
 	b, err := os.ReadFile(path)
 	if err != nil {

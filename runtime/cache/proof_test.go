@@ -79,9 +79,9 @@ func TestCacheWrongPayloadNeverTrusted(t *testing.T) {
 	other := runtime.Source{Name: "mul2.cl", Text: otherSrc}
 	build(t, c, d, src, "")
 	build(t, c, d, other, "")
-	path := c.entryPath(KeyFor(d, src, "").Key())
+	path := c.entryPath(keyOf(t, d, src, "").Key())
 	h0, p0 := splitEntry(t, path)
-	_, po := splitEntry(t, c.entryPath(KeyFor(d, other, "").Key()))
+	_, po := splitEntry(t, c.entryPath(keyOf(t, d, other, "").Key()))
 	if len(h0.Kernels) != 1 || h0.Kernels[0].Name != "add1" || len(h0.Kernels[0].Args) != 1 || h0.Driver == "" || h0.Proof == "" {
 		t.Fatalf("a stored entry's kernels, driver and proof: %+v", h0)
 	}
@@ -227,7 +227,7 @@ func TestCacheDetachedStore(t *testing.T) {
 	}
 	runAdd1(t, d, p)
 	p.Release()
-	key := KeyFor(d, src, "").Key()
+	key := keyOf(t, d, src, "").Key()
 
 	// Hold the job's lock as a running child would: the hand-off skips it.
 	lock, err := c.lockJob(key, false)

@@ -14,7 +14,9 @@ import (
 // registration and finalizer cost a hit's read 5-15 µs in a fresh process).
 func readEntry(path string) (entryFile, error) {
 	e := entryFile{path: path}
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	// O_NONBLOCK: a FIFO put in a shared cache folder opens at once (and is
+	// refused below) instead of waiting for a writer.
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return e, &fs.PathError{Op: "open", Path: path, Err: err}
 	}
@@ -22,6 +24,9 @@ func readEntry(path string) (entryFile, error) {
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return e, &fs.PathError{Op: "fstat", Path: path, Err: err}
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size > maxEntryBytes {
+		return e, &fs.PathError{Op: "read", Path: path, Err: errNotEntry}
 	}
 	// Entries are renamed into place whole: the open file does not change.
 	// The buffer's fresh pages are backed in one call, not one fault a page

@@ -4,6 +4,7 @@ package cache
 
 import (
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -19,6 +20,9 @@ func readEntry(path string) (entryFile, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return e, err
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxEntryBytes {
+		return e, &fs.PathError{Op: "read", Path: path, Err: errNotEntry}
 	}
 	// Entries are renamed into place whole: the open file does not change.
 	b := make([]byte, st.Size())

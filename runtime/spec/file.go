@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/clmeter/clmeter/internal/userfile"
 )
 
 // FileSyntax documents the spec file for --help and the README.
@@ -157,18 +158,37 @@ func fileError(path string, err error) error {
 	return fmt.Errorf("%s: %s", path, msg)
 }
 
-// LoadFile reads a spec file (see FileSyntax) and the source it names.
-func LoadFile(path string) (*Kernel, error) {
-	data, err := os.ReadFile(path)
+// LoadFile reads a spec file (see FileSyntax) and the source it names; it
+// refuses more than maxConfigs configurations (0: DefaultMaxConfigs).
+func LoadFile(path string, maxConfigs int64) (*Kernel, error) {
+	data, err := userfile.Read(path, specLimit())
 	if err != nil {
 		return nil, fmt.Errorf("reading spec file: %w", err)
 	}
-	return ParseFile(path, data)
+	return parseFile(path, data, maxConfigs)
+}
+
+// LoadFileUnchecked reads a spec file and the source it names without
+// Check, for a caller that changes its axes (and MaxConfigs) and then calls
+// Check itself (package target): a spec of more configurations than the
+// limit may be narrowed with --set.
+func LoadFileUnchecked(path string) (*Kernel, error) {
+	data, err := userfile.Read(path, specLimit())
+	if err != nil {
+		return nil, fmt.Errorf("reading spec file: %w", err)
+	}
+	return parseFile(path, data, -1)
 }
 
 // ParseFile parses a spec file's contents; path names it in errors and anchors
-// relative paths.
+// relative paths. It refuses more than DefaultMaxConfigs configurations.
 func ParseFile(path string, data []byte) (*Kernel, error) {
+	return parseFile(path, data, 0)
+}
+
+// parseFile is ParseFile with a limit on configurations (0: the default);
+// a negative limit leaves Check to the caller.
+func parseFile(path string, data []byte, maxConfigs int64) (*Kernel, error) {
 	var fs fileSpec
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
@@ -191,7 +211,8 @@ func ParseFile(path string, data []byte) (*Kernel, error) {
 	if fs.Kernel == "" {
 		return nil, fmt.Errorf("%s: kernel: is missing (the kernel function to run)", path)
 	}
-	k := &Kernel{SourcePath: rel(fs.Source), Kernel: fs.Kernel, Global: string(fs.Global), Local: string(fs.Local), Bytes: string(fs.Bytes), Flops: string(fs.Flops)}
+	k := &Kernel{SourcePath: rel(fs.Source), Kernel: fs.Kernel, Global: string(fs.Global), Local: string(fs.Local), Bytes: string(fs.Bytes), Flops: string(fs.Flops),
+		MaxConfigs: maxConfigs}
 	var incs []string
 	for _, inc := range fs.Include {
 		incs = append(incs, rel(inc))
@@ -215,7 +236,7 @@ func ParseFile(path string, data []byte) (*Kernel, error) {
 		}
 		if e.File != "" {
 			x.Path = rel(e.File)
-			if x.File, err = os.ReadFile(x.Path); err != nil {
+			if x.File, err = userfile.Read(x.Path, expectLimit()); err != nil {
 				return nil, fmt.Errorf("%s: expect: %w", path, err)
 			}
 		} else if e.Value == nil {
@@ -225,6 +246,10 @@ func ParseFile(path string, data []byte) (*Kernel, error) {
 	}
 	if k.Source, err = ReadSource(k.SourcePath); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if maxConfigs < 0 {
+		k.MaxConfigs = 0
+		return k, nil
 	}
 	if err := k.Check(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

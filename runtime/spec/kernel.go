@@ -3,12 +3,12 @@ package spec
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/clmeter/clmeter/internal/userfile"
 	"github.com/clmeter/clmeter/runtime"
 )
 
@@ -34,6 +34,9 @@ type Kernel struct {
 	Axes []Axis
 	// Expect checks output buffers after one launch.
 	Expect []Expect
+	// MaxConfigs is the most configurations (the product of the axes'
+	// value counts) Check accepts; 0 is DefaultMaxConfigs.
+	MaxConfigs int64
 }
 
 // An Axis is a named value swept over a list.
@@ -76,7 +79,8 @@ func (in Instance) Label() string {
 }
 
 // Instances returns every combination of the axes' values (one instance with no
-// values when there are no axes), the first axis varying slowest.
+// values when there are no axes), the first axis varying slowest. It holds
+// them all: Check first refuses more than MaxConfigs.
 func (k *Kernel) Instances() []Instance {
 	out := []Instance{{Vars: Vars{}}}
 	for _, ax := range k.Axes {
@@ -108,6 +112,9 @@ func (k *Kernel) Check() error {
 	}
 	if k.Global == "" {
 		return fmt.Errorf("kernel %s: give the global size with --global (e.g. --global 1Mi or 4096,4096)", k.Kernel)
+	}
+	if err := k.checkConfigs(); err != nil {
+		return err
 	}
 	for _, in := range k.Instances() {
 		if _, err := k.resolve(in); err != nil {
@@ -330,9 +337,10 @@ func close(got, want, tol float64, float bool) bool {
 
 func fmtVal(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 
-// ReadSource reads a .cl file for a Kernel.
+// ReadSource reads a .cl file for a Kernel: a regular file of at most
+// MaxSourceBytes.
 func ReadSource(path string) (string, error) {
-	b, err := os.ReadFile(path)
+	b, err := userfile.Read(path, SourceLimit())
 	if err != nil {
 		return "", fmt.Errorf("reading kernel source: %w", err)
 	}

@@ -171,7 +171,7 @@ expect:
 
 func TestParseFile(t *testing.T) {
 	dir := writeFiles(t, map[string]string{"k.cl": "__kernel void scale() {}", "s.yaml": goodSpec})
-	k, err := LoadFile(filepath.Join(dir, "s.yaml"))
+	k, err := LoadFile(filepath.Join(dir, "s.yaml"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestParseFileErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		dir := writeFiles(t, map[string]string{"k.cl": "x", "s.yaml": c.body})
-		_, err := LoadFile(filepath.Join(dir, "s.yaml"))
+		_, err := LoadFile(filepath.Join(dir, "s.yaml"), 0)
 		if err == nil || !strings.Contains(err.Error(), c.err) {
 			t.Errorf("spec %q: err %v, want %q", c.body, err, c.err)
 		}
