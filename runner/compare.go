@@ -137,9 +137,14 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 // comparePlans measures the items of pa and pb in pairs, interleaved, writes
 // both records of each pair to pa's output and store, and prints the
 // comparison of b against a.
-func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, stdout, stderr io.Writer) error {
+func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, stdout, stderr io.Writer) (err error) {
 	file := results.NewFile(pa.tool, pa.command)
 	var w *results.Writer
+	defer func() {
+		if cerr := w.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
 	var pairs []compare.Pair
 	var measured []results.Benchmark
 	for i := range pa.items {

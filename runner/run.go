@@ -232,8 +232,13 @@ func targetItems(ctx context.Context, t *target.Target, dev *runtime.Device) ([]
 
 // executeRun measures every item in turn, printing the table at the end and
 // appending each finished benchmark to the result file (so Ctrl-C keeps them).
-func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) error {
+func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (err error) {
 	var w *results.Writer
+	defer func() {
+		if cerr := w.Close(); cerr != nil && err == nil {
+			err = cerr
+		}
+	}()
 	file := results.NewFile(plan.tool, plan.command)
 	var done []results.Benchmark
 	invalid := 0

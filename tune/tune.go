@@ -132,7 +132,7 @@ func (r *Result) Speedup() (s, lo, hi float64) {
 
 // Run tunes o.Target on the selected device, prints the table (or JSON) on
 // stdout and writes the result file.
-func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
+func Run(ctx context.Context, o Options, stdout, stderr io.Writer) (err error) {
 	k, err := kernelOf(o)
 	if err != nil {
 		return err
@@ -151,6 +151,11 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 	}
 	if o.Budget <= 0 {
 		o.Budget = DefaultBudget
+	}
+	if o.Output != "" {
+		if err := results.CheckWritable(o.Output); err != nil {
+			return err
+		}
 	}
 	o.Cache.Stderr = stderr
 	bc, warning, err := cache.Open(o.Cache)
@@ -180,6 +185,11 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 		if w, err = results.Create(o.Output, file); err != nil {
 			return fail.With(fail.Usage, err)
 		}
+		defer func() {
+			if cerr := w.Close(); cerr != nil && err == nil {
+				err = cerr
+			}
+		}()
 	}
 	emit := func(b results.Benchmark) error {
 		file.Benchmarks = append(file.Benchmarks, b)
