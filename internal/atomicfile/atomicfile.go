@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"golang.org/x/sys/unix"
@@ -29,7 +30,9 @@ const maxLinks = 40
 
 // Resolve follows the symbolic links of path's last element and returns the
 // path of what they name (path itself when it is no link). The result may not
-// exist: a dangling link names the file a write creates.
+// exist: a dangling link names the file a write creates. A link through /proc
+// (/dev/stdout, /dev/fd/N: a file descriptor's, whose target is no path to
+// replace) is an error.
 func Resolve(path string) (string, error) {
 	for i := 0; i < maxLinks; i++ {
 		fi, err := os.Lstat(path)
@@ -43,19 +46,18 @@ func Resolve(path string) (string, error) {
 		if !filepath.IsAbs(to) {
 			to = filepath.Join(filepath.Dir(path), to)
 		}
+		if strings.HasPrefix(to, "/proc/") {
+			return "", fmt.Errorf("it is a link to an open file (%s): name the file itself", to)
+		}
 		path = to
 	}
-	return "", fmt.Errorf("%s: more than %d symbolic links", path, maxLinks)
+	return "", fmt.Errorf("more than %d symbolic links", maxLinks)
 }
 
 // IsStream reports whether path, after its symbolic links, is a character
 // device or a FIFO: an output that is written through, once, not replaced.
 func IsStream(path string) bool {
-	target, err := Resolve(path)
-	if err != nil {
-		return false
-	}
-	fi, err := os.Stat(target)
+	fi, err := os.Stat(path)
 	return err == nil && stream(fi)
 }
 
@@ -76,37 +78,54 @@ func kind(fi fs.FileInfo) string {
 	return "not a regular file"
 }
 
+// locate says what an output at path is: a stream (a character device or a
+// FIFO, written through at path, every link followed by the system), or the
+// regular or new file to replace, its links followed (target). Its error is
+// a reason that follows path's name in a message.
+func locate(path string) (target string, isStream bool, err error) {
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && stream(fi):
+		return path, true, nil
+	case err == nil && fi.IsDir():
+		return "", false, errors.New("is a folder: name a file")
+	case err == nil && !fi.Mode().IsRegular():
+		return "", false, fmt.Errorf("is %s: name a regular file, a character device or a FIFO", kind(fi))
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return "", false, fmt.Errorf("cannot write there: %v", unwrapPath(err))
+	}
+	if target, err = Resolve(path); err != nil {
+		return "", false, fmt.Errorf("cannot write there: %v", err)
+	}
+	for _, p := range []string{path, target} {
+		if n := len(filepath.Base(p)); n > unix.NAME_MAX {
+			return "", false, fmt.Errorf("its name is %d bytes long, over the %d a file name may have: use a shorter name", n, unix.NAME_MAX)
+		}
+	}
+	return target, false, nil
+}
+
 // Check says, before any work, whether path can take an output: a new or
-// regular file whose folder exists and takes a file (probed with a temporary
-// file, removed), whose name fits the file system's NAME_MAX; or a character
-// device or FIFO this process may write. Its error names path and what to do.
-// It leaves nothing behind.
+// regular file (a symbolic link's) whose folder exists and takes a file
+// (probed with a temporary file, removed) and whose name fits the file
+// system's NAME_MAX; or a character device or FIFO this process may write.
+// Its error names path and what to do. It leaves nothing behind.
 func Check(path string) error {
 	if path == "" {
 		return errors.New("an empty path: name a file")
 	}
-	target, err := Resolve(path)
+	target, isStream, err := locate(path)
 	if err != nil {
-		return fmt.Errorf("%s: cannot follow it: %v", path, err)
-	}
-	for _, p := range []string{path, target} {
-		if n := len(filepath.Base(p)); n > unix.NAME_MAX {
-			return fmt.Errorf("%s: its name is %d bytes long, over the %d a file name may have: use a shorter name", path, n, unix.NAME_MAX)
+		if strings.HasPrefix(err.Error(), "is ") {
+			return fmt.Errorf("%s %v", path, err)
 		}
+		return fmt.Errorf("%s: %v", path, err)
 	}
-	fi, err := os.Lstat(target)
-	switch {
-	case err == nil && fi.IsDir():
-		return fmt.Errorf("%s is a folder: name a file", path)
-	case err == nil && stream(fi):
-		if err := unix.Access(target, unix.W_OK); err != nil {
+	if isStream {
+		if err := unix.Access(path, unix.W_OK); err != nil {
 			return fmt.Errorf("%s: cannot write there: %v", path, err)
 		}
 		return nil
-	case err == nil && !fi.Mode().IsRegular():
-		return fmt.Errorf("%s is %s: name a regular file, a character device or a FIFO", path, kind(fi))
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("%s: cannot write there: %v", path, unwrapPath(err))
 	}
 	dir := filepath.Dir(target)
 	f, err := os.CreateTemp(dir, tempPattern(target))
@@ -118,9 +137,10 @@ func Check(path string) error {
 	return nil
 }
 
+// unwrapPath takes the path off an error of package os, whose message then
+// does not repeat it (or name a temporary file); other errors are kept.
 func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
+	if pe, ok := err.(*fs.PathError); ok {
 		return pe.Err
 	}
 	return err
@@ -180,21 +200,16 @@ func WriteContext(ctx context.Context, path string, write func(io.Writer) error)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	target, err := Resolve(path)
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	fi, err := os.Stat(target)
+	target, isStream, err := locate(path)
 	switch {
-	case err == nil && stream(fi):
-		err = writeThrough(ctx, target, write)
-	case err == nil && !fi.Mode().IsRegular():
-		err = fmt.Errorf("it is %s: name a regular file, a character device or a FIFO", kind(fi))
+	case err != nil:
+	case isStream:
+		err = writeThrough(ctx, path, write)
 	default:
 		err = replace(ctx, target, write)
 	}
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return fmt.Errorf("write %s: %w", path, unwrapPath(err))
 	}
 	return nil
 }
