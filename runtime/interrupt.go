@@ -21,6 +21,11 @@ func Stderr() *os.File { return cl.Stderr() }
 // benchmark is abandoned) and the writing of what finished.
 const DefaultExitGrace = 2500 * time.Millisecond
 
+// NoDeviceExitGrace bounds the grace of a process that never loaded OpenCL
+// (report, history, store): no device's work is there to wait for, and what
+// it writes is atomic, so it ends promptly.
+const NoDeviceExitGrace = 500 * time.Millisecond
+
 // ExitWhenStuck is the backstop for Ctrl-C and SIGTERM: once ctx is done, the
 // process has grace to end by itself (measure abandons a stuck wait for the
 // device after its own grace period, and the command writes what finished);
@@ -35,6 +40,9 @@ func ExitWhenStuck(ctx context.Context, stop <-chan struct{}, grace time.Duratio
 	case <-stop:
 		return
 	case <-ctx.Done():
+	}
+	if !cl.Loaded() {
+		grace = min(grace, NoDeviceExitGrace)
 	}
 	t := time.NewTimer(grace)
 	defer t.Stop()
