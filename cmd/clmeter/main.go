@@ -197,7 +197,10 @@ func unknownSubcommand(c *cli.Context) error {
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{"args": args} // for rerunCommand
-	err := app.RunContext(ctx, interspersed(app, args))
+	err := guardEnumeration(ctx, args)
+	if err == nil {
+		err = app.RunContext(ctx, interspersed(app, args))
+	}
 	var st stopped
 	if errors.As(err, &st) {
 		// A command that runs until interrupted (serve) ended as asked.
