@@ -24,10 +24,10 @@ func init() {
 // process (icd.CheckEnumeration); nil when the executable cannot be found.
 func enumerateChildCommand() []string {
 	exe, err := os.Executable()
-	if err != nil {
+	if err != nil || rerunOff {
 		return nil
 	}
-	return []string{exe, "enumerate-child"}
+	return append(append([]string{exe}, rerunPrefix...), "enumerate-child")
 }
 
 // enumerating are the commands (and subcommands) that list OpenCL platforms

@@ -83,6 +83,9 @@ func kind(fi fs.FileInfo) string {
 // regular or new file to replace, its links followed (target). Its error is
 // a reason that follows path's name in a message.
 func locate(path string) (target string, isStream bool, err error) {
+	if err := nameFits(path); err != nil {
+		return "", false, err
+	}
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil && stream(fi):
@@ -97,12 +100,18 @@ func locate(path string) (target string, isStream bool, err error) {
 	if target, err = Resolve(path); err != nil {
 		return "", false, fmt.Errorf("cannot write there: %v", err)
 	}
-	for _, p := range []string{path, target} {
-		if n := len(filepath.Base(p)); n > unix.NAME_MAX {
-			return "", false, fmt.Errorf("its name is %d bytes long, over the %d a file name may have: use a shorter name", n, unix.NAME_MAX)
-		}
+	if err := nameFits(target); err != nil {
+		return "", false, err
 	}
 	return target, false, nil
+}
+
+// nameFits checks that path's last element is within NAME_MAX bytes.
+func nameFits(path string) error {
+	if n := len(filepath.Base(path)); n > unix.NAME_MAX {
+		return fmt.Errorf("its name is %d bytes long, over the %d a file name may have: use a shorter name", n, unix.NAME_MAX)
+	}
+	return nil
 }
 
 // Check says, before any work, whether path can take an output: a new or
