@@ -138,7 +138,7 @@ func badInputRows(fx badFixtures) []badInput {
 		return append([]string{"store", "add", "--store", filepath.Join(d, "add.db")}, more...)
 	}
 	hist := func(more ...string) []string { return append([]string{"history", "--store", fx.goodStore}, more...) }
-	return []badInput{
+	rows := []badInput{
 		// Commands and subcommands.
 		{name: "unknown command", args: []string{"nosuch"}, code: u, want: []string{`"nosuch" is not a clmeter command`, "run, serve"}},
 		{name: "unknown cache subcommand", args: []string{"cache", "frob"}, code: u, want: []string{`"frob" is not a 'clmeter cache' subcommand`, "stats, list, verify, clear, wait, bench"}},
@@ -380,6 +380,8 @@ func badInputRows(fx badFixtures) []badInput {
 		{name: "wrong argument type", args: arg("double:1"), code: e, want: []string{"is float, but --arg \"double:1\" gives a value of double"}, device: true},
 		{name: "no such kernel in file", args: []string{"run", fx.cl, "--kernel", "nope", "--global", "64", "-D", "FACTOR=1", "--arg", "int:1"}, code: e, want: []string{`has no kernel "nope"`}, device: true},
 	}
+	rows = append(rows, badOutputRows(fx)...)
+	return rows
 }
 
 // TestBadInputTable: every bad input ends with its exit status and one clear

@@ -137,7 +137,7 @@ func Check(path string) error {
 		return nil
 	}
 	dir := filepath.Dir(target)
-	f, err := os.CreateTemp(dir, tempPattern(target))
+	f, err := os.CreateTemp(dir, ".clmeter-probe-*")
 	if err != nil {
 		return fmt.Errorf("%s: cannot write there: folder %s: %v", path, dir, unwrapPath(err))
 	}
