@@ -119,6 +119,14 @@ func (w *Writer) Flush() error {
 	return writeAtomic(w.path, &w.file, w.wrap)
 }
 
+// CloseInto closes w (Close) at the end of a function whose error is *err:
+// a Close error is kept when *err is nil.
+func (w *Writer) CloseInto(err *error) {
+	if cerr := w.Close(); cerr != nil && *err == nil {
+		*err = cerr
+	}
+}
+
 // Close ends the Writer: a stream gets the file, once; a file has had every
 // Append already. A nil Writer's Close does nothing, so that a command that
 // made none may close it.

@@ -125,11 +125,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		if sr.w, err = results.Create(o.Output, file); err != nil {
 			return err
 		}
-		defer func() {
-			if cerr := sr.w.Close(); cerr != nil && err == nil {
-				err = cerr
-			}
-		}()
+		defer sr.w.CloseInto(&err)
 	}
 	pl := newProgressLine(stderr)
 	defer pl.close()

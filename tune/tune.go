@@ -152,11 +152,6 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) (err error) {
 	if o.Budget <= 0 {
 		o.Budget = DefaultBudget
 	}
-	if o.Output != "" {
-		if err := results.CheckWritable(o.Output); err != nil {
-			return err
-		}
-	}
 	o.Cache.Stderr = stderr
 	bc, warning, err := cache.Open(o.Cache)
 	if err != nil {
@@ -180,17 +175,11 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) (err error) {
 		}
 	}
 	file := results.NewFile(o.Tool, o.Command)
-	var w *results.Writer
-	if o.Output != "" {
-		if w, err = results.Create(o.Output, file); err != nil {
-			return fail.With(fail.Usage, err)
-		}
-		defer func() {
-			if cerr := w.Close(); cerr != nil && err == nil {
-				err = cerr
-			}
-		}()
+	w, err := createOutput(o.Output, file)
+	if err != nil {
+		return fail.With(fail.Usage, err)
 	}
+	defer w.CloseInto(&err)
 	emit := func(b results.Benchmark) error {
 		file.Benchmarks = append(file.Benchmarks, b)
 		if w != nil {
@@ -225,6 +214,14 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) (err error) {
 
 // kernelOf resolves o.Target with its flags (package target): tune searches
 // a kernel description's axes, so a built-in is refused.
+// createOutput starts the result file at path; nil when path is "".
+func createOutput(path string, file results.File) (*results.Writer, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return results.Create(path, file)
+}
+
 func kernelOf(o Options) (*spec.Kernel, error) {
 	t, err := target.Resolve(o.Target, o.Flags, target.Defaults{})
 	if err != nil {
