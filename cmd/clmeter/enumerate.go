@@ -31,10 +31,12 @@ func enumerateChildCommand() []string {
 }
 
 // enumerating are the commands (and subcommands) that list OpenCL platforms
-// in this process; doctor checks the vendor files itself, in its report.
+// in this process: compare only with --interleave; check's children have
+// their own vendor folder; doctor checks the vendor files itself, in its
+// report.
 var enumerating = map[string][]string{
-	"devices": nil, "run": nil, "suite": nil, "compare": nil, "trace": nil, "tune": nil,
-	"profile": nil, "check": nil, "cache": {"verify", "bench"},
+	"devices": nil, "run": nil, "suite": nil, "compare": {"--interleave"}, "trace": nil, "tune": nil,
+	"profile": nil, "cache": {"verify", "bench"},
 }
 
 // guardEnumeration runs icd.CheckEnumeration before a command that lists the
@@ -45,7 +47,7 @@ func guardEnumeration(ctx context.Context, args []string) error {
 		return nil
 	}
 	subs, ok := enumerating[args[1]]
-	if !ok || (subs != nil && (len(args) < 3 || !slices.Contains(subs, args[2]))) {
+	if !ok || (subs != nil && !slices.ContainsFunc(args[2:], func(a string) bool { return slices.Contains(subs, a) })) {
 		return nil
 	}
 	if err := icd.CheckEnumeration(ctx, enumerateChildCommand()); err != nil {
