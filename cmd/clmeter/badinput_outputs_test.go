@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -212,4 +213,34 @@ func TestInterruptedReportLeavesNoTempFile(t *testing.T) {
 		}
 	}
 	t.Fatalf("interrupts landed while the report was written: %v, want SIGINT and SIGTERM", done)
+}
+
+// TestServeStoppedByInterrupt: serve stopped by Ctrl-C says the dashboard
+// stopped and exits 0, not that it was interrupted after its work.
+func TestServeStoppedByInterrupt(t *testing.T) {
+	fx := makeBadFixtures(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", "serve", "--store", fx.goodStore, "--addr", "127.0.0.1:0")
+	cmd.Env = append(os.Environ(), "CLMETER_TEST_MAIN=1")
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	var lines []string
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.Contains(sc.Text(), "serving") {
+			cmd.Process.Signal(os.Interrupt)
+		}
+	}
+	cmd.Wait()
+	all := strings.Join(append(lines, errb.String()), "\n")
+	if code := cmd.ProcessState.ExitCode(); code != 0 || !strings.Contains(all, "the dashboard stopped") || strings.Contains(all, "after the work") {
+		t.Errorf("exit %d, want 0 and a word that the dashboard stopped:\n%s", code, all)
+	}
 }
