@@ -144,10 +144,10 @@ func (w *Writer) Close() error {
 }
 
 // CheckWritable fails with a usage error when path cannot take an output
-// (atomicfile.Check: a folder that does not take a new file, a name over
-// NAME_MAX, a folder, a block device or a socket at path), so that a bad -o is
-// found before anything is measured. It is the one check of every command's
-// -o and leaves nothing behind.
+// (atomicfile.Check: a missing folder or one that takes no new file, a name
+// over NAME_MAX, or a folder, block device or socket at path), so that a bad
+// -o is found before anything is measured. It is the one check of every
+// command's -o (cmd's checkOutput) and leaves nothing behind.
 func CheckWritable(path string) error {
 	if err := atomicfile.Check(path); err != nil {
 		return fail.Usagef("-o %v", err)
