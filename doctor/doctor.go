@@ -30,6 +30,10 @@ type Diagnosis struct {
 	Platforms    []PlatformCheck  `json:"platforms"`
 	// EnumerationTime is how long listing platforms and devices took.
 	EnumerationTime time.Duration `json:"enumeration_ns"`
+	// EnumerationErr says why the platforms were not listed in this process:
+	// listing them in a child process crashed or hung on a bad vendor file
+	// (icd.CheckEnumeration).
+	EnumerationErr string `json:"enumeration_error,omitempty"`
 	// Fixes are known problems found and the exact fix for each.
 	Fixes []string `json:"fixes"`
 	// UsableDevices counts devices that built and ran a test kernel.
@@ -82,6 +86,9 @@ type Options struct {
 	// on for every driver.
 	CacheDir   string
 	CacheForce bool
+	// EnumerateChild reruns clmeter to list the platforms in a child process
+	// (icd.CheckEnumeration), for when a vendor file is suspect.
+	EnumerateChild []string
 }
 
 // Diagnose inspects the OpenCL setup: the loader, the vendor files, the platforms
@@ -91,7 +98,10 @@ func Diagnose(opts Options) *Diagnosis {
 	d.VendorDirs, d.ICDFilenames = icd.Listing()
 	for _, dir := range d.VendorDirs {
 		for _, f := range dir.Files {
-			if !f.OK {
+			switch {
+			case !f.OK && f.Library == "":
+				d.Fixes = append(d.Fixes, fmt.Sprintf("%s %s", f.Path, f.Problem))
+			case !f.OK:
 				d.Fixes = append(d.Fixes, fmt.Sprintf("%s names %q, which does not load (%s): install that driver or remove the file", f.Path, f.Library, f.Problem))
 			}
 		}
@@ -105,6 +115,12 @@ func Diagnose(opts Options) *Diagnosis {
 		return d
 	}
 	d.Loader = cl.LibraryPath()
+	// A vendor file the loader may crash on is tried in a child first.
+	if err := icd.CheckEnumeration(context.Background(), opts.EnumerateChild); err != nil {
+		d.EnumerationErr = err.Error()
+		d.Fixes = append(d.Fixes, "listing the platforms crashed or hung on a vendor file named above: fix or remove it, or point OCL_ICD_VENDORS at a folder without it")
+		return d
+	}
 
 	m := runtime.NewManager()
 	defer m.Close()

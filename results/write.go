@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/clmeter/clmeter/fail"
@@ -61,12 +59,15 @@ func writeAtomic(path string, f *File, wrap func(io.Writer) io.Writer) error {
 
 // A Writer keeps a result file up to date while benchmarks run: it rewrites the
 // whole file atomically after each Append, so an interrupted run leaves a
-// complete file with every benchmark that finished. It is safe for concurrent
-// use.
+// complete file with every benchmark that finished. A character device or a
+// FIFO (atomicfile.IsStream) takes the file once, at Close, with every
+// benchmark the Writer holds then. It is safe for concurrent use.
 type Writer struct {
-	mu   sync.Mutex
-	path string
-	file File
+	mu     sync.Mutex
+	path   string
+	file   File
+	stream bool // path is written through, once, at Close
+	closed bool
 	// wrap, when not nil, wraps the temporary file's writer (tests).
 	wrap func(io.Writer) io.Writer
 }
@@ -88,7 +89,7 @@ func Create(path string, f File) (*Writer, error) {
 	if err := CheckWritable(path); err != nil {
 		return nil, err
 	}
-	w := &Writer{path: path, file: f}
+	w := &Writer{path: path, file: f, stream: atomicfile.IsStream(path)}
 	if err := w.Flush(); err != nil {
 		return nil, err
 	}
@@ -101,50 +102,67 @@ func (w *Writer) Append(b Benchmark) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.file.Benchmarks = append(w.file.Benchmarks, b)
+	if w.stream {
+		return nil
+	}
 	return writeAtomic(w.path, &w.file, w.wrap)
 }
 
 // Replace sets the file's benchmarks to bs (a suite's rows with their peak
-// figures set at its end) and rewrites it.
+// figures set at its end) and rewrites it (a stream waits for Close).
 func (w *Writer) Replace(bs []Benchmark) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.file.Benchmarks = append([]Benchmark{}, bs...)
+	if w.stream {
+		return nil
+	}
 	return writeAtomic(w.path, &w.file, w.wrap)
 }
 
-// Flush rewrites the file with what the Writer holds.
+// Flush rewrites the file with what the Writer holds (a stream waits for
+// Close).
 func (w *Writer) Flush() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.stream {
+		return nil
+	}
 	return writeAtomic(w.path, &w.file, w.wrap)
 }
 
-// MaxOutputName is the longest file name -o takes: 255 bytes (NAME_MAX)
-// less what the temporary file written first adds ("." + name + ".tmp-" and
-// up to 10 digits).
-const MaxOutputName = 255 - len(".") - len(".tmp-") - 10
+// CloseInto closes w (Close) at the end of a function whose error is *err:
+// a Close error is kept when *err is nil.
+func (w *Writer) CloseInto(err *error) {
+	if cerr := w.Close(); cerr != nil && *err == nil {
+		*err = cerr
+	}
+}
 
-// CheckWritable fails with a usage error when path's folder does not take a new file, so that a bad
-// -o is found before anything is measured. It leaves nothing behind.
+// Close ends the Writer: a stream gets the file, once; a file has had every
+// Append already. A nil Writer's Close does nothing, so that a command that
+// made none may close it.
+func (w *Writer) Close() error {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.stream || w.closed {
+		return nil
+	}
+	w.closed = true
+	return writeAtomic(w.path, &w.file, w.wrap)
+}
+
+// CheckWritable fails with a usage error when path cannot take an output
+// (atomicfile.Check: a missing folder or one that takes no new file, a name
+// over NAME_MAX, or a folder, block device or socket at path), so that a bad
+// -o is found before anything is measured. It is the one check of every
+// command's -o (cmd's checkOutput) and leaves nothing behind.
 func CheckWritable(path string) error {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-		return fail.Usagef("-o %s is a folder: name a file", path)
+	if err := atomicfile.Check(path); err != nil {
+		return fail.Usagef("-o %v", err)
 	}
-	if n := len(filepath.Base(path)); n > MaxOutputName {
-		return fail.Usagef("-o %.40s...: the file name is %d bytes, and at most %d fit (a name holds 255, and the temporary file written first adds %d): shorten it",
-			path, n, MaxOutputName, 255-MaxOutputName)
-	}
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".clmeter-probe-*")
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return fail.Usagef("-o %s: cannot write there: folder %s: %v", path, dir, err)
-	}
-	f.Close()
-	os.Remove(f.Name())
 	return nil
 }

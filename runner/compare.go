@@ -137,9 +137,10 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 // comparePlans measures the items of pa and pb in pairs, interleaved, writes
 // both records of each pair to pa's output and store, and prints the
 // comparison of b against a.
-func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, stdout, stderr io.Writer) error {
+func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, stdout, stderr io.Writer) (err error) {
 	file := results.NewFile(pa.tool, pa.command)
 	var w *results.Writer
+	defer func() { w.CloseInto(&err) }()
 	var pairs []compare.Pair
 	var measured []results.Benchmark
 	for i := range pa.items {
@@ -148,17 +149,8 @@ func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, std
 		if err != nil {
 			return err
 		}
-		if pa.output != "" {
-			if w == nil {
-				if w, err = results.Create(pa.output, file); err != nil {
-					return err
-				}
-			}
-			for _, rr := range []*results.Benchmark{ra, rb} {
-				if err := w.Append(*rr); err != nil {
-					return err
-				}
-			}
+		if err := appendOutput(&w, pa.output, file, *ra, *rb); err != nil {
+			return err
 		}
 		measured = append(measured, *ra, *rb)
 		p := compare.Samples(floats(ra.Measurement), floats(rb.Measurement), opts.Alpha)

@@ -61,7 +61,12 @@ func Report(ctx context.Context, opts ReportOptions, stdout, stderr io.Writer) e
 	if opts.Output == "" {
 		err = report.Write(stdout, r, opts.Format)
 	} else {
-		err = atomicfile.Write(opts.Output, func(w io.Writer) error { return report.Write(w, r, opts.Format) })
+		// An interrupt stops the writing: the temporary file goes, the
+		// output stays as it was.
+		err = atomicfile.WriteContext(ctx, opts.Output, func(w io.Writer) error { return report.Write(w, r, opts.Format) })
+		if err != nil && ctx.Err() != nil {
+			return fail.With(fail.Interrupted, fmt.Errorf("interrupted: the report was not written (%s is as it was)", opts.Output))
+		}
 		if err == nil {
 			fmt.Fprintf(stderr, "clmeter: wrote %s (%d benchmarks from %d files)\n", opts.Output, len(r.Rows), len(srcs))
 		}

@@ -232,8 +232,9 @@ func targetItems(ctx context.Context, t *target.Target, dev *runtime.Device) ([]
 
 // executeRun measures every item in turn, printing the table at the end and
 // appending each finished benchmark to the result file (so Ctrl-C keeps them).
-func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) error {
+func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (err error) {
 	var w *results.Writer
+	defer func() { w.CloseInto(&err) }()
 	file := results.NewFile(plan.tool, plan.command)
 	var done []results.Benchmark
 	invalid := 0
@@ -268,15 +269,8 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 			invalid++
 		}
 		done = append(done, *rb)
-		if plan.output != "" {
-			if w == nil {
-				if w, err = results.Create(plan.output, file); err != nil {
-					return err
-				}
-			}
-			if err := w.Append(*rb); err != nil {
-				return err
-			}
+		if err := appendOutput(&w, plan.output, file, *rb); err != nil {
+			return err
 		}
 		if canceled {
 			abandoned = err
@@ -309,6 +303,27 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) er
 	}
 	if invalid > 0 {
 		return fail.With(fail.Invalid, fmt.Errorf("%d result(s) failed validation against the CPU reference: see INVALID above", invalid))
+	}
+	return nil
+}
+
+// appendOutput appends bs to the result file at path (none when path is ""),
+// making *w with file's header on first use.
+func appendOutput(w **results.Writer, path string, file results.File, bs ...results.Benchmark) error {
+	if path == "" {
+		return nil
+	}
+	if *w == nil {
+		nw, err := results.Create(path, file)
+		if err != nil {
+			return err
+		}
+		*w = nw
+	}
+	for _, b := range bs {
+		if err := (*w).Append(b); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -111,7 +111,7 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 
 // runSuite runs the suite on every selected device, writing each benchmark to
 // the result file as it finishes, then prints the report.
-func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *regexp.Regexp, stdout, stderr io.Writer) error {
+func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *regexp.Regexp, stdout, stderr io.Writer) (err error) {
 	devs, err := m.Select(o.Device)
 	if err != nil {
 		return fail.With(fail.NoDevice, err)
@@ -126,6 +126,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		if sr.w, err = results.Create(o.Output, file); err != nil {
 			return err
 		}
+		defer sr.w.CloseInto(&err)
 	}
 	pl := newProgressLine(stderr)
 	defer pl.close()

@@ -145,7 +145,7 @@ func (o Options) check() error {
 
 // Run tunes o.Target on the selected device, prints the table (or JSON) on
 // stdout and writes the result file.
-func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
+func Run(ctx context.Context, o Options, stdout, stderr io.Writer) (err error) {
 	if err := o.check(); err != nil {
 		return err
 	}
@@ -191,12 +191,11 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 		}
 	}
 	file := results.NewFile(o.Tool, o.Command)
-	var w *results.Writer
-	if o.Output != "" {
-		if w, err = results.Create(o.Output, file); err != nil {
-			return fail.With(fail.Usage, err)
-		}
+	w, err := createOutput(o.Output, file)
+	if err != nil {
+		return fail.With(fail.Usage, err)
 	}
+	defer w.CloseInto(&err)
 	emit := func(b results.Benchmark) error {
 		file.Benchmarks = append(file.Benchmarks, b)
 		if w != nil {
@@ -231,6 +230,14 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) error {
 
 // kernelOf resolves o.Target with its flags (package target): tune searches
 // a kernel description's axes, so a built-in is refused.
+// createOutput starts the result file at path; nil when path is "".
+func createOutput(path string, file results.File) (*results.Writer, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return results.Create(path, file)
+}
+
 func kernelOf(o Options) (*spec.Kernel, error) {
 	t, err := target.Resolve(o.Target, o.Flags, target.Defaults{})
 	if err != nil {

@@ -35,7 +35,6 @@ func cutsRows(fx badFixtures) []badInput {
 		return append([]string{"tune", "../../examples/matmul/tune.yaml"}, more...)
 	}
 	cmp := func(more ...string) []string { return append([]string{"compare", fx.good, fx.good}, more...) }
-	long := filepath.Join(d, strings.Repeat("n", 300)+".json")
 	return []badInput{
 		{name: "compare alpha NaN", args: cmp("--alpha", "NaN"), code: u, want: []string{"--alpha must be between 0 and 1", "NaN"}},
 		{name: "compare alpha NaN as JSON", args: cmp("--alpha", "NaN", "--format", "json"), code: u, want: []string{"--alpha must be between 0 and 1"}},
@@ -58,9 +57,6 @@ func cutsRows(fx badFixtures) []badInput {
 		{name: "stored argument not UTF-8", args: []string{"run", fx.cl, "--kernel", "scale", "--global", "64", "-D", "FACTOR=\xff", "--arg", "buf:float:64",
 			"--arg", "buf:float:64:zero:out", "--store", filepath.Join(d, "s.db")}, code: u, want: []string{`the argument "FACTOR=\xff" is not valid UTF-8`}},
 		{name: "store add label not UTF-8", args: []string{"store", "add", "--store", filepath.Join(d, "add.db"), "--label", "k=caf\xc3", fx.good}, code: u, want: []string{"not valid UTF-8"}},
-		{name: "run -o of 300 characters", args: saxpy("-o", long), code: u, want: []string{"the file name is 305 bytes", "shorten it"}},
-		{name: "report -o of 300 characters", args: []string{"report", fx.good, "-o", long}, code: u, want: []string{"shorten it"}},
-		{name: "tune -o of 300 characters", args: tune("-o", long), code: u, want: []string{"shorten it"}, device: true},
 		{name: "run device spec malformed", args: saxpy("--device", "1:x"), code: u, want: []string{`device spec "1:x"`}, device: true},
 		{name: "run device index negative", args: saxpy("--device", "-1"), code: u, want: []string{"an index is 0 or more"}, device: true},
 		{name: "suite device spec empty part", args: []string{"suite", "quick", "--device", "all,"}, code: u, want: []string{"has an empty part"}, device: true},

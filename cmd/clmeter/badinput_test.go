@@ -383,9 +383,10 @@ func badInputRows(fx badFixtures) []badInput {
 		{name: "wrong argument type", args: arg("double:1"), code: e, want: []string{"is float, but --arg \"double:1\" gives a value of double"}, device: true},
 		{name: "no such kernel in file", args: []string{"run", fx.cl, "--kernel", "nope", "--global", "64", "-D", "FACTOR=1", "--arg", "int:1"}, code: e, want: []string{`has no kernel "nope"`}, device: true},
 	}
-	rows = append(rows, cutsRows(fx)...)   // issue 44's paper cuts
-	rows = append(rows, secretRows(fx)...) // issue 44's secrets, hosts, escapes
-	rows = append(rows, boundRows(fx)...)  // issue 44's bounded reads
+	rows = append(rows, cutsRows(fx)...)      // issue 44's paper cuts
+	rows = append(rows, secretRows(fx)...)    // issue 44's secrets, hosts, escapes
+	rows = append(rows, boundRows(fx)...)     // issue 44's bounded reads
+	rows = append(rows, badOutputRows(fx)...) // issue 44's outputs
 	return rows
 }
 

@@ -41,6 +41,9 @@ func cacheBenchCommand() *cli.Command {
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result file here (JSON)"},
 		},
 		Action: func(c *cli.Context) error {
+			if err := checkOutput(c); err != nil {
+				return err
+			}
 			return cachebench.Run(c.Context, cachebench.Options{
 				Programs: c.Args().Slice(), Trials: c.Int("trials"), Device: c.String("device"),
 				Output: c.String("output"), Tool: toolInfo(), Args: recordedCommand(c), SavingsDir: env.cacheDir(),

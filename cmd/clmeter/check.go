@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/check"
-	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime/icd"
 	"github.com/clmeter/clmeter/target"
 )
@@ -95,10 +94,9 @@ func checkOnlyFlags(c *cli.Context, opts *check.Options) error {
 	if opts.Timeout <= 0 || opts.MaxErrors <= 0 {
 		return usageErr("--timeout and --max-errors must be positive")
 	}
-	if opts.Output = c.String("output"); opts.Output != "" {
-		if err := results.CheckWritable(opts.Output); err != nil {
-			return err
-		}
+	opts.Output = c.String("output")
+	if err := checkOutput(c); err != nil {
+		return err
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/clmeter/clmeter/results"
 	"io"
 	"os"
 	"strings"
@@ -89,6 +90,15 @@ func recordedCommand(c *cli.Context) []string {
 func noArgs(c *cli.Context) error {
 	if c.NArg() > 0 {
 		return usageErr("'clmeter %s' takes no arguments, got %q", c.Command.FullName(), c.Args().First())
+	}
+	return nil
+}
+
+// checkOutput checks the command's -o, when given, as its options are read,
+// before any work: results.CheckWritable, the one check of every output.
+func checkOutput(c *cli.Context) error {
+	if o := c.String("output"); o != "" {
+		return results.CheckWritable(o)
 	}
 	return nil
 }

@@ -52,6 +52,9 @@ func init() {
 			"     clmeter compare --interleave copy triad --size 4Mi\n\n   " + exitHelp,
 		Flags: compareFlags,
 		Action: func(c *cli.Context) error {
+			if err := checkOutput(c); err != nil {
+				return err
+			}
 			opts := runner.CompareOptions{Format: strings.ToLower(c.String("format")), Alpha: c.Float64("alpha"),
 				IgnoreDevice: c.Bool("ignore-device"), IgnoreName: c.Bool("ignore-name"), Threshold: -1}
 			if s := c.String("fail-on-regression"); s != "" {

@@ -38,7 +38,8 @@ func init() {
 }
 
 func runDoctor(ctx context.Context, format string, stdout io.Writer) error {
-	d := doctor.Diagnose(doctor.Options{OclgrindICD: env.oclgrindICD(), CacheDir: env.cacheDir(), CacheForce: env.cacheForce()})
+	d := doctor.Diagnose(doctor.Options{OclgrindICD: env.oclgrindICD(), CacheDir: env.cacheDir(), CacheForce: env.cacheForce(),
+		EnumerateChild: enumerateChildCommand()})
 	if format == "json" {
 		if err := writeJSON(stdout, d); err != nil {
 			return err
@@ -76,8 +77,13 @@ func writeDiagnosis(w io.Writer, d *doctor.Diagnosis) {
 			fmt.Fprintln(w, "    (no .icd files)")
 		}
 		for _, f := range dir.Files {
-			fmt.Fprintf(w, "    %s %s -> %s", mark(f.OK), f.Path, f.Library)
-			if f.Problem != "" {
+			fmt.Fprintf(w, "    %s %s", mark(f.OK), f.Path)
+			if f.Library != "" {
+				fmt.Fprintf(w, " -> %s", f.Library)
+			}
+			if f.Problem != "" && f.Library == "" {
+				fmt.Fprintf(w, " %s", f.Problem)
+			} else if f.Problem != "" {
 				fmt.Fprintf(w, ": %s", f.Problem)
 			} else {
 				fmt.Fprintf(w, " (%d platform(s))", f.Platforms)
@@ -88,7 +94,9 @@ func writeDiagnosis(w io.Writer, d *doctor.Diagnosis) {
 	for _, f := range d.ICDFilenames {
 		fmt.Fprintf(w, "  %s OCL_ICD_FILENAMES %s %s\n", mark(f.OK), f.Library, f.Problem)
 	}
-	if d.LoaderErr == "" {
+	if d.EnumerationErr != "" {
+		fmt.Fprintf(w, "Platforms and devices\n  FAIL not listed: %s\n", d.EnumerationErr)
+	} else if d.LoaderErr == "" {
 		fmt.Fprintf(w, "Platforms and devices (enumeration %s)\n", d.EnumerationTime.Round(time.Microsecond))
 		if len(d.Platforms) == 0 {
 			fmt.Fprintln(w, "  (none)")

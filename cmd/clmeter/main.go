@@ -20,6 +20,7 @@ import (
 
 	"github.com/clmeter/clmeter/check"
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/atomicfile"
 	"github.com/clmeter/clmeter/internal/drvthread"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -203,9 +204,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	stdout, writeErr := watchWrites(stdout)
 	app := newApp(stdout, stderr)
 	app.Metadata = map[string]any{"args": args} // for rerunCommand
-	err := app.RunContext(ctx, interspersed(app, args))
+	err := guardEnumeration(ctx, args)
+	if err == nil {
+		err = app.RunContext(ctx, interspersed(app, args))
+	}
 	if werr := writeErr(); err == nil && werr != nil {
 		err = fmt.Errorf("cannot write the output: %v", werr)
+	}
+	var st stopped
+	if errors.As(err, &st) {
+		// A command that runs until interrupted (serve) ended as asked.
+		fmt.Fprintf(stderr, "clmeter: %s\n", st)
+		return exitOK
 	}
 	if err == nil && ctx.Err() != nil {
 		// The work was done when the interrupt came (during the end-of-run
@@ -271,6 +281,12 @@ func escapeLines(msg string) string {
 	return strings.Join(lines, "\n")
 }
 
+// stopped is the end of a command that runs until it is interrupted (serve):
+// its line, exit status 0.
+type stopped string
+
+func (s stopped) Error() string { return string(s) }
+
 func isFlagError(err error) bool {
 	s := err.Error()
 	return strings.HasPrefix(s, "flag provided but not defined") || strings.HasPrefix(s, "invalid value") ||
@@ -290,7 +306,7 @@ func main() {
 		ctx, _ := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		done := make(chan struct{})
 		stderr := runtime.Stderr() // never a build's capture of fd 2
-		go runtime.ExitWhenStuck(ctx, done, runtime.DefaultExitGrace, stderr, exitInterrupted)
+		go runtime.ExitWhenStuck(ctx, done, runtime.DefaultExitGrace, stderr, exitInterrupted, atomicfile.RemovePending)
 		storeCommand = selfStoreCommand() // a miss's binary is stored by a detached child
 		code := run(ctx, os.Args, os.Stdout, stderr)
 		close(done)

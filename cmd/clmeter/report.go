@@ -38,6 +38,9 @@ func init() {
 			if c.NArg() == 0 {
 				return usageErr("'clmeter report' needs at least one result file")
 			}
+			if err := checkOutput(c); err != nil {
+				return err
+			}
 			return runner.Report(c.Context, runner.ReportOptions{Files: c.Args().Slice(), Format: format, Output: c.String("output")}, c.App.Writer, c.App.ErrWriter)
 		},
 	})

@@ -105,6 +105,9 @@ func init() {
 			if c.NArg() != 1 {
 				return usageErr("'clmeter run' takes one target (a built-in: %s; a FILE.cl; or a FILE.yaml), got %d", strings.Join(clkernels.Names(), ", "), c.NArg())
 			}
+			if err := checkOutput(c); err != nil {
+				return err
+			}
 			if c.Bool("check") && !isolate.Active() { // checked already when this is the isolated child
 				if err := checkBeforeRun(c); err != nil {
 					return err

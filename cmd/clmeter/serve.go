@@ -30,8 +30,12 @@ func init() {
 			if err != nil || threshold <= 0 {
 				return usageErr("--threshold %q: want a positive percentage such as 5%%", c.String("threshold"))
 			}
-			return dashboard.Serve(c.Context, dashboard.Options{Addr: c.String("addr"), Store: c.String("store"), Threshold: threshold, Public: c.Bool("public")},
+			err = dashboard.Serve(c.Context, dashboard.Options{Addr: c.String("addr"), Store: c.String("store"), Threshold: threshold, Public: c.Bool("public")},
 				c.App.Writer, c.App.ErrWriter)
+			if err == nil && c.Context.Err() != nil {
+				return stopped("the dashboard stopped (interrupt)")
+			}
+			return err
 		},
 	})
 }

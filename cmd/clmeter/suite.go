@@ -41,6 +41,9 @@ func init() {
 			runner.SuiteHelp(),
 		Flags: flags,
 		Action: func(c *cli.Context) error {
+			if err := checkOutput(c); err != nil {
+				return err
+			}
 			opts, err := suiteOptionsFrom(c)
 			if err != nil {
 				return err

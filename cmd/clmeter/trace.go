@@ -34,6 +34,9 @@ func init() {
 			if c.NArg() != 1 {
 				return usageErr("'clmeter trace' takes one target, as run does, got %d", c.NArg())
 			}
+			if err := checkOutput(c); err != nil {
+				return err
+			}
 			if err := noTraceOnlyFlags(c); err != nil {
 				return err
 			}

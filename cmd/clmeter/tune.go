@@ -58,6 +58,9 @@ func init() {
 			if err != nil {
 				return err
 			}
+			if err := checkOutput(c); err != nil {
+				return err
+			}
 			cache := cacheOptions(c)
 			desc := kernelDescription(c)
 			desc.Axes = c.StringSlice("axis")

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -21,7 +22,12 @@ var (
 	loadOnce sync.Once
 	loadErr  error
 	loadPath string
+	loaded   atomic.Bool // the library was loaded: OpenCL may be at work
 )
+
+// Loaded reports whether this process has loaded the OpenCL library (Load
+// succeeded): whether a driver may be at work in it. It loads nothing.
+func Loaded() bool { return loaded.Load() }
 
 // LibraryEnv names the environment variable that picks the OpenCL library to load
 // instead of the system's libOpenCL.so.1.
@@ -51,6 +57,7 @@ func Load() error {
 		}
 		C.clm_loaded_path(&buf[0], C.size_t(len(buf)))
 		loadPath = C.GoString(&buf[0])
+		loaded.Store(true)
 	})
 	return loadErr
 }

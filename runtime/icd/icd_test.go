@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -59,5 +60,40 @@ func TestFindLibraryFindsLibc(t *testing.T) {
 	}
 	if p := FindLibrary("libclmeter-nothing.so.9"); p != "" {
 		t.Errorf("a library that does not exist found at %q", p)
+	}
+}
+
+// TestCheckVendorFile: a NUL byte, a FIFO, an unreadable or overlong file is
+// found without opening a FIFO or loading anything; a good file passes, and
+// Suspects lists only the bad ones of OCL_ICD_VENDORS's folder.
+func TestCheckVendorFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(body), 0o644)
+		return p
+	}
+	good := write("good.icd", "libpocl.so.2\n")
+	nul := write("nul.icd", "\x00libpocl.so.2\n")
+	long := write("long.icd", strings.Repeat("x", maxVendorFile+1))
+	fifo := filepath.Join(dir, "fifo.icd")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{good: "", nul: "holds a NUL byte at byte 0", long: "bytes long", fifo: "is a FIFO"} {
+		if got, _ := CheckVendorFile(path); (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("%s: %q, want %q", filepath.Base(path), got, want)
+		}
+	}
+	t.Setenv("OCL_ICD_VENDORS", dir)
+	var bad []string
+	for _, f := range Suspects() {
+		bad = append(bad, filepath.Base(f.Path))
+	}
+	if strings.Join(bad, " ") != "fifo.icd long.icd nul.icd" {
+		t.Errorf("suspects %v, want fifo.icd long.icd nul.icd", bad)
+	}
+	if vf := ReadVendorFile(nul); vf.OK || vf.Library != "" || !strings.Contains(vf.Problem, "NUL") {
+		t.Errorf("ReadVendorFile of a NUL file: %+v", vf)
 	}
 }

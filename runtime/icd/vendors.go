@@ -50,12 +50,13 @@ func ReadVendorDir(dir, source string) VendorDir {
 	return vd
 }
 
-// ReadVendorFile reads one .icd file and probes the library it names.
+// ReadVendorFile checks one .icd file (CheckVendorFile) and probes the
+// library it names.
 func ReadVendorFile(path string) VendorFile {
 	vf := VendorFile{Path: path}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		vf.Problem = err.Error()
+	problem, b := CheckVendorFile(path)
+	if problem != "" {
+		vf.Problem = problem
 		return vf
 	}
 	vf.Library = strings.TrimSpace(strings.SplitN(string(b), "\n", 2)[0])
