@@ -41,7 +41,7 @@ func served(d *Diagnosis, plats []runtime.Platform) {
 		}
 		f.OK = false
 		if f.Platforms == 0 {
-			f.Problem = "loads, but offers no platform: its driver found no device (is the device's kernel driver loaded?)"
+			f.Problem = "loads, but offered no platform when probed, and the ICD loader listed none from it"
 		} else {
 			f.Problem = fmt.Sprintf("loads and offers %d platform(s), but the ICD loader listed none of them", f.Platforms)
 		}

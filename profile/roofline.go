@@ -412,7 +412,7 @@ func computeWhy(v *Vectorisation) string {
 	}
 	return fmt.Sprintf("the driver did not vectorise it across work-items (%d scalar, %d packed floating-point instructions in its compiled code): each core runs one lane of its vector units, a fraction of the vector ceiling. "+
 		"The usual cause is a loop in the kernel: LLVM's loop vectorizer takes only innermost loops, and the kernel's own loop leaves PoCL's loop over work-items outside it; "+
-		"an unrolled body or vector types (float8, float16) vectorise", v.Scalar, v.Packed)
+		"vector types (float8, float16) in the kernel are packed whatever the driver does (an unrolled body is vectorised by some PoCL versions, not all)", v.Scalar, v.Packed)
 }
 
 // NeedsVectorisation reports whether r, placed on a CPU's profile p, is a

@@ -2,7 +2,8 @@
 // independent, yet PoCL (3.1, 5.0) leaves this kernel scalar. LLVM's loop
 // vectorizer takes only innermost loops, and the kernel's own loop leaves
 // PoCL's loop over the work-items outside it. 'clmeter run' says so on a CPU
-// (docs/WHY-SLOW.md); flat.cl is the same arithmetic without the loop.
+// (docs/WHY-SLOW.md); flat.cl is the same arithmetic without the loop, vectors.cl
+// with float16 chains.
 __kernel void chains(__global float *out, float a, float b) {
     size_t i = get_global_id(0);
     float x0 = i, x1 = i + 1, x2 = i + 2, x3 = i + 3, x4 = i + 4, x5 = i + 5, x6 = i + 6, x7 = i + 7;
