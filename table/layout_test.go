@@ -5,13 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clmeter/clmeter/internal/testseed"
 )
 
 // fuzzTable builds a table from a fuzz input: cells are text's lines, row by
@@ -158,18 +158,11 @@ func FuzzLayout(f *testing.F) {
 }
 
 // TestLayoutMatchesOneByOne: on random tables (the seed is logged; set
-// CLMETER_TABLE_SEED to replay one) the narrowing gives the widths of the
+// CLMETER_TEST_SEED to replay one) the narrowing gives the widths of the
 // one-column-at-a-time narrowing it replaced, and the layout's invariants
 // hold.
 func TestLayoutMatchesOneByOne(t *testing.T) {
-	seed := uint64(time.Now().UnixNano())
-	if s := os.Getenv("CLMETER_TABLE_SEED"); s != "" {
-		var err error
-		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Logf("seed %d (CLMETER_TABLE_SEED replays it)", seed)
+	seed := testseed.Seed(t)
 	rng := rand.New(rand.NewPCG(seed, 0))
 	words := []string{"a", "bb", "size=16Mi", "type=float", "local=256", "x", "averyveryverylongwordindeed", "日本", "k=v"}
 	for range 300 {
