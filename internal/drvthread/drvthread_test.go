@@ -133,6 +133,20 @@ func TestServeMainIsTheDriverThread(t *testing.T) {
 		close(returned)
 	}()
 	main := <-served
+	// Start once ServeMain has made its thread the driver thread: a Start
+	// before that would start a thread of its own (and ServeMain then
+	// panics, as it should), which a loaded machine made happen in make test.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(time.Millisecond) {
+		mu.Lock()
+		up := started
+		mu.Unlock()
+		if up {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("ServeMain did not take the driver thread in 10s")
+		}
+	}
 	Start()
 	if got := <-prepared; got != main {
 		t.Fatalf("Prepare ran on thread %d, not ServeMain's %d", got, main)
