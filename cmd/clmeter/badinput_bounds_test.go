@@ -113,7 +113,7 @@ func boundRows(fx badFixtures) []badInput {
 		{name: "report /dev/urandom", args: []string{"report", "/dev/urandom"}, code: u, want: []string{"/dev/urandom " + special}, limited: true},
 		{name: "report /dev/null", args: []string{"report", os.DevNull}, code: u, want: []string{"/dev/null " + special}},
 		{name: "report a FIFO", args: []string{"report", p["fifo.json"]}, code: u, want: []string{"fifo.json is a FIFO (named pipe), not a regular file"}, limited: true},
-		{name: "report a folder", args: []string{"report", fx.dir}, code: u, want: []string{"is a directory, not a regular file"}},
+		{name: "report a folder", args: []string{"report", fx.dir}, code: u, want: []string{"is a folder, not a regular file"}},
 		{name: "report past the result file limit", args: []string{"report", p["big-result.json"]}, code: u, want: []string{"big-result.json is larger than the 256 MiB limit for a result file"}, limited: true},
 		{name: "compare /dev/zero", args: []string{"compare", "/dev/zero", fx.good}, code: u, want: []string{"/dev/zero " + special}, limited: true},
 		{name: "compare a FIFO", args: []string{"compare", fx.good, p["fifo.json"]}, code: u, want: []string{"is a FIFO"}, limited: true},

@@ -22,6 +22,8 @@ import (
 	"sync"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/clmeter/clmeter/internal/userfile"
 )
 
 // maxLinks bounds the symbolic links followed to a target, as the kernel's
@@ -65,19 +67,6 @@ func stream(fi fs.FileInfo) bool {
 	return fi.Mode()&(fs.ModeCharDevice|fs.ModeNamedPipe) != 0
 }
 
-// kind names a file type that is no output, for a message.
-func kind(fi fs.FileInfo) string {
-	switch m := fi.Mode(); {
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "not a regular file"
-}
-
 // locate says what an output at path is: a stream (a character device or a
 // FIFO, written through at path, every link followed by the system), or the
 // regular or new file to replace, its links followed (target). Its error is
@@ -93,7 +82,7 @@ func locate(path string) (target string, isStream bool, err error) {
 	case err == nil && fi.IsDir():
 		return "", false, errors.New("is a folder: name a file")
 	case err == nil && !fi.Mode().IsRegular():
-		return "", false, fmt.Errorf("is %s: name a regular file, a character device or a FIFO", kind(fi))
+		return "", false, fmt.Errorf("is %s: name a regular file, a character device or a FIFO", userfile.KindOf(fi.Mode()))
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return "", false, fmt.Errorf("cannot write there: %v", unwrapPath(err))
 	}

@@ -120,7 +120,7 @@ func Size(n int64) string {
 func KindOf(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
-		return "a directory"
+		return "a folder"
 	case m&fs.ModeCharDevice != 0:
 		return "a character device"
 	case m&fs.ModeDevice != 0:

@@ -42,7 +42,7 @@ func TestRead(t *testing.T) {
 	os.Symlink("/dev/zero", link)
 	for _, tc := range []struct{ path, want string }{
 		{big, big + " is larger than the 10 bytes limit for a test file (make it smaller)"},
-		{dir, dir + " is a directory, not a regular file: a test file is read from a regular file"},
+		{dir, dir + " is a folder, not a regular file: a test file is read from a regular file"},
 		{"/dev/zero", "/dev/zero is a character device, not a regular file"},
 		{"/dev/urandom", "/dev/urandom is a character device"},
 		{link, link + " is a character device"},

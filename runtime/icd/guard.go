@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clmeter/clmeter/internal/userfile"
 	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/runtime/cl"
 )
@@ -32,7 +33,7 @@ func CheckVendorFile(path string) (problem string, content []byte) {
 		return "cannot be read: " + unwrap(err).Error(), nil
 	}
 	if !fi.Mode().IsRegular() {
-		return fmt.Sprintf("is %s, not a regular file, which ICD loaders may block on: remove it", fileKind(fi.Mode())), nil
+		return fmt.Sprintf("is %s, not a regular file, which ICD loaders may block on: remove it", userfile.KindOf(fi.Mode())), nil
 	}
 	if fi.Size() > maxVendorFile {
 		return fmt.Sprintf("is %d bytes long, not one library path: remove it or write the library's path in it", fi.Size()), nil
@@ -50,23 +51,6 @@ func CheckVendorFile(path string) (problem string, content []byte) {
 		return fmt.Sprintf("holds a NUL byte at byte %d, which ICD loaders crash on (ocl-icd in clGetPlatformIDs): remove it or write the library's path in it", i), b
 	}
 	return "", b
-}
-
-// fileKind names a type of file that is no regular file.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a block device"
-	case m.IsDir():
-		return "a folder"
-	}
-	return "a special file"
 }
 
 func unwrap(err error) error {
