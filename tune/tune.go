@@ -130,28 +130,15 @@ func (r *Result) Speedup() (s, lo, hi float64) {
 	return 1 / r.Compare.Ratio, 1 / r.Compare.RatioHigh, 1 / r.Compare.RatioLow
 }
 
-// check refuses a budget or tolerance that cannot be meant: a negative
-// budget, and a tolerance that is negative, infinite or NaN (zero is the
-// default of each).
-func (o Options) check() error {
+// check refuses options that cannot be meant (a negative budget; a tolerance
+// that is negative, infinite or NaN; an unknown format or strategy) and fills
+// in the defaults of those left zero.
+func (o *Options) check() error {
 	if o.Budget < 0 {
 		return fail.Usagef("--budget must be above zero, got %s (the default is %s)", o.Budget, DefaultBudget)
 	}
 	if o.Tolerance < 0 || math.IsNaN(o.Tolerance) || math.IsInf(o.Tolerance, 0) {
 		return fail.Usagef("--tolerance must be a finite relative difference above zero, such as 1e-4 (the default), got %g", o.Tolerance)
-	}
-	return nil
-}
-
-// Run tunes o.Target on the selected device, prints the table (or JSON) on
-// stdout and writes the result file.
-func Run(ctx context.Context, o Options, stdout, stderr io.Writer) (err error) {
-	if err := o.check(); err != nil {
-		return err
-	}
-	k, err := kernelOf(o)
-	if err != nil {
-		return err
 	}
 	if o.Format == "" {
 		o.Format = "table"
@@ -165,8 +152,21 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) (err error) {
 	if !slices.Contains(Strategies, o.Strategy) {
 		return fail.Usagef("--strategy %q: want one of %s", o.Strategy, strings.Join(Strategies, ", "))
 	}
-	if o.Budget <= 0 {
+	if o.Budget == 0 {
 		o.Budget = DefaultBudget
+	}
+	return nil
+}
+
+// Run tunes o.Target on the selected device, prints the table (or JSON) on
+// stdout and writes the result file.
+func Run(ctx context.Context, o Options, stdout, stderr io.Writer) (err error) {
+	if err := o.check(); err != nil {
+		return err
+	}
+	k, err := kernelOf(o)
+	if err != nil {
+		return err
 	}
 	o.Cache.Stderr = stderr
 	bc, warning, err := cache.Open(o.Cache)
