@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 static void *clm_lib;
 
@@ -95,8 +96,18 @@ void clm_platform_library(cl_platform_id p, char *out, size_t outlen) {
 		return;
 	}
 	// Some vendors (NVIDIA) build the table at run time, on the heap: its
-	// second entry, clGetPlatformInfo, is code of the vendor library.
-	if (dispatch[1] && dladdr(dispatch[1], &info) && info.dli_fname)
+	// second entry, clGetPlatformInfo, is code of the vendor library. The
+	// table is read through a pipe first, so that a platform object that is
+	// no ICD object (a vendor library loaded without a loader) cannot make
+	// the read fault: write(2) from a bad address fails with EFAULT.
+	void *entry[2];
+	int fds[2];
+	if (pipe(fds) != 0) return;
+	int ok = write(fds[1], dispatch, sizeof entry) == (ssize_t)sizeof entry &&
+		read(fds[0], entry, sizeof entry) == (ssize_t)sizeof entry;
+	close(fds[0]);
+	close(fds[1]);
+	if (ok && entry[1] && dladdr(entry[1], &info) && info.dli_fname)
 		snprintf(out, outlen, "%s", info.dli_fname);
 }
 
