@@ -191,13 +191,12 @@ func Measure(ctx context.Context, it Item) (results.Benchmark, error) {
 // build that outlasted the grace period, writing its program record): finish
 // then reads nothing of it, and the record has no program, sizes or extra.
 func (it Item) finish(b *results.Benchmark, bench Bench, mb measure.Benchmark, err error) {
-	if !errors.Is(err, measure.ErrAbandoned) {
+	if errors.Is(err, measure.ErrAbandoned) {
+		it.Device.MarkBusy()
+	} else {
 		it.fromBench(b, bench, mb)
 	}
 	noteModes(b, it.Modes)
-	if errors.Is(err, measure.ErrAbandoned) {
-		it.Device.MarkBusy()
-	}
 	if err != nil {
 		if b.Measurement != nil {
 			b.Conclude(err)
