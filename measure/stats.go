@@ -206,7 +206,7 @@ func Summarize(perLaunch []time.Duration, cfg StatsSettings) Summary {
 		s.Warnings = append(s.Warnings, trendWarning(x, med, cfg.Confidence, s.TrendP))
 	}
 	if s.Outliers > 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%d outlier(s) of %d samples (modified z-score > %g)", s.Outliers, n, cfg.OutlierZ))
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s of %s (modified z-score > %g)", units.Count(s.Outliers, "outlier"), units.Count(n, "sample"), cfg.OutlierZ))
 	}
 	return s
 }

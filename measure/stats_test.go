@@ -144,7 +144,7 @@ func TestSummarizeWarnings(t *testing.T) {
 		{"ramp", ramp, []string{"times rose 25% of the median from the first sample to the last (95% CI 25% to 25%, p < 0.001, 30 samples)"}, []string{"few", "outlier"}},
 		{"fall", fall, []string{"times fell 25% of the median from the first sample to the last (95% CI 25% to 25%"}, nil},
 		{"flat", flat, nil, []string{"times", "noisy", "few", "outlier"}},
-		{"outlier", ns(100, 101, 99, 100, 102, 98, 100, 101, 99, 500), []string{"1 outlier(s) of 10"}, nil},
+		{"outlier", ns(100, 101, 99, 100, 102, 98, 100, 101, 99, 500), []string{"1 outlier of 10 samples"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,9 +22,9 @@ func trendWarning(x []float64, med, confidence, p float64) string {
 		verb, cause = "fell", "warm-up too short or clock boost?"
 		slope, lo, hi = -slope, -hi, -lo
 	}
-	return fmt.Sprintf("times %s %s of the median from the first sample to the last (%s CI %s to %s, %s, %d samples): %s",
+	return fmt.Sprintf("times %s %s of the median from the first sample to the last (%s CI %s to %s, %s, %s): %s",
 		verb, units.Percent(slope*span), LevelText(confidence), units.Percent(lo*span), units.Percent(hi*span),
-		units.PValue(p), n, cause)
+		units.PValue(p), units.Count(n, "sample"), cause)
 }
 
 // theilSen is the Theil-Sen slope of x against its index, the median of the

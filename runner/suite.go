@@ -18,6 +18,7 @@ import (
 	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/table"
+	"github.com/clmeter/clmeter/units"
 )
 
 // SuiteOptions are what 'clmeter suite' was asked to do.
@@ -223,7 +224,7 @@ func writeSuiteOutput(stdout io.Writer, o SuiteOptions, file *results.File, prof
 		p()
 	}
 	if o.Output != "" {
-		fmt.Fprintf(stdout, "\nresults: %s (%d benchmarks)\n", o.Output, len(file.Benchmarks))
+		fmt.Fprintf(stdout, "\nresults: %s (%s)\n", o.Output, units.Count(len(file.Benchmarks), "benchmark"))
 	}
 	return nil
 }
