@@ -389,6 +389,15 @@ func ComputeThroughput(info SetupInfo, s Summary) *Throughput {
 // HasCI reports whether s carries an interval of the median.
 func (s Summary) HasCI() bool { return s.CILevel > 0 && s.CI95High > 0 }
 
+// CVText writes the coefficient of variation as a percentage, or "-" below
+// two samples, where it is not defined (never "0%" for one sample).
+func (s Summary) CVText() string {
+	if s.N < 2 {
+		return "-"
+	}
+	return units.Percent(s.CV)
+}
+
 // LevelText writes a confidence level as people write it: 0.95 is "95%",
 // 0.999 is "99.9%".
 func LevelText(level float64) string {

@@ -261,3 +261,22 @@ func TestTrendWarningTotal(t *testing.T) {
 		t.Errorf("Theil-Sen slope %g, want about -3", slope)
 	}
 }
+
+// TestCVAndCIUndefinedBelowTheirN: one sample has no CV and five no 95% CI;
+// their texts say so instead of "0%".
+func TestCVAndCIUndefinedBelowTheirN(t *testing.T) {
+	one := Summarize(ns(100), StatsSettings{})
+	if got := one.CVText(); got != "-" {
+		t.Errorf("CV text at n=1: %q", got)
+	}
+	if one.HasCI() {
+		t.Errorf("a CI at n=1: %+v", one)
+	}
+	five := Summarize(ns(100, 110, 90, 105, 95), StatsSettings{})
+	if five.HasCI() || five.CVText() == "-" || five.CVText() == "0%" {
+		t.Errorf("n=5: CI %v, CV %q", five.HasCI(), five.CVText())
+	}
+	if six := Summarize(ns(100, 110, 90, 105, 95, 101), StatsSettings{}); !six.HasCI() {
+		t.Error("no CI at n=6")
+	}
+}

@@ -50,7 +50,7 @@ func (r *Report) cells(row Row) []string {
 	return []string{
 		row.Key.Name, row.Key.Params, r.deviceText(row.Key.Device, row.Where),
 		strconv.Itoa(s.N), FormatDuration(s.Median), ciText(s), FormatDuration(s.Min), FormatDuration(s.Mean),
-		units.Percent(s.CV), bandwidth(m), compute(m), orDash(boundText(row.Bench)), warn,
+		s.CVText(), bandwidth(m), compute(m), orDash(boundText(row.Bench)), warn,
 	}
 }
 
