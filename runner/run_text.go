@@ -58,11 +58,8 @@ func ThroughputText(t *measure.Throughput) string {
 	}
 	if t.GOpsPerSecond > 0 {
 		unit := t.OpsUnit
-		switch unit {
-		case "":
+		if unit == "" {
 			unit = "op"
-		case "launch":
-			unit = "launches"
 		}
 		parts = append(parts, units.Rate(t.GOpsPerSecond, unit))
 	}

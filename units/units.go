@@ -69,10 +69,14 @@ func Sig4(v float64) string {
 
 // Rate writes a rate given in giga-units per second (the unit without "/s":
 // "B", "FLOP", "launch") with three significant digits and an SI prefix:
-// "12.3 GB/s", "845 MB/s", "65.3 TFLOP/s". A rate of zero or less is "".
+// "12.3 GB/s", "845 MB/s", "65.3 TFLOP/s". A counted noun is plural:
+// "launch" is written "241 klaunches/s". A rate of zero or less is "".
 func Rate(giga float64, unit string) string {
 	if giga <= 0 || math.IsNaN(giga) || math.IsInf(giga, 0) {
 		return ""
+	}
+	if unit == "launch" {
+		unit = "launches"
 	}
 	v, p := giga*1e9, ""
 	for _, x := range []struct {
