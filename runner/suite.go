@@ -163,7 +163,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	}
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
-		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept%s", len(sr.done), abandonNote(runErr)))
+		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %s finished and kept%s", units.Count(len(sr.done), "benchmark"), abandonNote(runErr)))
 	case runErr != nil:
 		return runErr
 	case sr.invalid > 0:
