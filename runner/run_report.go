@@ -180,7 +180,7 @@ func writeRunBlock(w io.Writer, b results.Benchmark, verbose bool, width int) er
 	if s.N > 1 {
 		line("Time (mean ± σ)", fmt.Sprintf("%s ± %s   (CV %s)", fmtDur(s.Mean), fmtDur(s.Stddev), units.Percent(s.CV)))
 	}
-	line("Range (min … max)", fmt.Sprintf("%s … %s; %s of %s launches", fmtDur(s.Min), fmtDur(s.Max), units.Count(s.N, "sample"), launchesRange(m)))
+	line("Range (min … max)", fmt.Sprintf("%s … %s; %s of %s", fmtDur(s.Min), fmtDur(s.Max), units.Count(s.N, "sample"), launchesText(m)))
 	if t := ThroughputText(m.Throughput); t != "" {
 		line("Throughput", t)
 	}
