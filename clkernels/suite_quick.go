@@ -73,7 +73,7 @@ func runQuick(r *runner) error {
 			continue // only the device timer sees dispatch; its row says why it was not used
 		}
 		if mode == LaunchThroughput {
-			launch = append(launch, results.Figure{Name: "launches per second", Value: throughput(res, true) * 1e9, Unit: "1/s", Note: "empty kernel, back to back"})
+			launch = append(launch, results.Figure{Name: "launches per second", Value: throughput(res, true) * 1e9, Unit: "launches/s", Note: "empty kernel, back to back"})
 		} else {
 			launch = append(launch, results.Figure{Name: "launch " + mode, Value: us(res.Summary.Median), Unit: "us", Note: "empty kernel, median"})
 		}

@@ -45,7 +45,7 @@ func writeTable(w io.Writer, hs []Series, width int) error {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		table.WriteWrapped(w, fmt.Sprintf("%s  (%d runs)", h.Key(), len(h.Points)), width, "", "  ")
+		table.WriteWrapped(w, fmt.Sprintf("%s  (%s)", h.Key(), units.Count(len(h.Points), "run")), width, "", "  ")
 		t := table.New(
 			table.Column{Header: "RUN", Right: true},
 			table.Column{Header: "STARTED"},

@@ -124,8 +124,9 @@ type Summary struct {
 	// Trend is the relative change over the run: (median of the last third of
 	// the samples - median of the first third) / Median. TrendSlope is the
 	// drift a sample, relative to the median: the Theil-Sen slope of value
-	// against index (the median of the pairwise slopes) / Median; it is what
-	// the warning quotes. TrendP is the two-sided p-value of Spearman's rank
+	// against index (the median of the pairwise slopes) / Median. The warning
+	// quotes the change over the whole run, TrendSlope x (N-1), with Sen's
+	// distribution-free interval of the slope at CILevel scaled alike. TrendP is the two-sided p-value of Spearman's rank
 	// correlation of value against index (normal approximation); 1 when there
 	// are too few samples to test.
 	Trend      float64 `json:"trend"`
@@ -187,7 +188,8 @@ func Summarize(perLaunch []time.Duration, cfg StatsSettings) Summary {
 		slices.Sort(last)
 		s.Trend = (MedianSorted(last) - MedianSorted(first)) / med
 		s.TrendP = spearmanP(x)
-		s.TrendSlope = theilSen(x) / med
+		slope, _, _ := theilSen(x, cfg.Confidence)
+		s.TrendSlope = slope / med
 	}
 
 	// Warnings, most important first.
@@ -201,16 +203,10 @@ func Summarize(perLaunch []time.Duration, cfg StatsSettings) Summary {
 			LevelText(cfg.Confidence), units.Percent(s.Noise), units.Percent(cfg.MaxNoise)))
 	}
 	if s.TrendP < cfg.TrendAlpha && math.Abs(s.Trend) >= cfg.TrendMinChange && s.TrendSlope != 0 {
-		if s.TrendSlope > 0 {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("times rose %s of the median a sample over %d samples (%s): clock ramp or throttling?",
-				units.Percent(s.TrendSlope), n, units.PValue(s.TrendP)))
-		} else {
-			s.Warnings = append(s.Warnings, fmt.Sprintf("times fell %s of the median a sample over %d samples (%s): warm-up too short or clock boost?",
-				units.Percent(-s.TrendSlope), n, units.PValue(s.TrendP)))
-		}
+		s.Warnings = append(s.Warnings, trendWarning(x, med, cfg.Confidence, s.TrendP))
 	}
 	if s.Outliers > 0 {
-		s.Warnings = append(s.Warnings, fmt.Sprintf("%d outlier(s) of %d samples (modified z-score > %g)", s.Outliers, n, cfg.OutlierZ))
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%s of %s (modified z-score > %g)", units.Count(s.Outliers, "outlier"), units.Count(n, "sample"), cfg.OutlierZ))
 	}
 	return s
 }
@@ -393,6 +389,15 @@ func ComputeThroughput(info SetupInfo, s Summary) *Throughput {
 // HasCI reports whether s carries an interval of the median.
 func (s Summary) HasCI() bool { return s.CILevel > 0 && s.CI95High > 0 }
 
+// CVText writes the coefficient of variation as a percentage, or "-" below
+// two samples, where it is not defined (never "0%" for one sample).
+func (s Summary) CVText() string {
+	if s.N < 2 {
+		return "-"
+	}
+	return units.Percent(s.CV)
+}
+
 // LevelText writes a confidence level as people write it: 0.95 is "95%",
 // 0.999 is "99.9%".
 func LevelText(level float64) string {
@@ -402,28 +407,6 @@ func LevelText(level float64) string {
 // CINeedsText says why there is no interval: "95% CI needs n >= 6 samples; got 2".
 func CINeedsText(level float64, n int) string {
 	return fmt.Sprintf("%s CI needs n >= %d samples; got %d", LevelText(level), CISamples(level), n)
-}
-
-// theilSen is the Theil-Sen slope of x against its index: the median of the
-// pairwise slopes (x[j]-x[i])/(j-i). Long runs use pairs a stride apart, at
-// most about 200,000 of them.
-func theilSen(x []float64) float64 {
-	n := len(x)
-	stride := 1
-	for (n/stride)*(n/stride)/2 > 200000 {
-		stride++
-	}
-	var slopes []float64
-	for i := 0; i < n; i += stride {
-		for j := i + stride; j < n; j += stride {
-			slopes = append(slopes, (x[j]-x[i])/float64(j-i))
-		}
-	}
-	if len(slopes) == 0 {
-		return 0
-	}
-	slices.Sort(slopes)
-	return MedianSorted(slopes)
 }
 
 // CISamples is the fewest samples whose extremes bound the median with at

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -138,11 +139,12 @@ func TestSummarizeWarnings(t *testing.T) {
 	}{
 		{"empty", nil, []string{"no samples"}, nil},
 		{"few", ns(1, 2, 3), []string{"few samples: 3", "95% CI needs n >= 6 samples; got 3 (--samples 6 takes them)"}, []string{"noisy"}},
-		// slope 10 ns a sample, median 1145: 0.87% a sample.
-		{"ramp", ramp, []string{"times rose 0.87% of the median a sample over 30 samples (p < 0.001)"}, []string{"few", "outlier"}},
-		{"fall", fall, []string{"times fell 0.87% of the median a sample"}, nil},
+		// slope 10 ns a sample over 29 steps, median 1145: 25% in all; a
+		// perfect line has every pairwise slope equal, so the interval is too.
+		{"ramp", ramp, []string{"times rose 25% of the median from the first sample to the last (95% CI 25% to 25%, p < 0.001, 30 samples)"}, []string{"few", "outlier"}},
+		{"fall", fall, []string{"times fell 25% of the median from the first sample to the last (95% CI 25% to 25%"}, nil},
 		{"flat", flat, nil, []string{"times", "noisy", "few", "outlier"}},
-		{"outlier", ns(100, 101, 99, 100, 102, 98, 100, 101, 99, 500), []string{"1 outlier(s) of 10"}, nil},
+		{"outlier", ns(100, 101, 99, 100, 102, 98, 100, 101, 99, 500), []string{"1 outlier of 10 samples"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -226,5 +228,55 @@ func TestSummaryReadsOldFields(t *testing.T) {
 	b, _ = json.Marshal(Summarize(ns(1, 2, 3, 4, 5, 6, 7, 8), StatsSettings{Confidence: 0.9}))
 	if !strings.Contains(string(b), `"ci_level":0.9`) || strings.Contains(string(b), "ci95") {
 		t.Errorf("a 90%% interval is not labelled so: %s", b)
+	}
+}
+
+// TestTrendWarningTotal: a noisy fall of 3 ns a sample over 27 samples around
+// 100 ns is a fall of about 78% of the median over the run, and the interval
+// brackets it; the words quote the total, never the per-sample drift.
+func TestTrendWarningTotal(t *testing.T) {
+	x := make([]time.Duration, 27)
+	for i := range x {
+		x[i] = time.Duration(140 - 3*i + []int{0, 2, -2, 1, -1}[i%5])
+	}
+	s := Summarize(x, StatsSettings{})
+	var w string
+	for _, v := range s.Warnings {
+		if strings.HasPrefix(v, "times fell") {
+			w = v
+		}
+	}
+	if w == "" {
+		t.Fatalf("no trend warning in %q", s.Warnings)
+	}
+	var total, lo, hi float64
+	if _, err := fmt.Sscanf(w, "times fell %g%% of the median from the first sample to the last (95%% CI %g%% to %g%%", &total, &lo, &hi); err != nil {
+		t.Fatalf("%q: %v", w, err)
+	}
+	want := -100 * s.TrendSlope * float64(s.N-1)
+	if math.Abs(total-want) > 0.6 || lo > total || hi < total || lo <= 0 {
+		t.Errorf("%q: total %g%% (want %.3g%%), CI %g%% to %g%%", w, total, want, lo, hi)
+	}
+	if slope, _, _ := theilSen(durationsToFloat(x), 0.95); math.Abs(slope+3) > 0.5 {
+		t.Errorf("Theil-Sen slope %g, want about -3", slope)
+	}
+}
+
+// TestCVAndCIUndefinedBelowTheirN: one sample has no CV and five no 95% CI;
+// their texts say so instead of "0%".
+func TestCVAndCIUndefinedBelowTheirN(t *testing.T) {
+	one := Summarize(ns(100), StatsSettings{})
+	if got := one.CVText(); got != "-" {
+		t.Errorf("CV text at n=1: %q", got)
+	}
+	if one.HasCI() {
+		t.Errorf("a CI at n=1: %+v", one)
+	}
+	five := Summarize(ns(100, 110, 90, 105, 95), StatsSettings{})
+	if five.HasCI() || five.CVText() == "-" || five.CVText() == "0%" {
+		t.Errorf("n=5: CI %v, CV %q", five.HasCI(), five.CVText())
+	}
+	if six := Summarize(ns(100, 110, 90, 105, 95, 101), StatsSettings{}); !six.HasCI() {
+		t.Error("no CI at n=6")
 	}
 }

@@ -194,6 +194,9 @@ func roofEvidence(p *Profile, k Kernel, r *results.Roofline, ro roof) string {
 	}
 	what := fmt.Sprintf("the measured %s ceiling %s (%s pattern, %s)", where, rate(c.Value, "GB/s"), orStr(c.Pattern, "unknown"), c.From)
 	fits := fmt.Sprintf("its %s a launch is under 4x the device's last-level cache (%s)", units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes))
+	if p.Device.GlobalCacheBytes <= 0 {
+		fits = fmt.Sprintf("its %s a launch was measured as a cache working set (the device reports no cache size)", units.Bytes(k.BytesPerLaunch))
+	}
 	same := k.Traffic != "" && c.Pattern == k.Traffic
 	lacks := fmt.Sprintf("the profile has no %s figure of the %s traffic this kernel makes ('clmeter suite peaks' measures every pattern)", where, k.Traffic)
 	other := fmt.Sprintf("above %s: that figure is of the %s pattern, not the %s traffic this kernel makes; 'clmeter suite peaks' measures it",
@@ -210,7 +213,7 @@ func roofEvidence(p *Profile, k Kernel, r *results.Roofline, ro roof) string {
 		}
 		r.Evidence = append(r.Evidence, e)
 		return fmt.Sprintf("above %s: its working set (%s a launch) fits in the caches (%s last-level), which are faster than memory",
-			what, units.Bytes(k.BytesPerLaunch), units.Bytes(p.Device.GlobalCacheBytes))
+			what, units.Bytes(k.BytesPerLaunch), cacheSizeText(p.Device.GlobalCacheBytes))
 	case ro.inCache && same:
 		r.Evidence = append(r.Evidence, fmt.Sprintf("%s: the bandwidth roof is the cache bandwidth %s of the %s pattern (%s), not the memory's", fits, rate(c.Value, "GB/s"), c.Pattern, c.From))
 	case ro.inCache:
@@ -481,4 +484,13 @@ func rate(v float64, unit string) string {
 		return r
 	}
 	return "0 " + unit
+}
+
+// cacheSizeText is a cache size, or "size not reported" where the driver
+// reports none (never "0 B").
+func cacheSizeText(b int64) string {
+	if b <= 0 {
+		return "size not reported"
+	}
+	return units.Bytes(b)
 }

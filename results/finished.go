@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/units"
 )
 
 // NeededSamples is the fewest samples m must hold for its figures to stand:
@@ -37,7 +38,7 @@ func (b *Benchmark) Conclude(err error) bool {
 	if m != nil && m.StopReason == measure.StopCanceled {
 		need := NeededSamples(m)
 		if n := len(m.Samples); n >= need {
-			m.Warnings = append(m.Warnings, fmt.Sprintf("interrupted after %d samples (%d needed): the figures stand on them", n, need))
+			m.Warnings = append(m.Warnings, fmt.Sprintf("interrupted after %s (%d needed): the figures stand on them", units.Count(n, "sample"), need))
 			return true
 		} else if n > 0 {
 			err = fmt.Errorf("interrupted after %d of the %d samples a figure needs: no figure (%v)", n, need, err)

@@ -73,7 +73,7 @@ func (pl *progressLine) draw() {
 		return
 	}
 	p := pl.p
-	parts := []string{p.Stage, fmt.Sprintf("%d samples", p.Samples)}
+	parts := []string{p.Stage, units.Count(p.Samples, "sample")}
 	if p.Noise > 0 {
 		parts = append(parts, fmt.Sprintf("noise ±%s (target ±%s)", units.Percent(p.Noise), units.Percent(p.Target)))
 	}

@@ -68,7 +68,7 @@ func Report(ctx context.Context, opts ReportOptions, stdout, stderr io.Writer) e
 			return fail.With(fail.Interrupted, fmt.Errorf("interrupted: the report was not written (%s is as it was)", opts.Output))
 		}
 		if err == nil {
-			fmt.Fprintf(stderr, "clmeter: wrote %s (%d benchmarks from %d files)\n", opts.Output, len(r.Rows), len(srcs))
+			fmt.Fprintf(stderr, "clmeter: wrote %s (%s from %s)\n", opts.Output, units.Count(len(r.Rows), "benchmark"), units.Count(len(srcs), "file"))
 		}
 	}
 	if err != nil {

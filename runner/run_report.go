@@ -86,7 +86,7 @@ func writeRunReport(w io.Writer, format string, file results.File, done []result
 			dev = ""
 		}
 		t.Row(name, paramText(b), dev, fmt.Sprint(s.N), fmtDur(s.Median), ciCell(s), fmtDur(s.Min),
-			units.Percent(s.CV), throughput(m), boundCell(b), table.Refs(refs))
+			s.CVText(), throughput(m), boundCell(b), table.Refs(refs))
 	}
 	if len(stopOrder) > 0 {
 		var parts []string
@@ -180,7 +180,7 @@ func writeRunBlock(w io.Writer, b results.Benchmark, verbose bool, width int) er
 	if s.N > 1 {
 		line("Time (mean ± σ)", fmt.Sprintf("%s ± %s   (CV %s)", fmtDur(s.Mean), fmtDur(s.Stddev), units.Percent(s.CV)))
 	}
-	line("Range (min … max)", fmt.Sprintf("%s … %s; %d samples of %s launches", fmtDur(s.Min), fmtDur(s.Max), s.N, launchesRange(m)))
+	line("Range (min … max)", fmt.Sprintf("%s … %s; %s of %s", fmtDur(s.Min), fmtDur(s.Max), units.Count(s.N, "sample"), launchesText(m)))
 	if t := ThroughputText(m.Throughput); t != "" {
 		line("Throughput", t)
 	}
@@ -214,7 +214,7 @@ func writeWideRunTable(w io.Writer, done []results.Benchmark, verbose bool) erro
 		}
 		s := m.Summary
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", units.Escape(name), units.Escape(paramText(b)), units.Escape(b.Device.Name),
-			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), units.Percent(s.CV), ciCell(s),
+			launchesRange(m), s.N, fmtDur(s.Min), fmtDur(s.Median), fmtDur(s.Mean), fmtDur(s.Geomean), s.CVText(), ciCell(s),
 			throughput(m), boundCell(b), m.StopReason)
 		for _, n := range runNotes(b, verbose) {
 			notes = append(notes, b.Name+" "+paramText(b)+": "+n)

@@ -38,6 +38,16 @@ func launchesRange(m *measure.Result) string {
 	return fmt.Sprintf("%d-%d", lo, hi)
 }
 
+// launchesText is launchesRange with its noun: "1 launch", "64 launches",
+// "7192-20972 launches".
+func launchesText(m *measure.Result) string {
+	r := launchesRange(m)
+	if r == "1" {
+		return "1 launch"
+	}
+	return r + " launches"
+}
+
 func throughput(m *measure.Result) string {
 	if t := ThroughputText(m.Throughput); t != "" {
 		return t
@@ -58,11 +68,8 @@ func ThroughputText(t *measure.Throughput) string {
 	}
 	if t.GOpsPerSecond > 0 {
 		unit := t.OpsUnit
-		switch unit {
-		case "":
+		if unit == "" {
 			unit = "op"
-		case "launch":
-			unit = "launches"
 		}
 		parts = append(parts, units.Rate(t.GOpsPerSecond, unit))
 	}

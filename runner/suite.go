@@ -18,6 +18,7 @@ import (
 	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/table"
+	"github.com/clmeter/clmeter/units"
 )
 
 // SuiteOptions are what 'clmeter suite' was asked to do.
@@ -162,7 +163,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	}
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
-		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %d benchmarks finished and kept%s", len(sr.done), abandonNote(runErr)))
+		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %s finished and kept%s", units.Count(len(sr.done), "benchmark"), abandonNote(runErr)))
 	case runErr != nil:
 		return runErr
 	case sr.invalid > 0:
@@ -223,7 +224,7 @@ func writeSuiteOutput(stdout io.Writer, o SuiteOptions, file *results.File, prof
 		p()
 	}
 	if o.Output != "" {
-		fmt.Fprintf(stdout, "\nresults: %s (%d benchmarks)\n", o.Output, len(file.Benchmarks))
+		fmt.Fprintf(stdout, "\nresults: %s (%s)\n", o.Output, units.Count(len(file.Benchmarks), "benchmark"))
 	}
 	return nil
 }

@@ -105,7 +105,7 @@ func writeDeviceVerbose(w io.Writer, d *Device) {
 		{"max clock", fmt.Sprintf("%d MHz", in.MaxClockMHz)},
 		{"address bits", fmt.Sprint(in.AddressBits)},
 		{"global memory", fmt.Sprintf("%s (%d bytes)", units.Bytes(in.GlobalMemBytes), in.GlobalMemBytes)},
-		{"global cache", fmt.Sprintf("%s, %d-byte lines", units.Bytes(in.GlobalCacheBytes), in.GlobalCacheLineSize)},
+		{"global cache", cacheText(in.GlobalCacheBytes, in.GlobalCacheLineSize)},
 		{"max allocation", units.Bytes(in.MaxAllocBytes)},
 		{"local memory", units.Bytes(in.LocalMemBytes)},
 		{"constant memory", units.Bytes(in.ConstantMemBytes)},
@@ -129,4 +129,16 @@ func zeroDash(d time.Duration, f func(time.Duration) string) string {
 		return "-"
 	}
 	return f(d)
+}
+
+// cacheText writes the global cache's size and line, or says the driver
+// reports none: never "0 B, 0-byte lines".
+func cacheText(size int64, line int) string {
+	switch {
+	case size <= 0:
+		return "none reported"
+	case line <= 0:
+		return units.Bytes(size) + ", line size not reported"
+	}
+	return fmt.Sprintf("%s, %d-byte lines", units.Bytes(size), line)
 }

@@ -68,15 +68,24 @@ func (p Plateau) Note() string {
 	var s string
 	switch {
 	case p.Found:
-		s = fmt.Sprintf("working set %s: a plateau beyond the %s cache (two doublings within %.0f%%)", units.Bytes(p.Memory.Bytes), units.Bytes(p.CacheBytes), 100*PlateauTolerance)
+		s = fmt.Sprintf("working set %s: a plateau beyond %s (two doublings within %.0f%%)", units.Bytes(p.Memory.Bytes), p.cacheText(), 100*PlateauTolerance)
 	case p.TimeBound:
-		s = fmt.Sprintf("working set %s: beyond the %s cache, where one read took %s, longer than a sample: the search stopped before a plateau", units.Bytes(p.Memory.Bytes), units.Bytes(p.CacheBytes), units.Duration(time.Duration(float64(p.Memory.Bytes)/p.Memory.GBps)))
+		s = fmt.Sprintf("working set %s: beyond %s, where one read took %s, longer than a sample: the search stopped before a plateau", units.Bytes(p.Memory.Bytes), p.cacheText(), units.Duration(time.Duration(float64(p.Memory.Bytes)/p.Memory.GBps)))
 	case p.Region == RegionMemory:
-		s = fmt.Sprintf("working set %s: beyond the %s cache, where the memory budget ended the search before a plateau", units.Bytes(p.Memory.Bytes), units.Bytes(p.CacheBytes))
+		s = fmt.Sprintf("working set %s: beyond %s, where the memory budget ended the search before a plateau", units.Bytes(p.Memory.Bytes), p.cacheText())
 	default:
 		s = fmt.Sprintf("working set %s: the memory budget ends inside the %s cache the device reports, so this is the cache's figure", units.Bytes(p.Memory.Bytes), units.Bytes(p.CacheBytes))
 	}
 	return s + "; budget " + p.Budget.String()
+}
+
+// cacheText names the cache the search went beyond: "the 32 MiB cache", or
+// "the cache of unreported size" where the driver reports none.
+func (p Plateau) cacheText() string {
+	if p.CacheBytes <= 0 {
+		return "the cache of unreported size"
+	}
+	return "the " + units.Bytes(p.CacheBytes) + " cache"
 }
 
 // StartBytes is the first size the search measures: a power of two at most an

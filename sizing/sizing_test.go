@@ -262,3 +262,16 @@ func TestSearchConfirmsAPlateauWithoutACache(t *testing.T) {
 		t.Errorf("time bound: %+v after sizes %v, %v", p, sizes, err)
 	}
 }
+
+// TestNoteNamesAMissingCache: a device that reports no cache size reads "the
+// cache of unreported size", never "the 0 B cache".
+func TestNoteNamesAMissingCache(t *testing.T) {
+	p := Plateau{Found: true, Region: RegionMemory, Memory: Step{Bytes: 256 * mib, GBps: 10}}
+	if n := p.Note(); strings.Contains(n, "0 B cache") || !strings.Contains(n, "beyond the cache of unreported size") {
+		t.Errorf("no cache: %q", n)
+	}
+	p.CacheBytes = 32 * mib
+	if n := p.Note(); !strings.Contains(n, "beyond the 32 MiB cache") {
+		t.Errorf("32 MiB cache: %q", n)
+	}
+}

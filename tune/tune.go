@@ -27,6 +27,7 @@ import (
 	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/spec"
 	"github.com/clmeter/clmeter/target"
+	"github.com/clmeter/clmeter/units"
 )
 
 // Options are what 'clmeter tune' was asked to do.
@@ -213,7 +214,7 @@ func Run(ctx context.Context, o Options, stdout, stderr io.Writer) (err error) {
 			WriteTable(stdout, res)
 		}
 		if o.Output != "" {
-			fmt.Fprintf(stderr, "results: %s (%d benchmarks)\n", o.Output, len(file.Benchmarks))
+			fmt.Fprintf(stderr, "results: %s (%s)\n", o.Output, units.Count(len(file.Benchmarks), "benchmark"))
 		}
 	}
 	if err != nil {

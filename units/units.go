@@ -69,10 +69,14 @@ func Sig4(v float64) string {
 
 // Rate writes a rate given in giga-units per second (the unit without "/s":
 // "B", "FLOP", "launch") with three significant digits and an SI prefix:
-// "12.3 GB/s", "845 MB/s", "65.3 TFLOP/s". A rate of zero or less is "".
+// "12.3 GB/s", "845 MB/s", "65.3 TFLOP/s". A counted noun is plural:
+// "launch" is written "241 klaunches/s". A rate of zero or less is "".
 func Rate(giga float64, unit string) string {
 	if giga <= 0 || math.IsNaN(giga) || math.IsInf(giga, 0) {
 		return ""
+	}
+	if unit == "launch" {
+		unit = "launches"
 	}
 	v, p := giga*1e9, ""
 	for _, x := range []struct {
@@ -152,8 +156,10 @@ func ParseByteSize(s string) (int64, error) {
 
 // Quantity writes a value given with a unit as people read it: rates in
 // G<unit>/s are scaled ("6.527e+04 GFLOP/s" becomes "65.3 TFLOP/s"), times in
-// ns, us, µs, ms or s become a Duration-style text, and other units are
-// written with four significant digits ("1.500 x").
+// ns, us, µs, ms or s become a Duration-style text, other rates are scaled by
+// their SI prefix ("2.41e+05 launches/s" is "241 klaunches/s"; a bare "1/s"
+// is "241 k/s"), and other units are written with four significant digits
+// ("1.500 x").
 func Quantity(v float64, unit string) string {
 	switch unit {
 	case "ns":
@@ -168,6 +174,10 @@ func Quantity(v float64, unit string) string {
 	if base, ok := strings.CutSuffix(unit, "/s"); ok {
 		mult := 1.0
 		switch {
+		case base == "1" || base == "":
+			// A count a second, written before the figure named its unit:
+			// "241 k/s", not "241 k1/s".
+			base, mult = "", 1e-9
 		case strings.HasPrefix(base, "G") && len(base) > 1:
 			base = base[1:]
 		case strings.HasPrefix(base, "M") && len(base) > 1:
@@ -233,4 +243,13 @@ func Dims(v []int) string {
 		s[i] = strconv.Itoa(x)
 	}
 	return strings.Join(s, ",")
+}
+
+// Count writes a count with its noun, singular for one: Count(1, "sample") is
+// "1 sample", Count(3, "file") is "3 files". The noun must take a plain "s".
+func Count(n int, noun string) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d %s", n, noun)
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

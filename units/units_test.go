@@ -26,7 +26,7 @@ func TestRate(t *testing.T) {
 		want string
 	}{
 		{12.34, "B", "12.3 GB/s"}, {0.845, "B", "845 MB/s"}, {65270, "FLOP", "65.3 TFLOP/s"},
-		{0.0000012, "B", "1.20 kB/s"}, {0, "B", ""}, {-1, "B", ""}, {3061, "B", "3.06 TB/s"},
+		{0.0000012, "B", "1.20 kB/s"}, {0, "B", ""}, {-1, "B", ""}, {3061, "B", "3.06 TB/s"}, {0.000241, "launch", "241 klaunches/s"},
 	} {
 		if got := Rate(c.g, c.unit); got != c.want {
 			t.Errorf("Rate(%g, %q) = %q, want %q", c.g, c.unit, got, c.want)
@@ -67,7 +67,8 @@ func TestQuantity(t *testing.T) {
 	}{
 		{65270, "GFLOP/s", "65.3 TFLOP/s"}, {3061, "GB/s", "3.06 TB/s"}, {0.845, "GB/s", "845 MB/s"},
 		{7.02, "us", "7.020 µs"}, {1074, "ms", "1.074 s"}, {142000, "launches/s", "142 klaunches/s"},
-		{1.5, "x", "1.500 x"}, {0, "GB/s", "0 GB/s"},
+		{1.5, "x", "1.500 x"}, {0, "GB/s", "0 GB/s"}, {241000, "1/s", "241 k/s"},
+		{241000, "launch/s", "241 klaunches/s"},
 	} {
 		if got := Quantity(c.v, c.unit); got != c.want {
 			t.Errorf("Quantity(%g, %q) = %q, want %q", c.v, c.unit, got, c.want)
@@ -101,6 +102,18 @@ func TestDims(t *testing.T) {
 	}{{nil, ""}, {[]int{64}, "64"}, {[]int{1024, 1024}, "1024,1024"}, {[]int{4, 2, 1}, "4,2,1"}} {
 		if got := Dims(c.in); got != c.want {
 			t.Errorf("Dims(%v) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		noun string
+		want string
+	}{{1, "sample", "1 sample"}, {0, "file", "0 files"}, {2, "benchmark", "2 benchmarks"}, {27, "sample", "27 samples"}} {
+		if got := Count(c.n, c.noun); got != c.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", c.n, c.noun, got, c.want)
 		}
 	}
 }

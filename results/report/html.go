@@ -271,7 +271,7 @@ func (d *htmlData) addRows(r *Report, label func(device, where string) string) {
 		s := m.Summary
 		hr := htmlRow{Cells: []string{row.Key.Name, row.Key.Params, label(row.Key.Device, row.Where),
 			strconv.Itoa(s.N), FormatDuration(s.Median), ciText(s), FormatDuration(s.Min),
-			fmt.Sprintf("%.1f%%", 100*s.CV), bandwidth(m), compute(m), orDash(boundText(row.Bench))}}
+			s.CVText(), bandwidth(m), compute(m), orDash(boundText(row.Bench))}}
 		for j, ws := range m.AllWarnings() {
 			id := fmt.Sprintf("w%d-%d", i, j)
 			if j == 0 {
@@ -314,7 +314,7 @@ func (d *htmlData) addPlots(r *Report, label func(device, where string) string) 
 	for _, row := range r.Rows {
 		svg, err := DistributionPlot(row)
 		s := row.M().Summary
-		note := fmt.Sprintf("n=%d, median %s, %s, CV %.1f%%, stop: %s", s.N, FormatDuration(s.Median), ciText(s), 100*s.CV, row.M().StopReason)
+		note := fmt.Sprintf("n=%d, median %s, %s, CV %s, stop: %s", s.N, FormatDuration(s.Median), ciText(s), s.CVText(), row.M().StopReason)
 		d.Dists = append(d.Dists, d.plotOrErr(BenchLabel(row.Key)+" ["+label(row.Key.Device, row.Where)+"]", svg, err, note))
 	}
 	for _, rc := range RooflineCharts(r.Rows, r.MultiHost) {

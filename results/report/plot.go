@@ -16,6 +16,8 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/clmeter/clmeter/units"
 )
 
 // Plot sizes.
@@ -112,7 +114,7 @@ func DistributionPlot(row Row) ([]byte, error) {
 	p := plot.New()
 	p.Title.Text = BenchLabel(row.Key)
 	p.Y.Label.Text = fmt.Sprintf("per-launch time (%s)", unit)
-	p.X.Label.Text = fmt.Sprintf("%d samples in order, %s timer", len(ns), m.Timer)
+	p.X.Label.Text = fmt.Sprintf("%s in order, %s timer", units.Count(len(ns), "sample"), m.Timer)
 	p.X.Tick.Marker = plot.ConstantTicks(nil)
 	p.Y.Tick.Marker = preciseTicks{}
 	box, err := plotter.NewBoxPlot(vg.Points(60), 0, vals)

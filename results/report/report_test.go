@@ -250,3 +250,23 @@ func TestFormatDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestReportCVAtOneSample: a row of one sample has no CV and no CI; the table
+// and the HTML say "-", not "0%".
+func TestReportCVAtOneSample(t *testing.T) {
+	r := New(readFixtures(t))
+	m := r.Rows[0].M()
+	m.Samples = m.Samples[:1]
+	m.Summary = measure.Summarize([]time.Duration{m.Samples[0].PerLaunch}, measure.StatsSettings{})
+	cells := r.cells(r.Rows[0])
+	if cells[8] != "-" || cells[5] != "-" {
+		t.Errorf("n=1: CV %q, CI %q; want - and -", cells[8], cells[5])
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, r, "html"); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), "CV 0.0%") || strings.Contains(buf.String(), ">0.0%<") {
+		t.Error("the HTML report shows a CV of 0.0% at n=1")
+	}
+}

@@ -50,14 +50,14 @@ func (r *Report) cells(row Row) []string {
 	return []string{
 		row.Key.Name, row.Key.Params, r.deviceText(row.Key.Device, row.Where),
 		strconv.Itoa(s.N), FormatDuration(s.Median), ciText(s), FormatDuration(s.Min), FormatDuration(s.Mean),
-		units.Percent(s.CV), bandwidth(m), compute(m), orDash(boundText(row.Bench)), warn,
+		s.CVText(), bandwidth(m), compute(m), orDash(boundText(row.Bench)), warn,
 	}
 }
 
 func (r *Report) geomeanCells(g Geomean) []string {
 	c := make([]string, len(tableColumns))
 	c[0] = "geomean"
-	c[1] = fmt.Sprintf("(%d benchmarks)", g.N)
+	c[1] = "(" + units.Count(g.N, "benchmark") + ")"
 	c[2] = r.deviceText(g.Device, g.Where)
 	c[4] = FormatDuration(g.Median)
 	c[9] = formatRate(g.GBPerSecond, "B")
@@ -72,7 +72,7 @@ func (r *Report) WriteTable(w io.Writer) error { return r.WriteTableWidth(w, tab
 // WriteTableWidth is WriteTable fitted to width columns.
 func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 	ew := &ErrWriter{W: w}
-	fmt.Fprintf(ew, "%d file(s), %d benchmark(s) sampled", len(r.Sources), len(r.Rows))
+	fmt.Fprintf(ew, "%s, %s sampled", units.Count(len(r.Sources), "file"), units.Count(len(r.Rows), "benchmark"))
 	if len(r.Failed) > 0 {
 		fmt.Fprintf(ew, ", %d failed", len(r.Failed))
 	}
