@@ -12,6 +12,7 @@ import (
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/suggest"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
@@ -78,6 +79,9 @@ func SuiteHelp() string {
 // result file as it finishes, then prints the report.
 func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error {
 	if _, ok := clkernels.LookupSuite(o.Suite); !ok {
+		if hint := suggest.DidYouMean(o.Suite, SuiteChoices()); hint != "" {
+			return usageErr("no suite %q: %s", o.Suite, hint)
+		}
 		return usageErr("no suite %q: want one of %s", o.Suite, strings.Join(SuiteChoices(), ", "))
 	}
 	if o.Format == "" {

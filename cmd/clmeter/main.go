@@ -22,6 +22,7 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/internal/atomicfile"
 	"github.com/clmeter/clmeter/internal/drvthread"
+	"github.com/clmeter/clmeter/internal/suggest"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/devsel"
@@ -93,20 +94,12 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	sort.Slice(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
 	onUsage := func(c *cli.Context, err error, isSub bool) error {
 		name := strings.TrimSpace("clmeter " + fullName(c))
-		if strings.HasPrefix(err.Error(), "flag provided but not defined") {
+		if bad, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
 			flags := c.App.VisibleFlags()
 			if c.Command != nil && c.Command.Name != "" {
 				flags = c.Command.VisibleFlags()
 			}
-			var names []string
-			for _, f := range flags {
-				if n := f.Names()[0]; len(n) == 1 {
-					names = append(names, "-"+n)
-				} else {
-					names = append(names, "--"+n)
-				}
-			}
-			return usageErr("%v; '%s' takes %s (see '%s --help')", err, name, strings.Join(names, ", "), name)
+			return unknownFlag(name, bad, flags)
 		}
 		return usageErr("%v (see '%s --help')", err, name)
 	}
@@ -153,7 +146,11 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 					names = append(names, cmd.Name)
 				}
 			}
-			return usageErr("%q is not a clmeter command; the commands are %s (see 'clmeter --help')", c.Args().First(), strings.Join(names, ", "))
+			word := c.Args().First()
+			if hint := suggest.DidYouMean(word, names); hint != "" {
+				return usageErr("%q is not a clmeter command; %s (see 'clmeter --help')", word, hint)
+			}
+			return usageErr("%q is not a clmeter command; the commands are %s (see 'clmeter --help')", word, strings.Join(names, ", "))
 		},
 	}
 	return app
@@ -190,8 +187,41 @@ func unknownSubcommand(c *cli.Context) error {
 			names = append(names, sc.Name)
 		}
 	}
+	word := c.Args().First()
+	if hint := suggest.DidYouMean(word, names); hint != "" {
+		return usageErr("%q is not a 'clmeter %s' subcommand; %s (see 'clmeter %s --help')", word, fullName(c), hint, fullName(c))
+	}
 	return usageErr("%q is not a 'clmeter %s' subcommand; they are %s (see 'clmeter %s --help')",
-		c.Args().First(), fullName(c), strings.Join(names, ", "), fullName(c))
+		word, fullName(c), strings.Join(names, ", "), fullName(c))
+}
+
+// unknownFlag is the usage error of a flag that command (its full name,
+// "clmeter run") does not take: the flag as it was typed, with the nearest
+// of the command's flags, else as many of them as fit on a line.
+func unknownFlag(command, bad string, flags []cli.Flag) error {
+	bad = strings.TrimLeft(bad, "-")
+	dashed := func(n string) string {
+		if len(n) == 1 {
+			return "-" + n
+		}
+		return "--" + n
+	}
+	var names []string
+	for _, f := range flags {
+		names = append(names, f.Names()...)
+	}
+	near := suggest.Closest(bad, names)
+	for i, n := range near {
+		near[i] = dashed(n)
+	}
+	if hint := suggest.Phrase(near); hint != "" {
+		return usageErr("'%s' has no flag %s; %s (see '%s --help')", command, dashed(bad), hint, command)
+	}
+	var first []string
+	for _, f := range flags {
+		first = append(first, dashed(f.Names()[0]))
+	}
+	return usageErr("'%s' has no flag %s; it takes %s (see '%s --help')", command, dashed(bad), suggest.Fit(first, 60), command)
 }
 
 // run runs clmeter with args and returns the exit status. Errors go to stderr as

@@ -11,12 +11,13 @@ import (
 // deletions, substitutions and swaps of neighbours, case ignored), all those
 // at the least distance, in the order given, at most three; none when even
 // the nearest is too far to be a slip (more than a third of word's length,
-// at least 1, at most 3).
+// at least 1, at most 3), and none for a word under 3 letters, which is a
+// slip away from too many.
 func Closest(word string, choices []string) []string {
-	limit := len([]rune(word)) / 3
-	if limit < 1 {
-		limit = 1
+	if len([]rune(word)) < 3 {
+		return nil
 	}
+	limit := max(len([]rune(word))/3, 1)
 	if limit > 3 {
 		limit = 3
 	}
@@ -39,7 +40,12 @@ func Closest(word string, choices []string) []string {
 // DidYouMean is "did you mean 'x'?" (or "'x' or 'y'") naming the choices
 // closest to word, or "" when none is close.
 func DidYouMean(word string, choices []string) string {
-	m := Closest(word, choices)
+	return Phrase(Closest(word, choices))
+}
+
+// Phrase is "did you mean 'x'?" (or "'x' or 'y'") naming m, or "" when m
+// is empty.
+func Phrase(m []string) string {
 	if len(m) == 0 {
 		return ""
 	}

@@ -17,9 +17,10 @@ func TestClosest(t *testing.T) {
 		{"quik", []string{"quick", "peaks", "all"}, []string{"quick"}},
 		{"triadd", []string{"copy", "scale", "add", "triad"}, []string{"triad"}},
 		{"--max-tim", []string{"--max-time", "--min-samples", "--max-noise"}, []string{"--max-time"}},
-		{"SUITE", cmds, nil},  // the same name, cased: no slip
-		{"nosuch", cmds, nil}, // nothing near
-		{"x", []string{"a", "b", "xy"}, []string{"a", "b", "xy"}},
+		{"SUITE", cmds, nil},                 // the same name, cased: no slip
+		{"nosuch", cmds, nil},                // nothing near
+		{"x", []string{"a", "b", "xy"}, nil}, // too short to tell
+		{"stoer", []string{"store", "stoker", "steer", "stone", "stores"}, []string{"store", "stoker", "steer"}}, // ties, at most three, in order
 		{"chek", cmds, []string{"check"}},
 	} {
 		if got := Closest(c.word, c.choices); !reflect.DeepEqual(got, c.want) {
