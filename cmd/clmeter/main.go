@@ -106,9 +106,17 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	// A flag error is one line on stderr, not the whole help text; a word
 	// that is no subcommand of a command with subcommands is bad usage,
 	// answered with its subcommands.
+	// Each command once: urfave adds its help command to a command's
+	// subcommands when run ('cache help X'), and in a test's process the
+	// next newApp meets that help command inside itself.
+	seen := map[*cli.Command]bool{}
 	var walk func([]*cli.Command)
 	walk = func(cs []*cli.Command) {
 		for _, c := range cs {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
 			c.OnUsageError = onUsage
 			if len(c.Subcommands) > 0 && c.Action == nil {
 				c.Action = unknownSubcommand
@@ -140,17 +148,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			if c.NArg() == 0 {
 				return cli.ShowAppHelp(c)
 			}
-			var names []string
-			for _, cmd := range commands {
-				if !cmd.Hidden {
-					names = append(names, cmd.Name)
-				}
-			}
-			word := c.Args().First()
-			if hint := suggest.DidYouMean(word, names); hint != "" {
-				return usageErr("%q is not a clmeter command; %s (see 'clmeter --help')", word, hint)
-			}
-			return usageErr("%q is not a clmeter command; the commands are %s (see 'clmeter --help')", word, strings.Join(names, ", "))
+			return unknownCommand(c.Args().First())
 		},
 	}
 	return app
@@ -173,6 +171,21 @@ func fullName(c *cli.Context) string {
 		}
 	}
 	return strings.Join(out, " ")
+}
+
+// unknownCommand is the usage error of a word that is no clmeter command
+// (clmeter WORD, clmeter help WORD): the nearest commands, else them all.
+func unknownCommand(word string) error {
+	var names []string
+	for _, cmd := range commands {
+		if !cmd.Hidden {
+			names = append(names, cmd.Name)
+		}
+	}
+	if hint := suggest.DidYouMean(word, names); hint != "" {
+		return usageErr("%q is not a clmeter command; %s (see 'clmeter --help')", word, hint)
+	}
+	return usageErr("%q is not a clmeter command; the commands are %s (see 'clmeter --help')", word, strings.Join(names, ", "))
 }
 
 // unknownSubcommand is the action of a command with subcommands (cache,
@@ -237,6 +250,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	err := guardEnumeration(ctx, args)
 	if err == nil {
 		err = app.RunContext(ctx, interspersed(app, args))
+	}
+	if topic, ok := strings.CutPrefix(fmt.Sprint(err), "No help topic for '"); ok {
+		// urfave's 'help WORD' ends with exit status 3 and no choices.
+		if topic = strings.TrimSuffix(topic, "'"); len(args) > 1 && args[1] == "help" {
+			err = unknownCommand(topic)
+		} else {
+			err = usageErr("no help topic %q (see '%s --help')", topic, strings.Join(append([]string{"clmeter"}, args[1:max(len(args)-2, 1)]...), " "))
+		}
 	}
 	if werr := writeErr(); err == nil && werr != nil {
 		err = fmt.Errorf("cannot write the output: %v", werr)

@@ -51,7 +51,7 @@ func writeVersion(w io.Writer) {
 	case built == "":
 		built = "unknown"
 	}
-	fmt.Fprintf(w, "clmeter %s\n", version)
+	fmt.Fprintf(w, "clmeter version %s\n", version)
 	fmt.Fprintf(w, "  commit          %s\n", rev)
 	fmt.Fprintf(w, "  built           %s\n", built)
 	fmt.Fprintf(w, "  go              %s %s/%s\n", goruntime.Version(), goruntime.GOOS, goruntime.GOARCH)

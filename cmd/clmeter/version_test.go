@@ -18,7 +18,7 @@ func TestVersionNamesTheBuild(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
 	for _, want := range []*regexp.Regexp{
-		regexp.MustCompile(`(?m)^clmeter ` + regexp.QuoteMeta(version) + `$`),
+		regexp.MustCompile(`(?m)^clmeter version ` + regexp.QuoteMeta(version) + `$`),
 		regexp.MustCompile(`(?m)^  commit +\S`),
 		regexp.MustCompile(`(?m)^  built +\S`),
 		regexp.MustCompile(`(?m)^  go +` + regexp.QuoteMeta(goruntime.Version()) + ` `),
