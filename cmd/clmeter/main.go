@@ -251,14 +251,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = app.RunContext(ctx, interspersed(app, args))
 	}
-	if topic, ok := strings.CutPrefix(fmt.Sprint(err), "No help topic for '"); ok {
-		// urfave's 'help WORD' ends with exit status 3 and no choices.
-		if topic = strings.TrimSuffix(topic, "'"); len(args) > 1 && args[1] == "help" {
-			err = unknownCommand(topic)
-		} else {
-			err = usageErr("no help topic %q (see '%s --help')", topic, strings.Join(append([]string{"clmeter"}, args[1:max(len(args)-2, 1)]...), " "))
-		}
-	}
+	err = helpTopicErr(err, args)
 	if werr := writeErr(); err == nil && werr != nil {
 		err = fmt.Errorf("cannot write the output: %v", werr)
 	}
@@ -318,6 +311,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "clmeter: %s\n", escapeLines(store.RedactText(msg)))
 	return code
+}
+
+// helpTopicErr turns urfave's answer to 'help WORD' for a WORD it does not
+// know (exit status 3, no choices) into a usage error: the nearest
+// commands for 'clmeter help WORD'. Any other err comes back as it is.
+func helpTopicErr(err error, args []string) error {
+	topic, ok := strings.CutPrefix(fmt.Sprint(err), "No help topic for '")
+	if !ok {
+		return err
+	}
+	if topic = strings.TrimSuffix(topic, "'"); len(args) > 1 && args[1] == "help" {
+		return unknownCommand(topic)
+	}
+	return usageErr("no help topic %q (see '%s --help')", topic, strings.Join(append([]string{"clmeter"}, args[1:max(len(args)-2, 1)]...), " "))
 }
 
 // escapeLines shows each line of an error message (its passwords already
