@@ -3,7 +3,8 @@
 GO      ?= go
 BIN     := bin/clmeter
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X main.version=$(VERSION)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 # What clmeter needs from the system: the ICD loader and headers (to build), PoCL (the
 # default CPU device), clinfo (to compare against).
 DEB_PKGS  := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo

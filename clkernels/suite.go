@@ -34,6 +34,8 @@ type Options struct {
 	Emit func(results.Benchmark) error
 	// Progress, when set, is told the name of each benchmark before it runs.
 	Progress func(name string)
+	// Skip, when set, is told the name of each benchmark Filter leaves out.
+	Skip func(name string)
 	// Executable is the clmeter binary the coldstart suite re-executes (its
 	// hidden "suite-child" command); empty skips the fresh-process part.
 	Executable string
@@ -150,7 +152,7 @@ func (r *runner) newBenchmark(name string, params []param) results.Benchmark {
 
 // seq is the harness's loop for this suite run.
 func (r *runner) seq() *harness.Sequence {
-	return &harness.Sequence{Ctx: r.ctx, Device: r.dev, Settings: r.o.Settings, Filter: r.o.Filter, Progress: r.o.Progress, Emit: r.o.Emit}
+	return &harness.Sequence{Ctx: r.ctx, Device: r.dev, Settings: r.o.Settings, Filter: r.o.Filter, Progress: r.o.Progress, Skip: r.o.Skip, Emit: r.o.Emit}
 }
 
 // emit hands b on; it stops on cancellation.

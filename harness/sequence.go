@@ -24,6 +24,8 @@ type Sequence struct {
 	Filter *regexp.Regexp
 	// Progress, when set, is told each benchmark's name before it runs.
 	Progress func(name string)
+	// Skip, when set, is told the name of each benchmark Filter leaves out.
+	Skip func(name string)
 	// Emit receives each finished record in order; its error stops the
 	// sequence.
 	Emit func(results.Benchmark) error
@@ -50,6 +52,9 @@ func (q *Sequence) Measure(base results.Benchmark, timer measure.Timer, modes Mo
 		return results.Benchmark{}, err
 	}
 	if q.Filter != nil && !q.Filter.MatchString(base.Name) {
+		if q.Skip != nil {
+			q.Skip(base.Name)
+		}
 		return results.Benchmark{}, nil
 	}
 	if q.Progress != nil {

@@ -8,10 +8,12 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/suggest"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
@@ -79,6 +81,9 @@ func SuiteHelp() string {
 // result file as it finishes, then prints the report.
 func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error {
 	if _, ok := clkernels.LookupSuite(o.Suite); !ok {
+		if hint := suggest.DidYouMean(o.Suite, SuiteChoices()); hint != "" {
+			return usageErr("no suite %q: %s", o.Suite, hint)
+		}
 		return usageErr("no suite %q: want one of %s", o.Suite, strings.Join(SuiteChoices(), ", "))
 	}
 	if o.Format == "" {
@@ -122,12 +127,12 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	}
 	suite, _ := clkernels.LookupSuite(o.Suite)
 	file := results.NewFile(o.Tool, o.Command)
-	sr := &suiteRun{}
-	if o.Output != "" {
+	sr := &suiteRun{output: o.Output, file: file, filtered: filter != nil}
+	defer func() { sr.w.CloseInto(&err) }()
+	if o.Output != "" && filter == nil { // with a filter, at its first match
 		if sr.w, err = results.Create(o.Output, file); err != nil {
 			return err
 		}
-		defer sr.w.CloseInto(&err)
 	}
 	pl := newProgressLine(stderr)
 	defer pl.close()
@@ -143,11 +148,19 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		if runErr = suite.Run(ctx, d, copts); runErr != nil {
 			break
 		}
+		if sr.filtered && sr.matched == 0 {
+			return sr.noMatch(o, stderr)
+		}
 		var profText strings.Builder
 		updateProfile(ctx, o, d, sr.done[first:], &profText, stderr)
 		profiled = append(profiled, func() { writeWrappedLines(stdout, profText.String(), table.Width(stdout)) })
 	}
 	profile.SetPeakFigures(sr.done)
+	if sr.w == nil && o.Output != "" {
+		if sr.w, err = results.Create(o.Output, file); err != nil {
+			return err
+		}
+	}
 	if sr.w != nil {
 		if err := sr.w.Replace(sr.done); err != nil && runErr == nil {
 			runErr = err
@@ -178,6 +191,43 @@ type suiteRun struct {
 	w       *results.Writer
 	done    []results.Benchmark
 	invalid int
+	// output is the result file's path ("" for none) and file its header;
+	// with filtered (a --filter) the file is made at the first benchmark
+	// after a match, so that a filter matching nothing leaves none.
+	output   string
+	file     results.File
+	filtered bool
+	// matched counts the benchmarks the filter let run; skipped names
+	// those it left out, each once.
+	matched int
+	skipped []string
+}
+
+// noMatch is the usage error of a --filter that matched none of the
+// suite's benchmarks: the names it left out, as many as fit on one line.
+func (sr *suiteRun) noMatch(o SuiteOptions, stderr io.Writer) error {
+	head := fmt.Sprintf("--filter %q matches none of suite %s: ", o.Filter, o.Suite)
+	if len(sr.skipped) == 0 {
+		return usageErr("%snone ran", head)
+	}
+	width := max(table.Width(stderr)-len("clmeter: ")-len(head), 60)
+	return usageErr("%s%s", head, suggest.Fit(sr.skipped, width))
+}
+
+// write adds b to the result file, making it at the first benchmark after
+// a match when a filter is set.
+func (sr *suiteRun) write(b results.Benchmark) error {
+	if sr.w != nil {
+		return sr.w.Append(b)
+	}
+	if sr.output == "" || sr.matched == 0 {
+		return nil
+	}
+	f := sr.file
+	f.Benchmarks = sr.done
+	w, err := results.Create(sr.output, f)
+	sr.w = w
+	return err
 }
 
 // options are the suite options of o, with progress on pl and each finished
@@ -191,16 +241,18 @@ func (sr *suiteRun) options(o SuiteOptions, filter *regexp.Regexp, pl *progressL
 	}
 	return clkernels.Options{
 		Settings: settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe,
-		Progress: func(name string) { current = name; pl.name(name) },
+		Progress: func(name string) { current = name; sr.matched++; pl.name(name) },
+		Skip: func(name string) {
+			if !slices.Contains(sr.skipped, name) {
+				sr.skipped = append(sr.skipped, name)
+			}
+		},
 		Emit: func(b results.Benchmark) error {
 			sr.done = append(sr.done, b)
 			if strings.HasPrefix(b.Error, "validation failed") {
 				sr.invalid++
 			}
-			if sr.w != nil {
-				return sr.w.Append(b)
-			}
-			return nil
+			return sr.write(b)
 		},
 	}
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/internal/suggest"
 	"github.com/clmeter/clmeter/runtime/spec"
 )
 
@@ -161,6 +162,9 @@ func (t *Target) fromBuiltin(name string, f Flags, ov overrides, d Defaults) err
 	if !ok {
 		if _, err := os.Stat(name); err == nil {
 			return fail.Usagef("%s: a kernel file ends in .cl and a spec file in .yaml", name)
+		}
+		if hint := suggest.DidYouMean(name, clkernels.Names()); hint != "" {
+			return fail.Usagef("unknown kernel %q: %s (or give a FILE.cl or FILE.yaml)", name, hint)
 		}
 		return fail.Usagef("unknown kernel %q: the built-ins are %s; or give a FILE.cl or FILE.yaml", name, strings.Join(clkernels.Names(), ", "))
 	}

@@ -358,7 +358,7 @@ func badInputRows(fx badFixtures) []badInput {
 
 		// One set of conventions (issue 26): usage is 2 with the choices, no usable device 4.
 		{name: "-v is not the version", args: []string{"-v"}, code: u, want: []string{"-v", "--version"}},
-		{name: "unknown flag lists the flags", args: []string{"check", "--device", "x", fx.cl}, code: u, want: []string{"-device", "'clmeter check' takes", "--kernel", "-D"}},
+		{name: "unknown flag lists the flags", args: []string{"check", "--device", "x", fx.cl}, code: u, want: []string{"'clmeter check' has no flag --device", "it takes --kernel", "-D"}},
 		{name: "unknown cache subcommand", args: []string{"cache", "bogus"}, code: u, want: []string{"bogus", "stats, list, verify, clear, wait, bench"}},
 		{name: "unknown store subcommand", args: []string{"store", "bogus"}, code: u, want: []string{"bogus", "add"}},
 		{name: "run format list", args: saxpy("--format", "xml"), code: u, want: []string{"xml", "table, wide, json, csv, markdown, md"}},
@@ -387,6 +387,7 @@ func badInputRows(fx badFixtures) []badInput {
 	rows = append(rows, secretRows(fx)...)    // issue 44's secrets, hosts, escapes
 	rows = append(rows, boundRows(fx)...)     // issue 44's bounded reads
 	rows = append(rows, badOutputRows(fx)...) // issue 44's outputs
+	rows = append(rows, helpRows(fx)...)
 	return rows
 }
 

@@ -22,6 +22,7 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/internal/atomicfile"
 	"github.com/clmeter/clmeter/internal/drvthread"
+	"github.com/clmeter/clmeter/internal/suggest"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/devsel"
@@ -93,29 +94,29 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	sort.Slice(commands, func(i, j int) bool { return commands[i].Name < commands[j].Name })
 	onUsage := func(c *cli.Context, err error, isSub bool) error {
 		name := strings.TrimSpace("clmeter " + fullName(c))
-		if strings.HasPrefix(err.Error(), "flag provided but not defined") {
+		if bad, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
 			flags := c.App.VisibleFlags()
 			if c.Command != nil && c.Command.Name != "" {
 				flags = c.Command.VisibleFlags()
 			}
-			var names []string
-			for _, f := range flags {
-				if n := f.Names()[0]; len(n) == 1 {
-					names = append(names, "-"+n)
-				} else {
-					names = append(names, "--"+n)
-				}
-			}
-			return usageErr("%v; '%s' takes %s (see '%s --help')", err, name, strings.Join(names, ", "), name)
+			return unknownFlag(name, bad, flags)
 		}
 		return usageErr("%v (see '%s --help')", err, name)
 	}
 	// A flag error is one line on stderr, not the whole help text; a word
 	// that is no subcommand of a command with subcommands is bad usage,
 	// answered with its subcommands.
+	// Each command once: urfave adds its help command to a command's
+	// subcommands when run ('cache help X'), and in a test's process the
+	// next newApp meets that help command inside itself.
+	seen := map[*cli.Command]bool{}
 	var walk func([]*cli.Command)
 	walk = func(cs []*cli.Command) {
 		for _, c := range cs {
+			if seen[c] {
+				continue
+			}
+			seen[c] = true
 			c.OnUsageError = onUsage
 			if len(c.Subcommands) > 0 && c.Action == nil {
 				c.Action = unknownSubcommand
@@ -147,13 +148,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			if c.NArg() == 0 {
 				return cli.ShowAppHelp(c)
 			}
-			var names []string
-			for _, cmd := range commands {
-				if !cmd.Hidden {
-					names = append(names, cmd.Name)
-				}
-			}
-			return usageErr("%q is not a clmeter command; the commands are %s (see 'clmeter --help')", c.Args().First(), strings.Join(names, ", "))
+			return unknownCommand(c.Args().First())
 		},
 	}
 	return app
@@ -178,6 +173,21 @@ func fullName(c *cli.Context) string {
 	return strings.Join(out, " ")
 }
 
+// unknownCommand is the usage error of a word that is no clmeter command
+// (clmeter WORD, clmeter help WORD): the nearest commands, else them all.
+func unknownCommand(word string) error {
+	var names []string
+	for _, cmd := range commands {
+		if !cmd.Hidden {
+			names = append(names, cmd.Name)
+		}
+	}
+	if hint := suggest.DidYouMean(word, names); hint != "" {
+		return usageErr("%q is not a clmeter command; %s (see 'clmeter --help')", word, hint)
+	}
+	return usageErr("%q is not a clmeter command; the commands are %s (see 'clmeter --help')", word, strings.Join(names, ", "))
+}
+
 // unknownSubcommand is the action of a command with subcommands (cache,
 // store): its help without arguments, else a usage error that lists them.
 func unknownSubcommand(c *cli.Context) error {
@@ -190,8 +200,41 @@ func unknownSubcommand(c *cli.Context) error {
 			names = append(names, sc.Name)
 		}
 	}
+	word := c.Args().First()
+	if hint := suggest.DidYouMean(word, names); hint != "" {
+		return usageErr("%q is not a 'clmeter %s' subcommand; %s (see 'clmeter %s --help')", word, fullName(c), hint, fullName(c))
+	}
 	return usageErr("%q is not a 'clmeter %s' subcommand; they are %s (see 'clmeter %s --help')",
-		c.Args().First(), fullName(c), strings.Join(names, ", "), fullName(c))
+		word, fullName(c), strings.Join(names, ", "), fullName(c))
+}
+
+// unknownFlag is the usage error of a flag that command (its full name,
+// "clmeter run") does not take: the flag as it was typed, with the nearest
+// of the command's flags, else as many of them as fit on a line.
+func unknownFlag(command, bad string, flags []cli.Flag) error {
+	bad = strings.TrimLeft(bad, "-")
+	dashed := func(n string) string {
+		if len(n) == 1 {
+			return "-" + n
+		}
+		return "--" + n
+	}
+	var names []string
+	for _, f := range flags {
+		names = append(names, f.Names()...)
+	}
+	near := suggest.Closest(bad, names)
+	for i, n := range near {
+		near[i] = dashed(n)
+	}
+	if hint := suggest.Phrase(near); hint != "" {
+		return usageErr("'%s' has no flag %s; %s (see '%s --help')", command, dashed(bad), hint, command)
+	}
+	var first []string
+	for _, f := range flags {
+		first = append(first, dashed(f.Names()[0]))
+	}
+	return usageErr("'%s' has no flag %s; it takes %s (see '%s --help')", command, dashed(bad), suggest.Fit(first, 60), command)
 }
 
 // run runs clmeter with args and returns the exit status. Errors go to stderr as
@@ -208,6 +251,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = app.RunContext(ctx, interspersed(app, args))
 	}
+	err = helpTopicErr(err, args)
 	if werr := writeErr(); err == nil && werr != nil {
 		err = fmt.Errorf("cannot write the output: %v", werr)
 	}
@@ -267,6 +311,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "clmeter: %s\n", escapeLines(store.RedactText(msg)))
 	return code
+}
+
+// helpTopicErr turns urfave's answer to 'help WORD' for a WORD it does not
+// know (exit status 3, no choices) into a usage error: the nearest
+// commands for 'clmeter help WORD'. Any other err comes back as it is.
+func helpTopicErr(err error, args []string) error {
+	topic, ok := strings.CutPrefix(fmt.Sprint(err), "No help topic for '")
+	if !ok {
+		return err
+	}
+	if topic = strings.TrimSuffix(topic, "'"); len(args) > 1 && args[1] == "help" {
+		return unknownCommand(topic)
+	}
+	return usageErr("no help topic %q (see '%s --help')", topic, strings.Join(append([]string{"clmeter"}, args[1:max(len(args)-2, 1)]...), " "))
 }
 
 // escapeLines shows each line of an error message (its passwords already

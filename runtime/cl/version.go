@@ -3,6 +3,28 @@ package cl
 /*
 #include "shim.h"
 #include <stdlib.h>
+
+// clm_headers_version is the highest CL_VERSION_x_y the headers define
+// (at most CL_TARGET_OPENCL_VERSION), as 300 for 3.0; 0 for none.
+static int clm_headers_version(void) {
+#if defined(CL_VERSION_3_0)
+	return 300;
+#elif defined(CL_VERSION_2_2)
+	return 220;
+#elif defined(CL_VERSION_2_1)
+	return 210;
+#elif defined(CL_VERSION_2_0)
+	return 200;
+#elif defined(CL_VERSION_1_2)
+	return 120;
+#elif defined(CL_VERSION_1_1)
+	return 110;
+#elif defined(CL_VERSION_1_0)
+	return 100;
+#else
+	return 0;
+#endif
+}
 */
 import "C"
 
@@ -40,6 +62,14 @@ func (v Version) String() string {
 		return "unknown"
 	}
 	return fmt.Sprintf("%d.%d", v.Major, v.Minor)
+}
+
+// HeadersVersion is what this package was compiled against, facts of the
+// build that need no OpenCL library: the highest OpenCL version the headers
+// define (CL_VERSION_x_y) and the CL_TARGET_OPENCL_VERSION asked of them.
+func HeadersVersion() (headers Version, target int) {
+	h := int(C.clm_headers_version())
+	return Version{Major: h / 100, Minor: h % 100 / 10}, int(C.CL_TARGET_OPENCL_VERSION)
 }
 
 // Version returns the device's OpenCL version (CL_DEVICE_VERSION).
