@@ -119,6 +119,19 @@ type DeviceInfo struct {
 	GlobalMemBytes    int64 `json:"global_mem_bytes,omitempty"`
 	GlobalCacheBytes  int64 `json:"global_cache_bytes,omitempty"`
 	LocalMemBytes     int64 `json:"local_mem_bytes,omitempty"`
+	// UUID is the device's cl_khr_device_uuid as 32 hex digits with dashes
+	// (8-4-4-4-12); empty when the driver does not report one.
+	UUID string `json:"uuid,omitempty"`
+	// PCI is the device's PCI address, "DDDD:BB:DD.F" (cl_khr_pci_bus_info,
+	// NVIDIA's bus id, AMD's topology); empty for devices without one.
+	PCI string `json:"pci,omitempty"`
+	// Host is the name of the machine the device is in.
+	Host string `json:"host,omitempty"`
+	// Key is the device's stable identity across runs and indexes: built
+	// from UUID (else PCI address) and host. When neither is known it is
+	// platform + name + ordinal and KeyFallback is set.
+	Key         string `json:"key,omitempty"`
+	KeyFallback bool   `json:"key_fallback,omitempty"`
 }
 
 // ProgramInfo says how a benchmark's program was built.
