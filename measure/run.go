@@ -393,6 +393,7 @@ func (e *engine) sample(ctx context.Context, k int, calibrated bool) error {
 				return nil
 			}
 		}
+		began := time.Now()
 		b, err := e.launch(ctx, k)
 		if err != nil {
 			return fmt.Errorf("sample %d: %w", n+1, err)
@@ -411,6 +412,7 @@ func (e *engine) sample(ctx context.Context, k int, calibrated bool) error {
 		kd := time.Duration(k)
 		smp := Sample{PerLaunch: took / kd, Launches: k, Host: b.Host / kd, Device: b.Device / kd, DeviceBusy: b.DeviceBusy / kd}
 		r.Samples = append(r.Samples, smp)
+		r.Window = r.Window.widen(began, time.Now())
 		perLaunch = append(perLaunch, smp.PerLaunch)
 		if !s.Cold && took < s.MinSampleTime {
 			// Keep the short sample (dropping fast ones would bias the figures)

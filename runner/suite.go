@@ -6,16 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
 	"regexp"
-	"slices"
+
 	"strings"
 
 	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/devpool"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/internal/suggest"
 	"github.com/clmeter/clmeter/measure"
-	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/runtime"
@@ -58,6 +58,10 @@ type SuiteOptions struct {
 	Command []string
 	// Child reruns this command in a child process, as RunOptions.Child.
 	Child []string
+	// Parallel bounds how many devices are measured at once: zero, every
+	// GPU at once with CPU devices alone after them; one, one device after
+	// another; more, at most that many, CPU devices included.
+	Parallel int
 }
 
 // SuiteChoices are the suite names 'clmeter suite' takes.
@@ -115,8 +119,10 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 	return runSuite(ctx, m, o, filter, stdout, stderr)
 }
 
-// runSuite runs the suite on every selected device, writing each benchmark to
-// the result file as it finishes, then prints the report.
+// runSuite runs the suite on every selected device, one worker per device
+// at once (devpool: GPUs together, CPU devices alone), writing each benchmark
+// to the result file as it finishes, then prints the report with the
+// benchmarks in device order.
 func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *regexp.Regexp, stdout, stderr io.Writer) (err error) {
 	devs, err := m.Select(o.Device)
 	if err != nil {
@@ -126,52 +132,32 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		return err
 	}
 	suite, _ := clkernels.LookupSuite(o.Suite)
-	file := results.NewFile(o.Tool, o.Command)
-	sr := &suiteRun{output: o.Output, file: file, filtered: filter != nil}
+	sr := &suiteRun{output: o.Output, file: results.NewFile(o.Tool, o.Command), filtered: filter != nil}
 	defer func() { sr.w.CloseInto(&err) }()
 	if o.Output != "" && filter == nil { // with a filter, at its first match
-		if sr.w, err = results.Create(o.Output, file); err != nil {
+		if sr.w, err = results.Create(o.Output, sr.file); err != nil {
 			return err
 		}
 	}
-	pl := newProgressLine(stderr)
-	defer pl.close()
-	copts := sr.options(o, filter, pl)
-	var runErr error
-	var profiled []func()
-	for _, d := range devs {
-		if pl != nil {
-			pl.update("", measure.Progress{})
-			fmt.Fprintf(stderr, "suite %s on %s\n", o.Suite, d.Label())
-		}
-		first := len(sr.done)
-		if runErr = suite.Run(ctx, d, copts); runErr != nil {
-			break
-		}
-		if sr.filtered && sr.matched == 0 {
-			return sr.noMatch(o, stderr)
-		}
-		var profText strings.Builder
-		updateProfile(ctx, o, d, sr.done[first:], &profText, stderr)
-		profiled = append(profiled, func() { writeWrappedLines(stdout, profText.String(), table.Width(stdout)) })
+	pg := newProgress(stderr, table.IsTerminal(stderr))
+	defer pg.close()
+	runs, tasks := sr.deviceRuns(devs, o, pg)
+	announceDevices(pg, o, runs, tasks)
+	errs := devpool.Run(ctx, tasks, devpool.Options{Parallel: o.Parallel}, func(ctx context.Context, i int) error {
+		return runs[i].run(ctx, suite, o, filter)
+	})
+	runErr := sr.collect(runs, errs, pg)
+	if sr.filtered && sr.matched == 0 && runErr == nil {
+		return sr.noMatch(o, stderr)
 	}
-	profile.SetPeakFigures(sr.done)
-	if sr.w == nil && o.Output != "" {
-		if sr.w, err = results.Create(o.Output, file); err != nil {
-			return err
-		}
-	}
-	if sr.w != nil {
-		if err := sr.w.Replace(sr.done); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
-	file.Benchmarks = sr.done
-	pl.close()
-	if err := writeSuiteOutput(stdout, o, &file, profiled); err != nil {
+	if err := sr.finishFile(&runErr); err != nil {
 		return err
 	}
-	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, file, stderr); err != nil {
+	pg.close()
+	if err := writeSuiteOutput(stdout, o, &sr.file, profileWriters(stdout, runs)); err != nil {
+		return err
+	}
+	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, sr.file, stderr); err != nil {
 		return err
 	}
 	switch {
@@ -183,78 +169,6 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		return fail.With(fail.Invalid, fmt.Errorf("%d benchmark(s) failed validation against the CPU reference", sr.invalid))
 	}
 	return nil
-}
-
-// suiteRun collects one suite command's benchmarks as they finish, writing
-// each to the result file (w, when set).
-type suiteRun struct {
-	w       *results.Writer
-	done    []results.Benchmark
-	invalid int
-	// output is the result file's path ("" for none) and file its header;
-	// with filtered (a --filter) the file is made at the first benchmark
-	// after a match, so that a filter matching nothing leaves none.
-	output   string
-	file     results.File
-	filtered bool
-	// matched counts the benchmarks the filter let run; skipped names
-	// those it left out, each once.
-	matched int
-	skipped []string
-}
-
-// noMatch is the usage error of a --filter that matched none of the
-// suite's benchmarks: the names it left out, as many as fit on one line.
-func (sr *suiteRun) noMatch(o SuiteOptions, stderr io.Writer) error {
-	head := fmt.Sprintf("--filter %q matches none of suite %s: ", o.Filter, o.Suite)
-	if len(sr.skipped) == 0 {
-		return usageErr("%snone ran", head)
-	}
-	width := max(table.Width(stderr)-len("clmeter: ")-len(head), 60)
-	return usageErr("%s%s", head, suggest.Fit(sr.skipped, width))
-}
-
-// write adds b to the result file, making it at the first benchmark after
-// a match when a filter is set.
-func (sr *suiteRun) write(b results.Benchmark) error {
-	if sr.w != nil {
-		return sr.w.Append(b)
-	}
-	if sr.output == "" || sr.matched == 0 {
-		return nil
-	}
-	f := sr.file
-	f.Benchmarks = sr.done
-	w, err := results.Create(sr.output, f)
-	sr.w = w
-	return err
-}
-
-// options are the suite options of o, with progress on pl and each finished
-// benchmark collected.
-func (sr *suiteRun) options(o SuiteOptions, filter *regexp.Regexp, pl *progressLine) clkernels.Options {
-	exe, _ := os.Executable()
-	var current string
-	settings := o.Settings
-	if pl != nil {
-		settings.Progress = func(p measure.Progress) { pl.update(current, p) }
-	}
-	return clkernels.Options{
-		Settings: settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe,
-		Progress: func(name string) { current = name; sr.matched++; pl.name(name) },
-		Skip: func(name string) {
-			if !slices.Contains(sr.skipped, name) {
-				sr.skipped = append(sr.skipped, name)
-			}
-		},
-		Emit: func(b results.Benchmark) error {
-			sr.done = append(sr.done, b)
-			if strings.HasPrefix(b.Error, "validation failed") {
-				sr.invalid++
-			}
-			return sr.write(b)
-		},
-	}
 }
 
 // writeSuiteOutput writes the suite's report in o.Format: JSON, CSV or

@@ -28,6 +28,7 @@ func init() {
 		&cli.StringFlag{Name: "filter", Usage: "run only the benchmarks whose names match this regular expression (e.g. 'compute/(float|double)')"},
 		&cli.StringFlag{Name: "max-memory", Usage: "lower the memory budget of one benchmark's buffers to this size (default: a quarter of the smaller of the device's memory and the host's available memory, each buffer within the device's largest allocation)"},
 		&cli.BoolFlag{Name: "no-profile", Usage: "leave the stored device profile alone (peaks, streams, launch, transfers, quick and all update it)"},
+		&cli.IntFlag{Name: "parallel", Usage: "measure at most N devices at once (default: every GPU at once, CPU devices alone after them; 1: one after another)"},
 		&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
 	}
 	flags = append(append(flags, cacheFlags...), storeFlags...)
@@ -90,6 +91,10 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	if c.IsSet("max-time") && maxTime <= 0 {
 		return o, usageErr("--max-time must be above zero, got %s (the default is the suite's own: 0.8s for quick, 1.5s for peaks, 3s otherwise)", maxTime)
 	}
+	if c.IsSet("parallel") && c.Int("parallel") < 1 {
+		return o, usageErr("--parallel must be 1 or more, got %d (leave it out to measure every GPU at once)", c.Int("parallel"))
+	}
+	o.Parallel = c.Int("parallel")
 	if c.IsSet("samples") && c.Int("samples") <= 0 {
 		return o, usageErr("--samples must be positive, got %d", c.Int("samples"))
 	}
