@@ -18,6 +18,7 @@ import (
 	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/runtime/cl"
 	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
@@ -63,7 +64,7 @@ func (sr *suiteRun) deviceRuns(devs []*runtime.Device, o SuiteOptions, pg *progr
 	for i, d := range devs {
 		prefix := ""
 		if len(devs) > 1 {
-			prefix = d.Ref() + " " + d.Info.Name
+			prefix = d.Ref() // the announcement names each
 		}
 		runs[i] = &deviceRun{sr: sr, dev: d, row: pg.add(prefix), pg: pg}
 		tasks[i] = devpool.Task{Label: d.Ref() + " " + d.Info.Name, Alone: o.Parallel == 0 && usesHostCores(d)}
@@ -74,7 +75,7 @@ func (sr *suiteRun) deviceRuns(devs []*runtime.Device, o SuiteOptions, pg *progr
 // usesHostCores reports whether d computes on the host's cores (a CPU
 // implementation): measured beside another device it would take that
 // device's host threads, and they its cores.
-func usesHostCores(d *runtime.Device) bool { return d.Info.TypeName == "CPU" }
+func usesHostCores(d *runtime.Device) bool { return d.Info.Type&cl.DeviceTypeCPU != 0 }
 
 // announceDevices says, before a run on several devices, which run at once
 // and which alone, and why.
@@ -197,6 +198,7 @@ func (sr *suiteRun) collect(runs []*deviceRun, errs []error, pg *progressLine) e
 	defer sr.mu.Unlock()
 	sr.done, sr.invalid, sr.matched, sr.skipped = nil, 0, 0, nil
 	var first, canceled error
+	stopped := 0
 	for i, r := range runs {
 		sr.done = append(sr.done, r.done...)
 		sr.invalid += r.invalid
@@ -212,9 +214,9 @@ func (sr *suiteRun) collect(runs []*deviceRun, errs []error, pg *progressLine) e
 		case errors.Is(err, context.Canceled):
 			canceled = err
 		default:
+			stopped++
 			if len(runs) > 1 {
-				pg.printf("clmeter: %s stopped: %s; %s of it kept, the other devices ran on\n", r.dev.Label(), firstLine(err.Error()), units.Count(len(r.done), "benchmark"))
-				err = fmt.Errorf("%s: %w", r.dev.Label(), err)
+				pg.printf("clmeter: %s stopped: %s; %s of it kept\n", r.dev.Label(), firstLine(err.Error()), units.Count(len(r.done), "benchmark"))
 			}
 			if first == nil {
 				first = err
@@ -224,8 +226,28 @@ func (sr *suiteRun) collect(runs []*deviceRun, errs []error, pg *progressLine) e
 	if canceled != nil {
 		return canceled
 	}
+	if first != nil && len(runs) > 1 {
+		return &devicesStopped{stopped: stopped, of: len(runs), err: first}
+	}
 	return first
 }
+
+// devicesStopped is the error of a run on several devices some of which
+// stopped early (each said why in its own line); it keeps the first one's
+// kind.
+type devicesStopped struct {
+	stopped, of int
+	err         error
+}
+
+func (e *devicesStopped) Error() string {
+	if e.stopped == e.of {
+		return fmt.Sprintf("all %d devices stopped early (why above); what finished is kept", e.of)
+	}
+	return fmt.Sprintf("%d of %d devices stopped early (why above); the others finished and every result is kept", e.stopped, e.of)
+}
+
+func (e *devicesStopped) Unwrap() error { return e.err }
 
 // finishFile writes the device-ordered benchmarks into the result file
 // (making it when a filter delayed it); a write failure becomes *runErr
