@@ -122,8 +122,9 @@ type Outlier struct {
 	// Device is the device's label, Key its key.
 	Device string `json:"device"`
 	Key    string `json:"key"`
-	// Benchmark names the row: its name and parameters.
+	// Benchmark and Params name the row.
 	Benchmark string `json:"benchmark"`
+	Params    string `json:"params,omitempty"`
 	// Worse is how much worse than the median of its Peers, as a fraction.
 	Worse float64 `json:"worse"`
 	Peers int     `json:"peers"`
@@ -352,7 +353,7 @@ func (v *View) judgeCell(row *Row, c *Cell, d int, model []int) {
 		return
 	}
 	c.Flagged = true
-	v.Outliers = append(v.Outliers, Outlier{Device: v.Devices[d].Label, Key: v.Devices[d].Key, Benchmark: row.Label(), Worse: c.Worse, Peers: c.Peers})
+	v.Outliers = append(v.Outliers, Outlier{Device: v.Devices[d].Label, Key: v.Devices[d].Key, Benchmark: row.Name, Params: row.Params, Worse: c.Worse, Peers: c.Peers})
 }
 
 // median of xs (not empty); xs is sorted in place.

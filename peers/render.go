@@ -74,11 +74,34 @@ func (v *View) Summary() string {
 				names = append(names, fmt.Sprintf("and %d more", len(by[label])-maxListed))
 				break
 			}
-			names = append(names, fmt.Sprintf("%s (%s worse)", o.Benchmark, units.Percent(o.Worse)))
+			names = append(names, fmt.Sprintf("%s (%s worse)", v.name(o.Benchmark, o.Params), units.Percent(o.Worse)))
 		}
 		parts = append(parts, brief(v.Devices[v.index(label)])+" on "+strings.Join(names, ", "))
 	}
 	return fmt.Sprintf("slow: %s; worse than the median of the peers of its model by more than %s, outside its noise", strings.Join(parts, "; "), units.Percent(v.Tolerance))
+}
+
+// name names a benchmark in the summary and the notes: its name, with its
+// parameters when another row has the same name.
+func (v *View) name(name, params string) string {
+	n := 0
+	for _, r := range v.Rows {
+		if r.Name == name {
+			n++
+		}
+	}
+	if n > 1 && params != "" {
+		return name + " " + params
+	}
+	return name
+}
+
+// peersOf is "its peer's" or "its 3 peers'".
+func peersOf(n int) string {
+	if n == 1 {
+		return "its peer's"
+	}
+	return fmt.Sprintf("its %d peers'", n)
 }
 
 // index is the position of the device labelled label.
@@ -283,9 +306,9 @@ func (v *View) cellNotes() []string {
 			if c == nil || c.Note == "" {
 				continue
 			}
-			n := fmt.Sprintf("%s on %s: %s", v.Devices[d].Label, r.Label(), c.Note)
+			n := fmt.Sprintf("%s on %s: %s", v.Devices[d].Label, v.name(r.Name, r.Params), c.Note)
 			if c.Peers > 0 {
-				n = fmt.Sprintf("%s on %s: %s worse than its %s' median, but %s", v.Devices[d].Label, r.Label(), units.Percent(c.Worse), units.Count(c.Peers, "peer"), c.Note)
+				n = fmt.Sprintf("%s on %s: %s worse than %s median, but %s", v.Devices[d].Label, v.name(r.Name, r.Params), units.Percent(c.Worse), peersOf(c.Peers), c.Note)
 			}
 			out = append(out, n)
 		}

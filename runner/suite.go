@@ -58,6 +58,11 @@ type SuiteOptions struct {
 	Command []string
 	// Child reruns this command in a child process, as RunOptions.Child.
 	Child []string
+	// OutlierTolerance is the node view's outlier rule's tolerance, a
+	// fraction (0: peers.DefaultTolerance, 5%); FailOnOutlier makes a
+	// flagged device an error of kind fail.Outlier (runner/nodeview.go).
+	OutlierTolerance float64
+	FailOnOutlier    bool
 }
 
 // SuiteChoices are the suite names 'clmeter suite' takes.
@@ -91,6 +96,9 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 	}
 	if err := o.Settings.Validate(); err != nil {
 		return fail.With(fail.Usage, err)
+	}
+	if err := checkNodeView(o); err != nil {
+		return err
 	}
 	var filter *regexp.Regexp
 	if o.Filter != "" {
@@ -174,6 +182,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, file, stderr); err != nil {
 		return err
 	}
+	nodeErr := writeNodeView(stdout, stderr, o, &file)
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
 		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %s finished and kept%s", units.Count(len(sr.done), "benchmark"), abandonNote(runErr)))
@@ -182,7 +191,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	case sr.invalid > 0:
 		return fail.With(fail.Invalid, fmt.Errorf("%d benchmark(s) failed validation against the CPU reference", sr.invalid))
 	}
-	return nil
+	return nodeErr
 }
 
 // suiteRun collects one suite command's benchmarks as they finish, writing
