@@ -166,9 +166,10 @@ func Keys(bs []results.Benchmark) int {
 
 // Build lays bs out by benchmark and device and judges every figure by the
 // outlier rule at tolerance tol (a fraction: 0.05 is 5%). A tolerance that
-// CheckTolerance refuses is an error. Records without samples (a suite's
-// best-of rows and summaries, which repeat sampled figures) are left out
-// and counted in a note.
+// CheckTolerance refuses is an error. A failed benchmark is a cell without
+// a figure, with its error as its note; other records without samples (a
+// suite's best-of rows and summaries, which repeat sampled figures) are
+// left out and counted in a note.
 func Build(bs []results.Benchmark, tol float64) (*View, error) {
 	if err := CheckTolerance(tol); err != nil {
 		return nil, err
@@ -182,7 +183,7 @@ func Build(bs []results.Benchmark, tol float64) (*View, error) {
 	for i := range bs {
 		b := &bs[i]
 		d := v.device(b.Device, devices)
-		if b.Measurement == nil {
+		if b.Measurement == nil && b.Error == "" {
 			unsampled++
 			continue
 		}
@@ -192,7 +193,10 @@ func Build(bs []results.Benchmark, tol float64) (*View, error) {
 		if !ok {
 			r = len(v.Rows)
 			rows[k] = r
-			v.Rows = append(v.Rows, Row{Name: k.name, Params: k.params, Unit: f.unit, HigherIsBetter: f.higher})
+			v.Rows = append(v.Rows, Row{Name: k.name, Params: k.params})
+		}
+		if row := &v.Rows[r]; row.Unit == "" && f.unit != "" {
+			row.Unit, row.HigherIsBetter = f.unit, f.higher
 		}
 		if cells[[2]int{r, d}] != nil {
 			dups++
@@ -240,6 +244,9 @@ type figure struct {
 // median time carried over (a throughput's bounds are the time's, swapped).
 func figureOf(b *results.Benchmark) figure {
 	m := b.Measurement
+	if m == nil { // failed before a sample (Build keeps no other)
+		return figure{why: "failed: " + b.Error}
+	}
 	s := m.Summary
 	f := figure{unit: "ns", value: float64(s.Median), low: float64(s.CI95Low), high: float64(s.CI95High)}
 	if t := m.Throughput; t != nil && (t.BytesPerLaunch > 0 || t.OpsPerLaunch > 0) {

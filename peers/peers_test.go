@@ -218,9 +218,11 @@ func TestFailedAndUnsampled(t *testing.T) {
 		sampled(gpu("H", 0), "streams/copy/float", 100*time.Microsecond, 0.005, 1<<24), bad,
 		sampled(gpu("H", 2), "streams/copy/float", 100*time.Microsecond, 0.005, 1<<24),
 		{Name: "quick/summary", Device: gpu("H", 0)},
+		{Name: "streams/dot/float", Device: gpu("H", 0), Error: "build failed"},
+		sampled(gpu("H", 1), "streams/dot/float", 100*time.Microsecond, 0.005, 1<<24),
 	}
 	v := mustBuild(t, bs)
-	if len(v.Rows) != 1 || len(v.Outliers) != 0 {
+	if len(v.Rows) != 2 || len(v.Outliers) != 0 {
 		t.Fatalf("rows %d outliers %v", len(v.Rows), v.Outliers)
 	}
 	if c := v.Rows[0].Cells[1]; c.Value != 0 || !strings.Contains(c.Note, "timed out") {
@@ -228,6 +230,9 @@ func TestFailedAndUnsampled(t *testing.T) {
 	}
 	if c := v.Rows[0].Cells[0]; c.Peers != 1 {
 		t.Errorf("a failed device counted as a peer: %+v", c)
+	}
+	if r := v.Rows[1]; r.Unit != "GB/s" || !r.HigherIsBetter || r.Cells[0] == nil || r.Cells[0].Note != "failed: build failed" || r.Cells[1].Value == 0 {
+		t.Errorf("a row whose first record failed before a sample: %+v, %+v", r, r.Cells[0])
 	}
 	if !strings.Contains(strings.Join(v.Notes, "\n"), "1 record(s) without samples") {
 		t.Errorf("notes %q", v.Notes)

@@ -203,9 +203,9 @@ func lines(rows []shownRow) [][]string {
 	var out [][]string
 	prev := ""
 	for _, r := range rows {
-		head := "(" + r.unit + ")"
-		if r.group != "" {
-			head = r.group + " " + head
+		head := r.group
+		if r.unit != "" {
+			head = strings.TrimSpace(head + " (" + r.unit + ")")
 		}
 		if head != prev {
 			out = append(out, []string{head})
