@@ -140,8 +140,8 @@ type shownRow struct {
 	cells             []string
 }
 
-// shown scales each row to one unit (units.Scale at the median of its
-// figures) and splits its name into a group ("peaks/bandwidth") and an
+// shown scales the rows of each group to one unit (units.Scale at the
+// median of their figures) and splits its name into a group ("peaks/bandwidth") and an
 // item ("stride/float4"); parameters join the item when several rows share
 // a name.
 func (v *View) shown(mark string) []shownRow {
@@ -149,19 +149,17 @@ func (v *View) shown(mark string) []shownRow {
 	for _, r := range v.Rows {
 		names[r.Name]++
 	}
+	groupRef := refs(v.Rows, func(r Row) string { g, _ := split(r.Name); return g + "\x00" + r.Unit })
+	rowRef := refs(v.Rows, func(r Row) string { return r.Label() })
 	out := make([]shownRow, len(v.Rows))
 	for i, r := range v.Rows {
-		var vals []float64
-		for _, c := range r.Cells {
-			if c.usable() {
-				vals = append(vals, c.Value)
-			}
+		g, _ := split(r.Name)
+		// The group's scale, unless it would write this row's figures
+		// below 0.1 ("0.00"): then the row's own.
+		mult, unit := units.Scale(groupRef[g+"\x00"+r.Unit], r.Unit)
+		if ref := rowRef[r.Label()]; ref*mult < 0.1 {
+			mult, unit = units.Scale(ref, r.Unit)
 		}
-		ref := 0.0
-		if len(vals) > 0 {
-			ref = median(vals)
-		}
-		mult, unit := units.Scale(ref, r.Unit)
 		s := shownRow{unit: unit, cells: make([]string, len(r.Cells))}
 		s.group, s.item = split(r.Name)
 		if names[r.Name] > 1 && r.Params != "" {
@@ -180,6 +178,23 @@ func (v *View) shown(mark string) []shownRow {
 			}
 		}
 		out[i] = s
+	}
+	return out
+}
+
+// refs is the median of the figures of the rows of each key.
+func refs(rows []Row, key func(Row) string) map[string]float64 {
+	vals := map[string][]float64{}
+	for _, r := range rows {
+		for _, c := range r.Cells {
+			if c.usable() {
+				vals[key(r)] = append(vals[key(r)], c.Value)
+			}
+		}
+	}
+	out := map[string]float64{}
+	for k, vs := range vals {
+		out[k] = median(vs)
 	}
 	return out
 }

@@ -151,3 +151,24 @@ func TestJSONAndMarkdown(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupShareAUnit(t *testing.T) {
+	// 64 KiB in 90.6 µs is 723 MB/s, in 19.3 µs 3.39 GB/s: one heading in
+	// GB/s; a row 1000 times slower than its group keeps its own unit.
+	var bs []results.Benchmark
+	for d := range 2 {
+		bs = append(bs, sampled(gpu("X", d), "transfers/pageable/write/64KiB", 90640*time.Nanosecond, 0.004, 64<<10),
+			sampled(gpu("X", d), "transfers/pageable/read/64KiB", 19330*time.Nanosecond, 0.004, 64<<10),
+			sampled(gpu("X", d), "transfers/pageable/read/256MiB", 19330*time.Microsecond, 0.004, 256<<20))
+	}
+	bs = append(bs, sampled(gpu("X", 0), "transfers/pageable/read/4B", 19330*time.Microsecond, 0.004, 4),
+		sampled(gpu("X", 1), "transfers/pageable/read/4B", 19330*time.Microsecond, 0.004, 4))
+	var buf bytes.Buffer
+	mustBuild(t, bs).WriteTable(&buf, 80)
+	out := buf.String()
+	flat := strings.Join(strings.Fields(out), " ")
+	if strings.Count(out, "transfers/pageable (GB/s)") != 1 || !strings.Contains(flat, "(GB/s) write/64KiB 0.72 0.72 read/64KiB 3.39 3.39") ||
+		!strings.Contains(flat, "transfers/pageable (B/s) read/4B 207 207") {
+		t.Errorf("one scale for the group:\n%s", out)
+	}
+}
