@@ -62,6 +62,11 @@ type SuiteOptions struct {
 	// GPU at once with CPU devices alone after them; one, one device after
 	// another; more, at most that many, CPU devices included.
 	Parallel int
+	// OutlierTolerance is the node view's outlier rule's tolerance, a
+	// fraction (0: peers.DefaultTolerance, 5%); FailOnOutlier makes a
+	// flagged device an error of kind fail.Outlier (runner/nodeview.go).
+	OutlierTolerance float64
+	FailOnOutlier    bool
 }
 
 // SuiteChoices are the suite names 'clmeter suite' takes.
@@ -95,6 +100,9 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 	}
 	if err := o.Settings.Validate(); err != nil {
 		return fail.With(fail.Usage, err)
+	}
+	if err := checkNodeView(o); err != nil {
+		return err
 	}
 	var filter *regexp.Regexp
 	if o.Filter != "" {
@@ -160,6 +168,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, sr.file, stderr); err != nil {
 		return err
 	}
+	nodeErr := writeNodeView(stdout, stderr, o, &sr.file)
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
 		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %s finished and kept%s", units.Count(len(sr.done), "benchmark"), abandonNote(runErr)))
@@ -168,7 +177,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	case sr.invalid > 0:
 		return fail.With(fail.Invalid, fmt.Errorf("%d benchmark(s) failed validation against the CPU reference", sr.invalid))
 	}
-	return nil
+	return nodeErr
 }
 
 // writeSuiteOutput writes the suite's report in o.Format: JSON, CSV or

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/peers"
 	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/units"
 )
@@ -30,6 +31,8 @@ func init() {
 		&cli.BoolFlag{Name: "no-profile", Usage: "leave the stored device profile alone (peaks, streams, launch, transfers, quick and all update it)"},
 		&cli.IntFlag{Name: "parallel", Usage: "measure at most N devices at once (default: every GPU at once, CPU devices alone after them; 1: one after another)"},
 		&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
+		&cli.StringFlag{Name: "outlier-tolerance", Value: "5%", Usage: "with several devices, flag one whose figure is worse than the median of its peers of the same model by more than this (5%, 0.05; above 0) and outside its noise"},
+		&cli.BoolFlag{Name: "fail-on-outlier", Usage: "exit with status 6 when the node view flags a device (several devices selected)"},
 	}
 	flags = append(append(flags, cacheFlags...), storeFlags...)
 	register(&cli.Command{
@@ -38,7 +41,10 @@ func init() {
 		ArgsUsage: "[SUITE]",
 		Description: "Runs a suite of built-in benchmarks on each selected device and prints a table per\n" +
 			"   suite (benchmark, params, median, throughput, % of the device's measured peak, CV,\n" +
-			"   warnings). 'quick' (the default) is a one-minute subset ending with a summary.\n\n" +
+			"   warnings). 'quick' (the default) is a one-minute subset ending with a summary.\n" +
+			"   With several devices a node view follows: one row per benchmark, one column per device,\n" +
+			"   a device worse than the median of its peers (same model) by more than --outlier-tolerance\n" +
+			"   and outside its noise marked '!'.\n\n" +
 			runner.SuiteHelp(),
 		Flags: flags,
 		Action: func(c *cli.Context) error {
@@ -68,6 +74,10 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 		return o, err
 	}
 	o.Format = f
+	if o.OutlierTolerance, err = outlierTolerance(c); err != nil {
+		return o, err
+	}
+	o.FailOnOutlier = c.Bool("fail-on-outlier")
 	if o.Store, o.Labels, err = storeTarget(c); err != nil {
 		return o, err
 	}
@@ -117,4 +127,18 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 		fmt.Fprintf(c.App.ErrWriter, "clmeter: %s\n", note)
 	}
 	return o, nil
+}
+
+// outlierTolerance reads --outlier-tolerance: a percentage ("5%") or a
+// fraction (0.05), above 0 and below 100%.
+func outlierTolerance(c *cli.Context) (float64, error) {
+	s := c.String("outlier-tolerance")
+	tol, err := parsePercent(s)
+	if err == nil {
+		err = peers.CheckTolerance(tol)
+	}
+	if err != nil {
+		return 0, usageErr("--outlier-tolerance %s: %v", s, err)
+	}
+	return tol, nil
 }

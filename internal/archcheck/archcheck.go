@@ -23,7 +23,7 @@ const Module = "github.com/clmeter/clmeter"
 
 // noOpenCL are the packages beneath everything that never reach OpenCL
 // (docs/ARCHITECTURE.md): they import nothing of runtime.
-var noOpenCL = map[string]bool{"measure": true, "results": true, "units": true, "fail": true, "sizing": true, "table": true}
+var noOpenCL = map[string]bool{"measure": true, "results": true, "units": true, "fail": true, "sizing": true, "table": true, "peers": true}
 
 // dataOnly are the packages that keep data and render nothing: the result
 // file's schema (its renderers are results/report, results/compare and
