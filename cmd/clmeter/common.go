@@ -89,7 +89,7 @@ func recordedCommand(c *cli.Context) []string {
 // noArgs fails when a command that takes no arguments got some.
 func noArgs(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return usageErr("'clmeter %s' takes no arguments, got %q", c.Command.FullName(), c.Args().First())
+		return usageErr("'clmeter %s' takes no arguments, got %q", fullName(c), c.Args().First())
 	}
 	return nil
 }

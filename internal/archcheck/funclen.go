@@ -5,6 +5,8 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
+	"path/filepath"
 	"sort"
 )
 
@@ -43,6 +45,37 @@ func CheckFuncLength(root string) ([]string, error) {
 			}
 			return true
 		})
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// MaxCommandFileLines is the longest a file of a command (cmd/...) may be:
+// a command file declares flags and wiring, its logic lives in packages.
+// main.go, the application and its exit statuses, is not a command's file.
+const MaxCommandFileLines = 300
+
+// CheckCommandFiles walks the non-test Go files under root/cmd and returns
+// each one but main.go over MaxCommandFileLines lines, as "file: reason".
+func CheckCommandFiles(root string) ([]string, error) {
+	var out []string
+	fset := token.NewFileSet()
+	dir := filepath.Join(root, "cmd")
+	if _, err := os.Stat(dir); err != nil {
+		return nil, nil
+	}
+	err := walkSources(dir, func(path string) error {
+		if filepath.Base(path) == "main.go" {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		if n := fset.Position(f.FileEnd).Line; n > MaxCommandFileLines {
+			out = append(out, fmt.Sprintf("%s: %d lines: a command file keeps its flags and wiring, its logic moves into a package (at most %d)", path, n, MaxCommandFileLines))
+		}
 		return nil
 	})
 	sort.Strings(out)

@@ -41,3 +41,34 @@ func TestFuncLengthFinds(t *testing.T) {
 		t.Errorf("findings:\n%s", all)
 	}
 }
+
+// TestCommandFilesShort fails on every command file over
+// MaxCommandFileLines lines.
+func TestCommandFilesShort(t *testing.T) {
+	ps, err := CheckCommandFiles(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		t.Error(p)
+	}
+}
+
+// TestCommandFilesFinds shows the command-file rule can fail, and spares
+// main.go, tests and packages outside cmd.
+func TestCommandFilesFinds(t *testing.T) {
+	dir := t.TempDir()
+	long := "package main\n" + strings.Repeat("\n", MaxCommandFileLines)
+	fits := "package main\n" + strings.Repeat("\n", MaxCommandFileLines-2)
+	for p, src := range map[string]string{"cmd/x/long.go": long, "cmd/x/fits.go": fits, "cmd/x/main.go": long, "cmd/x/long_test.go": long, "lib/l.go": long} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(src), 0o644)
+	}
+	ps, err := CheckCommandFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 1 || !strings.Contains(ps[0], filepath.Join("cmd", "x", "long.go")+": 301 lines") {
+		t.Errorf("findings: %q", ps)
+	}
+}
