@@ -294,7 +294,7 @@ func (r *runner) coldStartFresh() error {
 		b.Figures = figs
 		b.Extra = map[string]any{"gflop": float64(run.Size.FLOP()) / 1e9}
 		if run.Invalid != "" {
-			b.Error = "validation failed: " + run.Invalid
+			b.FailValidation(run.Invalid)
 		}
 		if err := r.emit(b); err != nil {
 			return err

@@ -249,7 +249,7 @@ func (sr *suiteRun) options(o SuiteOptions, filter *regexp.Regexp, pl *progressL
 		},
 		Emit: func(b results.Benchmark) error {
 			sr.done = append(sr.done, b)
-			if strings.HasPrefix(b.Error, "validation failed") {
+			if b.Invalid() {
 				sr.invalid++
 			}
 			return sr.write(b)

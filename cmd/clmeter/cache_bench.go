@@ -53,13 +53,16 @@ func cacheBenchChildCommand() *cli.Command {
 		Usage:  "one trial of 'cache bench' (internal): prints one JSON line",
 		Hidden: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "program", Required: true},
+			&cli.StringFlag{Name: "program"},
 			&cli.StringFlag{Name: "device"},
 			&cli.StringFlag{Name: "nonce"},
 			&cli.StringFlag{Name: "launch"},
 			&cli.BoolFlag{Name: "probe"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.String("program") == "" {
+				return usageErr("'clmeter cache bench-child' needs --program")
+			}
 			if c.Bool("probe") {
 				return cachebench.Probe(c.String("program"), c.String("device"), c.App.Writer, c.App.ErrWriter)
 			}
