@@ -26,14 +26,7 @@ import (
 // SuiteOptions are what 'clmeter suite' was asked to do.
 type SuiteOptions struct {
 	// Suite is a name from SuiteChoices.
-	Suite  string
-	Device string
-	// Output, when set, receives the result file, benchmark by benchmark.
-	Output string
-	// Format is "table" (fitted to the terminal), "json", "csv" or
-	// "markdown" ("md").
-	Format   string
-	Settings measure.Settings
+	Suite string
 	// Small uses the smallest sizes (smoke tests).
 	Small bool
 	// MaxSize is the largest transfer size in bytes.
@@ -44,20 +37,14 @@ type SuiteOptions struct {
 	// Filter, when not empty, is a regular expression: only the benchmarks
 	// whose names it matches run.
 	Filter string
-	// NoProfile leaves the stored device profile alone (peaks, streams,
-	// launch, transfers, quick and all update it otherwise).
-	NoProfile bool
-	// ProfileDir is the device profiles' folder (CLMETER_PROFILE_DIR; "": the
-	// user cache folder's).
-	ProfileDir string
-	Cache      CacheOptions
-	// Store, when set, also puts the results into this results database, with Labels.
-	Store   string
-	Labels  map[string]string
-	Tool    results.ToolInfo
-	Command []string
-	// Child reruns this command in a child process, as RunOptions.Child.
-	Child []string
+	SessionOptions
+	// OutputOptions' Format is "table" (fitted to the terminal), "json",
+	// "csv" or "markdown" ("md").
+	OutputOptions
+	StoreOptions
+	// ProfileUse's NoProfile leaves the stored device profile alone (peaks,
+	// streams, launch, transfers, quick and all update it otherwise).
+	ProfileUse
 }
 
 // SuiteChoices are the suite names 'clmeter suite' takes.
