@@ -206,7 +206,7 @@ func (it Item) finish(b *results.Benchmark, bench Bench, mb measure.Benchmark, e
 		return
 	}
 	if m := b.Measurement; it.FailInvalid && m != nil && m.Valid != nil && !*m.Valid {
-		b.Error = "validation failed: " + m.ValidationError
+		b.FailValidation(m.ValidationError)
 	}
 }
 

@@ -97,6 +97,9 @@ type Benchmark struct {
 	// Clocks are the device's clocks around the benchmark (version 2; nil when
 	// not watched).
 	Clocks *Clocks `json:"clocks,omitempty"`
+	// invalid is set by FailValidation: known to the process that measured
+	// b, not written to the file (Error says it there).
+	invalid bool
 }
 
 // DeviceInfo describes an OpenCL device as the runtime reported it.

@@ -31,41 +31,19 @@ type CacheOptions = cache.Config
 type RunOptions struct {
 	// Target is a built-in name, a FILE.cl or a FILE.yaml.
 	Target string
-	// Device selects devices (runtime.Manager.Select syntax).
-	Device string
 	// Flags describe a FILE.cl and override a spec file's axes or a
 	// built-in's size (see package target).
 	Flags target.Flags
-	// Format is "table" or "json".
-	Format string
-	// Output, when set, receives the result file, benchmark by benchmark.
-	Output string
-	// Settings are the measurement settings (Settings.KernelTimeout gives up on
-	// a kernel the device has not finished).
-	Settings measure.Settings
 	// NoDataWarmup leaves buffers unwritten before timing; SyncEach finishes
 	// after every launch.
 	NoDataWarmup, SyncEach bool
-	// Cache chooses the binary cache.
-	Cache CacheOptions
-	// NoProfile never measures a device profile: without a stored one there
-	// is no roofline. Verbose adds kernel resources and clocks to the notes.
-	NoProfile, Verbose bool
-	// ProfileDir is the device profiles' folder (CLMETER_PROFILE_DIR; "": the
-	// user cache folder's).
-	ProfileDir string
-	// Store, when set, also puts the results into this results database (see
-	// store.Open), with Labels.
-	Store  string
-	Labels map[string]string
-	// Tool and Command describe the run in the result file.
-	Tool    results.ToolInfo
-	Command []string
-	// Child reruns this command in a child process (clmeter's binary and its
-	// arguments): where a selected device's driver may crash the process
-	// (runtime.CrashRisk), the command runs there and a crash is one line.
-	// Empty: always in this process.
-	Child []string
+	// Verbose adds kernel resources and clocks to the notes.
+	Verbose bool
+	SessionOptions
+	// OutputOptions' Format is "table" or "json" (RunFormats).
+	OutputOptions
+	StoreOptions
+	ProfileUse
 }
 
 // Run measures opts.Target on the selected devices and prints the run table

@@ -15,7 +15,6 @@ import (
 	"github.com/clmeter/clmeter/devpool"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/internal/suggest"
-	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/runtime"
@@ -26,14 +25,7 @@ import (
 // SuiteOptions are what 'clmeter suite' was asked to do.
 type SuiteOptions struct {
 	// Suite is a name from SuiteChoices.
-	Suite  string
-	Device string
-	// Output, when set, receives the result file, benchmark by benchmark.
-	Output string
-	// Format is "table" (fitted to the terminal), "json", "csv" or
-	// "markdown" ("md").
-	Format   string
-	Settings measure.Settings
+	Suite string
 	// Small uses the smallest sizes (smoke tests).
 	Small bool
 	// MaxSize is the largest transfer size in bytes.
@@ -44,20 +36,14 @@ type SuiteOptions struct {
 	// Filter, when not empty, is a regular expression: only the benchmarks
 	// whose names it matches run.
 	Filter string
-	// NoProfile leaves the stored device profile alone (peaks, streams,
-	// launch, transfers, quick and all update it otherwise).
-	NoProfile bool
-	// ProfileDir is the device profiles' folder (CLMETER_PROFILE_DIR; "": the
-	// user cache folder's).
-	ProfileDir string
-	Cache      CacheOptions
-	// Store, when set, also puts the results into this results database, with Labels.
-	Store   string
-	Labels  map[string]string
-	Tool    results.ToolInfo
-	Command []string
-	// Child reruns this command in a child process, as RunOptions.Child.
-	Child []string
+	SessionOptions
+	// OutputOptions' Format is "table" (fitted to the terminal), "json",
+	// "csv" or "markdown" ("md").
+	OutputOptions
+	StoreOptions
+	// ProfileUse's NoProfile leaves the stored device profile alone (peaks,
+	// streams, launch, transfers, quick and all update it otherwise).
+	ProfileUse
 	// Parallel bounds how many devices are measured at once: zero, every
 	// GPU at once with CPU devices alone after them; one, one device after
 	// another; more, at most that many, CPU devices included.

@@ -152,7 +152,7 @@ func (r *deviceRun) options(o SuiteOptions, filter *regexp.Regexp) clkernels.Opt
 			if b.Error != "" {
 				status = "failed: " + firstLine(b.Error)
 			}
-			if strings.HasPrefix(b.Error, "validation failed") {
+			if b.Invalid() {
 				r.invalid++
 			}
 			r.row.finished(b.Name, status)

@@ -19,8 +19,9 @@ import (
 // quickOnAll is suite quick --small on every device, with the result file
 // in a temporary folder.
 func quickOnAll(t *testing.T, parallel int) SuiteOptions {
-	return SuiteOptions{Suite: "quick", Device: "all", Small: true, NoProfile: true, Parallel: parallel,
-		Output: filepath.Join(t.TempDir(), "r.json"), Format: "json", Settings: measure.Settings{MinSamples: 3, MaxTime: 200 * time.Millisecond}}
+	return SuiteOptions{Suite: "quick", Small: true, Parallel: parallel, ProfileUse: ProfileUse{NoProfile: true},
+		SessionOptions: SessionOptions{Device: "all", Settings: measure.Settings{MinSamples: 3, MaxTime: 200 * time.Millisecond}},
+		OutputOptions:  OutputOptions{Output: filepath.Join(t.TempDir(), "r.json"), Format: "json"}}
 }
 
 // byDevice splits a file's benchmarks by device index, checking that each

@@ -11,6 +11,7 @@ import (
 	"github.com/clmeter/clmeter/doctor"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -115,7 +116,7 @@ func writeDiagnosis(w io.Writer, d *doctor.Diagnosis) {
 				}
 				fmt.Fprintln(w)
 				writeDoctorTimer(w, dc)
-				writeCacheAdvice(w, "      ", dc.CachePolicy, dc.Savings)
+				cache.WriteAdvice(w, "      ", dc.CachePolicy, dc.Savings)
 			}
 		}
 	}

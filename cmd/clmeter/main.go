@@ -145,6 +145,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		// Errors are printed once, in main, as one line.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsage,
+		// 'help WORD' for a WORD that is no command: recorded, for
+		// helpTopicErr to answer as bad usage (urfave would exit 3).
+		CommandNotFound: func(c *cli.Context, topic string) { c.App.Metadata[helpTopicKey] = topic },
+		Metadata:        map[string]any{},
 		// A word that is no command is bad usage, answered with the commands.
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -248,12 +252,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	stdout, writeErr := watchWrites(stdout)
 	app := newApp(stdout, stderr)
-	app.Metadata = map[string]any{"args": args} // for rerunCommand
+	app.Metadata["args"] = args // for rerunCommand
 	err := guardEnumeration(ctx, args)
 	if err == nil {
 		err = app.RunContext(ctx, interspersed(app, args))
 	}
-	err = helpTopicErr(err, args)
+	if err == nil {
+		err = helpTopicErr(app, args)
+	}
 	if werr := writeErr(); err == nil && werr != nil {
 		err = fmt.Errorf("cannot write the output: %v", werr)
 	}
@@ -289,8 +295,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code = exitNoDevice
 	case errors.As(err, &ce):
 		code = ce.ExitCode()
-	case isFlagError(err):
-		code = exitUsage
 	}
 	msg := strings.TrimRight(err.Error(), "\n")
 	if code == exitError && ctx.Done() != nil {
@@ -315,15 +319,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// helpTopicErr turns urfave's answer to 'help WORD' for a WORD it does not
-// know (exit status 3, no choices) into a usage error: the nearest
-// commands for 'clmeter help WORD'. Any other err comes back as it is.
-func helpTopicErr(err error, args []string) error {
-	topic, ok := strings.CutPrefix(fmt.Sprint(err), "No help topic for '")
+// helpTopicKey is the app's Metadata key of the WORD of a 'help WORD' that
+// named no command.
+const helpTopicKey = "helpTopic"
+
+// helpTopicErr is the usage error of a 'help WORD' for a WORD that names no
+// command (app.CommandNotFound recorded it): the nearest commands for
+// 'clmeter help WORD'. Nil when there was none.
+func helpTopicErr(app *cli.App, args []string) error {
+	topic, ok := app.Metadata[helpTopicKey].(string)
 	if !ok {
-		return err
+		return nil
 	}
-	if topic = strings.TrimSuffix(topic, "'"); len(args) > 1 && args[1] == "help" {
+	if len(args) > 1 && args[1] == "help" {
 		return unknownCommand(topic)
 	}
 	return usageErr("no help topic %q (see '%s --help')", topic, strings.Join(append([]string{"clmeter"}, args[1:max(len(args)-2, 1)]...), " "))
@@ -346,12 +354,6 @@ func escapeLines(msg string) string {
 type stopped string
 
 func (s stopped) Error() string { return string(s) }
-
-func isFlagError(err error) bool {
-	s := err.Error()
-	return strings.HasPrefix(s, "flag provided but not defined") || strings.HasPrefix(s, "invalid value") ||
-		strings.Contains(s, "Required flag") || strings.HasPrefix(s, "No help topic")
-}
 
 // The main goroutine stays on the process's main thread, which main makes the
 // driver thread (drvthread.ServeMain): the driver is called from the thread a

@@ -139,11 +139,11 @@ func runOptions(c *cli.Context, name string) (runner.RunOptions, error) {
 		return runner.RunOptions{}, err
 	}
 	return runner.RunOptions{
-		Store: st, Labels: labels,
-		Target: name, Device: c.String("device"), Flags: kernelDescription(c),
-		Output: c.String("output"), Settings: settings,
-		NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
-		Cache: cacheOptions(c), Tool: toolInfo(), Command: recordedCommand(c), Child: rerunCommand(c),
-		NoProfile: c.Bool("no-profile"), Verbose: c.Bool("verbose"), ProfileDir: env.profileDir(),
+		Target: name, Flags: kernelDescription(c),
+		NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"), Verbose: c.Bool("verbose"),
+		SessionOptions: sessionOptions(c, settings),
+		OutputOptions:  outputOptions(c),
+		StoreOptions:   runner.StoreOptions{Store: st, Labels: labels},
+		ProfileUse:     profileUse(c),
 	}, nil
 }

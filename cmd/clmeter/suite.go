@@ -61,8 +61,8 @@ func init() {
 }
 
 func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
-	o := runner.SuiteOptions{Suite: "quick", Device: c.String("device"), Output: c.String("output"), Small: c.Bool("small"), Filter: c.String("filter"),
-		Cache: cacheOptions(c), Tool: toolInfo(), Command: recordedCommand(c), NoProfile: c.Bool("no-profile"), ProfileDir: env.profileDir(), Child: rerunCommand(c)}
+	o := runner.SuiteOptions{Suite: "quick", Small: c.Bool("small"), Filter: c.String("filter"),
+		SessionOptions: sessionOptions(c, measure.Settings{}), OutputOptions: outputOptions(c), ProfileUse: profileUse(c)}
 	if c.NArg() > 1 {
 		return o, usageErr("'clmeter suite' takes one suite name, got %d arguments", c.NArg())
 	}
