@@ -56,14 +56,21 @@ func (d DeviceInfo) SeriesKey() string {
 // index rather than a physical identity).
 func IsFallbackKey(key string) bool { return strings.HasPrefix(key, keyFallback) }
 
-// ShortID names a device among others of its name, for people: its PCI
-// address, else the first 8 digits of its UUID, else its index ("0:1").
-func (d DeviceInfo) ShortID() string {
+// ShortKey names a device among others of its name, for people, from its
+// key: the UUID's first 8 digits, else host and PCI address, else host and
+// index ("ci-1 0:1").
+func ShortKey(key string) string {
+	unescape := func(p string) string { return strings.NewReplacer("%2F", "/", "%25", "%").Replace(p) }
 	switch {
-	case d.PCI != "":
-		return d.PCI
-	case len(d.UUID) >= 8:
-		return d.UUID[:8]
+	case strings.HasPrefix(key, keyUUID):
+		u := strings.TrimPrefix(key, keyUUID)
+		return "uuid " + u[:min(8, len(u))]
+	case strings.HasPrefix(key, keyPCI):
+		host, addr, _ := strings.Cut(strings.TrimPrefix(key, keyPCI), "/")
+		return strings.TrimSpace(unescape(host) + " " + addr)
+	case strings.HasPrefix(key, keyFallback):
+		parts := strings.Split(strings.TrimPrefix(key, keyFallback), "/")
+		return strings.TrimSpace(unescape(parts[0]) + " " + unescape(parts[len(parts)-1]))
 	}
-	return d.Index
+	return key
 }

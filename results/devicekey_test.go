@@ -52,3 +52,17 @@ func TestDeviceKey(t *testing.T) {
 		t.Errorf("SeriesKey with a Key = %q", cpu.SeriesKey())
 	}
 }
+
+func TestShortKey(t *testing.T) {
+	for key, want := range map[string]string{
+		"uuid:1a2b3c4d-0000-0000-0000-000000000001":               "uuid 1a2b3c4d",
+		"pci:node-1/0000:19:00.0":                                 "node-1 0000:19:00.0",
+		"fallback:ci-1/Portable Computing Language/cpu%2Fx86/0:1": "ci-1 0:1",
+		"fallback:/Portable Computing Language/cpu/0:0":           "0:0",
+		"something else": "something else",
+	} {
+		if got := ShortKey(key); got != want {
+			t.Errorf("ShortKey(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
