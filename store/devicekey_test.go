@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,6 +57,11 @@ func TestSeriesByDeviceKey(t *testing.T) {
 		}
 		if k := h[0].Key(); k != "copy type=float n=1024 @ NVIDIA H100 80GB HBM3 [uuid 1a2b3c4d] (driver 550.54.15)" {
 			t.Errorf("series key text %q", k)
+		}
+		// --device takes a stored UUID as text.
+		h, err = s.History(ctx, Filter{Device: "5e6f7081"})
+		if err != nil || len(h) != 1 || h[0].Which != "" || !strings.HasPrefix(h[0].DeviceKey, "uuid:5e6f7081") {
+			t.Errorf("--device 5e6f7081: %v %+v", err, h)
 		}
 	})
 }
