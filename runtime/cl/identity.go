@@ -11,7 +11,7 @@ const (
 	deviceUUIDKHR       = 0x106A // cl_khr_device_uuid: CL_DEVICE_UUID_KHR, 16 bytes
 	devicePCIBusInfoKHR = 0x410F // cl_khr_pci_bus_info: 4 cl_uint
 	devicePCIBusIDNV    = 0x4008 // cl_nv_device_attribute_query
-	devicePCISlotIDNV   = 0x4009 // (device << 3) | function
+	devicePCISlotIDNV   = 0x4009 // the device number (pciFromNV)
 	devicePCIDomainIDNV = 0x400A
 	deviceTopologyAMD   = 0x4037 // cl_amd_device_attribute_query
 	topologyTypePCIeAMD = 1      // CL_DEVICE_TOPOLOGY_TYPE_PCIE_AMD
@@ -48,14 +48,16 @@ func pciFromKHR(b []byte) (PCIAddress, bool) {
 	return PCIAddress{Domain: u(0), Bus: u(1), Device: u(2), Function: u(3)}, true
 }
 
-// pciFromNV builds the address from NVIDIA's bus, slot ((device << 3) |
-// function) and domain figures, each a cl_uint; a missing domain is 0.
+// pciFromNV builds the address from NVIDIA's bus, slot and domain figures,
+// each a cl_uint; a missing domain is 0, the function is 0. The slot is the
+// device number: an H200 at 0000:00:06.0 (driver 580.159.04) gave 6 (clinfo,
+// which reads it as (device << 3) | function, printed 0000:00:00.6 there,
+// beside the right address from cl_khr_pci_bus_info).
 func pciFromNV(bus, slot, domain []byte) (PCIAddress, bool) {
 	if len(bus) < 4 || len(slot) < 4 {
 		return PCIAddress{}, false
 	}
-	s := uint32(leUint(slot[:4]))
-	a := PCIAddress{Bus: uint32(leUint(bus[:4])), Device: s >> 3, Function: s & 7}
+	a := PCIAddress{Bus: uint32(leUint(bus[:4])), Device: uint32(leUint(slot[:4]))}
 	if len(domain) >= 4 {
 		a.Domain = uint32(leUint(domain[:4]))
 	}

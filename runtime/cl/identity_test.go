@@ -36,10 +36,15 @@ func TestPCIFromKHR(t *testing.T) {
 }
 
 func TestPCIFromNV(t *testing.T) {
-	// Bus 0x9b, device 0x1c, function 2: slot = 0x1c<<3 | 2.
-	a, ok := pciFromNV(u32s(0x9b), u32s(0x1c<<3|2), u32s(0x10))
-	if !ok || a.String() != "0010:9b:1c.2" {
-		t.Errorf("pciFromNV = %v %v, want 0010:9b:1c.2", a, ok)
+	// The slot is the device number: an H200 at 0000:00:06.0 gave bus 0,
+	// slot 6, domain 0.
+	a, ok := pciFromNV(u32s(0), u32s(6), u32s(0))
+	if !ok || a.String() != "0000:00:06.0" {
+		t.Errorf("pciFromNV = %v %v, want 0000:00:06.0", a, ok)
+	}
+	a, ok = pciFromNV(u32s(0x9b), u32s(0x1c), u32s(0x10))
+	if !ok || a.String() != "0010:9b:1c.0" {
+		t.Errorf("pciFromNV = %v %v, want 0010:9b:1c.0", a, ok)
 	}
 	a, ok = pciFromNV(u32s(0x19), u32s(0), nil)
 	if !ok || a.String() != "0000:19:00.0" {
