@@ -144,7 +144,7 @@ func (ct *changesTable) add(h Series) {
 		name += " " + h.Params
 	}
 	row := func(kind, last, first, median, change, conf, verdict string) {
-		ct.tw.Row(name, h.Device, h.Driver, kind, last, first, median, change, conf, verdict)
+		ct.tw.Row(name, h.DeviceLabel(), h.Driver, kind, last, first, median, change, conf, verdict)
 	}
 	count := func(verdict string, newest bool) {
 		if verdict == "regression" {

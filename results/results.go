@@ -17,12 +17,14 @@ const SchemaName = "clmeter-result"
 
 // SchemaVersion is the version of the schema this package writes. It reads
 // MinSchemaVersion to SchemaVersion.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // MinSchemaVersion is the oldest version this package reads: version 1 is
 // version 2 without the roofline, resources and clocks of a Benchmark;
 // version 2 is version 3 without the identity of a Benchmark (the reader
-// derives it: legacyIdentity).
+// derives it: legacyIdentity); version 3 is version 4 without the device's
+// UUID, PCI address, host and key (the reader sets the host from the file's
+// hostname; DeviceInfo.SeriesKey gives such a device its fallback key).
 const MinSchemaVersion = 1
 
 // A File is a whole result file.
@@ -132,7 +134,8 @@ type DeviceInfo struct {
 	Host string `json:"host,omitempty"`
 	// Key is the device's stable identity across runs and indexes: built
 	// from UUID (else PCI address) and host. When neither is known it is
-	// platform + name + ordinal and KeyFallback is set.
+	// platform + name + ordinal and KeyFallback is set. DeviceKey builds it
+	// (version 4; read it through SeriesKey, which also serves older files).
 	Key         string `json:"key,omitempty"`
 	KeyFallback bool   `json:"key_fallback,omitempty"`
 }

@@ -220,8 +220,8 @@ func (s *Store) insertUpload(ctx context.Context, tx *sql.Tx, f *results.File, a
 func (s *Store) insertResults(ctx context.Context, tx *sql.Tx, f *results.File, upload int64, source string) error {
 	devices := map[string]int64{}
 	insResult, err := tx.PrepareContext(ctx, s.q(`INSERT INTO results (upload_id, seq, name, kind, params, device_id, device_index,
-		created_ns, timer, n, median_ns, ci_low_ns, ci_high_ns, min_ns, mean_ns, cv, gb_per_s, gops_per_s, ops_unit, valid, error, ok)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`))
+		created_ns, timer, n, median_ns, ci_low_ns, ci_high_ns, min_ns, mean_ns, cv, gb_per_s, gops_per_s, ops_unit, valid, error, ok, device_key)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`))
 	if err != nil {
 		return fmt.Errorf("store %s: %w", s.where, err)
 	}
@@ -240,7 +240,7 @@ func (s *Store) insertResults(ctx context.Context, tx *sql.Tx, f *results.File, 
 		if err != nil {
 			return err
 		}
-		if err := s.addResult(ctx, sw, insResult, insBody, upload, i, created, devID, b); err != nil {
+		if err := s.addResult(ctx, sw, insResult, insBody, upload, i, created, devID, seriesKey(b.Device, f.Host.Hostname), b); err != nil {
 			return fmt.Errorf("%s: benchmark %d (%s): %w", source, i+1, units.Escape(b.Name), err)
 		}
 		if afterResult != nil {
@@ -345,7 +345,7 @@ func (s *Store) deviceID(ctx context.Context, tx *sql.Tx, d results.DeviceInfo, 
 // databases take well over 7*500 parameters).
 const sampleBatch = 500
 
-func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *sql.Stmt, upload int64, seq int, created, devID int64, b *results.Benchmark) error {
+func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *sql.Stmt, upload int64, seq int, created, devID int64, devKey string, b *results.Benchmark) error {
 	body := *b
 	var samples []measure.Sample
 	var (
@@ -401,7 +401,7 @@ func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *s
 	}
 	var id int64
 	err = ins.QueryRowContext(ctx, upload, seq, b.Name, b.Kind, results.ParamString(b), devID, b.Device.Index,
-		created, timer, n, median, lo, hi, minNS, mean, cv, gbs, gops, opsUnit, valid, b.Error, ok).Scan(&id)
+		created, timer, n, median, lo, hi, minNS, mean, cv, gbs, gops, opsUnit, valid, b.Error, ok, devKey).Scan(&id)
 	if err != nil {
 		return err
 	}
