@@ -87,6 +87,9 @@ func TestSuiteTwoDevicesAtOnce(t *testing.T) {
 				t.Errorf("--parallel %d: benchmark %d: %q (%s) and %q (%s)", parallel, i, a[i].Name, a[i].Error, b[i].Name, b[i].Error)
 			}
 		}
+		if ka, kb := a[0].Device.Key, b[0].Device.Key; ka == "" || ka == kb {
+			t.Errorf("--parallel %d: device keys %q and %q, want two", parallel, ka, kb)
+		}
 		n := overlapping(a, b)
 		t.Logf("--parallel %d: %d overlapping pairs of sampling windows; stderr:\n%s", parallel, n, stderr.String())
 		if parallel == 2 && n == 0 {
