@@ -107,7 +107,7 @@ type Settings struct {
 	MaxPValue float64
 	// ScanPValue is the family-wise level of the step scan, which looks for
 	// one step where the segmentation found no change or a drift (Penalized
-	// only; default 50·MaxPValue, 0.05 at the default MaxPValue).
+	// only; default 30·MaxPValue, 0.03 at the default MaxPValue).
 	ScanPValue float64
 	// MinSize is the fewest points in a segment (default DefaultMinSize, at
 	// least 2).

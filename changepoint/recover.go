@@ -119,7 +119,7 @@ func changes(y, se []float64, segs segmentation, b []int, fits []line, stats []S
 			c.NoiseSigma = sd
 			q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(0.975)
 			c.SizeLow, c.SizeHigh = after-before-q*diff, after-before+q*diff
-			if c.Test == TestT && knownSE(se, lo, hi) {
+			if c.Test == TestT && knownSE(se, lo, hi) && consistentSE(se[lo:hi], segs.sigma) {
 				if pw, sw := withinP(y, se, lo, at, hi, segs.s.MinSize); pw > c.PValue {
 					c.PValue, c.Noise, c.NoiseSigma = pw, NoiseWithin, sw
 				}
