@@ -185,6 +185,10 @@ type Change struct {
 	// Versus is one line of evidence for the reading that competed with this
 	// step for the same runs (a drift), "" when none did.
 	Versus string
+	// NoiseNote says why the runs' own noise did not take part in the test
+	// where every run carried it ("" when it did, or when they did not):
+	// their CIs were wider than the scatter between them.
+	NoiseNote string
 }
 
 // A Drift is a segment where the series moves steadily: a trend, reported

@@ -70,9 +70,11 @@ type scan struct {
 	// diff is the weighted level after minus before, se its standard error
 	// (series units), df the degrees of freedom of the between-run test.
 	diff, se, df float64
-	// noise names the noise that decided it, sigma its σ per run.
+	// noise names the noise that decided it, sigma its σ per run; note says
+	// why the runs' own noise took no part (Change.NoiseNote).
 	noise string
 	sigma float64
+	note  string
 }
 
 // weightedSums holds prefix sums of w, w·y and w·y² over a stretch.
@@ -174,6 +176,9 @@ func scanSteps(y, se []float64, lo, hi, minSize int, sigma float64) (scan, bool)
 		}
 	}
 	best.p = math.Min(1, serial(best, seg, lo)*effectiveSplits(k))
+	if !within {
+		best.note = seNote(se[lo:hi], y[lo:hi])
+	}
 	return best, true
 }
 
@@ -408,6 +413,17 @@ func consistentSE(se []float64, sigma float64) bool {
 	}
 	ms := median(sq)
 	return ms > 0 && ms <= seRatio*sigma*sigma
+}
+
+// seNote is Change.NoiseNote for runs of values y and standard errors se
+// whose CIs are wider than the scatter between them.
+func seNote(se, y []float64) string {
+	sq := make([]float64, len(se))
+	for i, v := range se {
+		sq[i] = v * v
+	}
+	rel := math.Sqrt(median(sq)) / math.Abs(median(y))
+	return fmt.Sprintf("the runs' own CIs (σ %.2g%% a run) are wider than the scatter between them, so they took no part", 100*rel)
 }
 
 // meanSquare is the mean of v².
