@@ -381,8 +381,8 @@ func shapes(rng *rand.Rand, n int) string {
 
 // TestPowerStudy runs the study with 20 histories a cell and position. An
 // oracle that knows a history holds exactly one step places those of 2σ or
-// more (at least 8 runs after) within ±1 run in only about 95% of these
-// histories and those of 1.5σ in about 71% (docs/CHANGEPOINTS.md), so the
+// more (at least 8 runs after) within ±1 run in only about 93% of these
+// histories and those of 1.5σ in about 68% (docs/CHANGEPOINTS.md), so the
 // test asserts: recall on steps of 2σ or more within 0.03 of the oracle's,
 // at 1.5σ at least 0.45, and at most 5% of quiet 40-run series with any
 // finding.
