@@ -41,8 +41,7 @@ const (
 // scanShare is the step scan's default level (Settings.ScanPValue) as a
 // multiple of MaxPValue: 0.03 at the default 0.001, family-wise over the
 // splits it tries (corrected by effectiveSplits, calibrated on quiet
-// histories; in the power study, quiet 40-run histories with a change from
-// the scan at this level: about 3%, docs/CHANGEPOINTS.md).
+// histories; what it costs on quiet series: docs/CHANGEPOINTS.md).
 const scanShare = 30
 
 // AnalyzeRuns is Analyze for runs that carry their own samples' noise: the
@@ -398,8 +397,7 @@ func effectiveSplits(k int) float64 {
 // afresh around their level (the same pattern of samples run after run, as
 // in issue 47's histories; samples that drift within a run): their CIs say
 // nothing about a step between runs, and the noise between runs decides
-// alone. (Power study, the same samples every run with CIs of 3σ: recall
-// at 2σ 0.59 with the veto, 0.83 without.)
+// alone (docs/CHANGEPOINTS.md: the power study's same-samples rows).
 const seRatio = 2
 
 // consistentSE says whether runs of standard errors se may be tested
