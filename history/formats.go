@@ -47,6 +47,7 @@ type jsonChange struct {
 	Noise        string  `json:"noise"`
 	NoiseSigma   float64 `json:"noise_sigma_ns"`
 	Versus       string  `json:"versus,omitempty"`
+	NoiseNote    string  `json:"noise_note,omitempty"`
 }
 
 type jsonDrift struct {
@@ -106,7 +107,7 @@ func writeJSON(w io.Writer, hs []Series) error {
 		}
 		for _, c := range h.Changes {
 			js.Changes = append(js.Changes, jsonChange{c.Index, c.Last.ResultID, c.First.ResultID, c.Before.Median, c.After.Median,
-				c.Before.N, c.After.N, c.Size, c.PValue, c.Confidence, c.Verdict, c.Newest, c.SizeLow, c.SizeHigh, c.Test, c.Noise, c.NoiseSigma, c.Versus})
+				c.Before.N, c.After.N, c.Size, c.PValue, c.Confidence, c.Verdict, c.Newest, c.SizeLow, c.SizeHigh, c.Test, c.Noise, c.NoiseSigma, c.Versus, c.NoiseNote})
 		}
 		for _, d := range h.Drifts {
 			js.Drifts = append(js.Drifts, jsonDrift{d.Start, d.N, d.First.ResultID, d.Last.ResultID, d.Level, d.Slope, d.Slope / math.Abs(d.Level),

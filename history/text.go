@@ -206,6 +206,9 @@ func explain(h Series) []string {
 		if med := (c.Before.Median + c.After.Median) / 2; med > 0 && c.NoiseSigma > 0 {
 			l += fmt.Sprintf(" (σ %s a run)", units.Percent(c.NoiseSigma/med))
 		}
+		if c.NoiseNote != "" {
+			l += "; " + c.NoiseNote
+		}
 		out = append(out, l)
 		if c.Versus != "" {
 			out = append(out, "    vs "+c.Versus)
