@@ -14,6 +14,10 @@
 //	  "created": "2024-05-01T12:00:00Z", // RFC 3339
 //	  "host": {"os": "linux", "arch": "amd64", "cpu": "AMD EPYC 7B13",
 //	           "cores": 2, "hostname": "ci-1"},
+//	  "fleet": {"run": "4242", "shard": 1, "shards": 4, "attempt": 0,
+//	            "node": "n2", "scheduler": "slurm",
+//	            "labels": {"slurm.job_id": "4244", ...}},
+//	                                     // optional: a FleetInfo (fleet runs)
 //	  "benchmarks": [ ... ]              // Benchmark objects, in the order run
 //	}
 //
@@ -54,6 +58,8 @@
 // "identity" of a built-in suite's benchmark (what it measures, in typed
 // fields: what the profile and the suite table read); the reader derives it
 // for a version 1 or 2 file from the names the suites gave (legacyIdentity).
+// The optional "fleet" (FleetInfo: fleet run, shard, attempt, the
+// scheduler's node and labels) is written only by a task of a fleet run.
 //
 // Writing is atomic: Writer writes the whole file to a temporary file in the
 // same directory, syncs it and renames it over the old one, after every

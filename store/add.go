@@ -147,6 +147,7 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 	if err := Check(f, source); err != nil {
 		return Added{}, err
 	}
+	labels = fleetLabels(f, labels)
 	for k, v := range labels {
 		if err := CheckText("the label", k+"="+v); err != nil {
 			return Added{}, err
@@ -176,6 +177,9 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 		return a, nil
 	}
 	if err := s.insertResults(ctx, tx, f, a.UploadID, source); err != nil {
+		return a, err
+	}
+	if err := s.insertFleet(ctx, tx, f, a.UploadID); err != nil {
 		return a, err
 	}
 	if err := tx.Commit(); err != nil {

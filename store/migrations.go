@@ -103,6 +103,7 @@ CREATE TABLE samples (
 	PRIMARY KEY (result_id, idx)
 );
 `},
+	{2, "fleet tasks: run, shard, attempt, node per upload and device", fleetSQL},
 }
 
 // SchemaVersion is the schema version this package writes: the number of
