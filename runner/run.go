@@ -58,6 +58,9 @@ type RunOptions struct {
 	// store.Open), with Labels.
 	Store  string
 	Labels map[string]string
+	// Fleet places the run in a fleet run: its shard of the configurations,
+	// the file's fleet, the upload's retries.
+	Fleet FleetOptions
 	// Tool and Command describe the run in the result file.
 	Tool    results.ToolInfo
 	Command []string
@@ -112,6 +115,7 @@ type runPlan struct {
 	tool     results.ToolInfo
 	store    string
 	labels   map[string]string
+	fleet    FleetOptions
 
 	noDataWarmup bool
 	syncEach     bool
@@ -165,6 +169,10 @@ func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, 
 		}
 		plan.items = append(plan.items, items...)
 	}
+	if plan.items, err = shardItems(plan.items, opts.Fleet.Shard, opts.Target, stderr); err != nil {
+		plan.mgr.Close()
+		return nil, err
+	}
 	return plan, nil
 }
 
@@ -177,7 +185,7 @@ func newRunPlan(opts RunOptions) (*runPlan, error) {
 		return nil, usageErr("--format %q is not one of: %s", opts.Format, strings.Join(RunFormats, ", "))
 	}
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
-		store: opts.Store, labels: opts.Labels,
+		store: opts.Store, labels: opts.Labels, fleet: opts.Fleet,
 		noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach,
 		noProfile: opts.NoProfile, verbose: opts.Verbose, profileDir: opts.ProfileDir}
 	if plan.output != "" {
@@ -236,6 +244,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 	var w *results.Writer
 	defer func() { w.CloseInto(&err) }()
 	file := results.NewFile(plan.tool, plan.command)
+	file.Fleet = plan.fleet.Place
 	var done []results.Benchmark
 	invalid := 0
 	var abandoned error // the error of the benchmark an interrupt stopped
@@ -291,7 +300,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 		}
 	}
 	file.Benchmarks = done
-	if err := saveToStore(ctx, plan.store, plan.labels, plan.output, file, stderr); err != nil {
+	if err := saveToStore(ctx, plan.store, plan.labels, plan.output, file, stderr, plan.fleet.StoreRetry); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {

@@ -52,8 +52,11 @@ type SuiteOptions struct {
 	ProfileDir string
 	Cache      CacheOptions
 	// Store, when set, also puts the results into this results database, with Labels.
-	Store   string
-	Labels  map[string]string
+	Store  string
+	Labels map[string]string
+	// Fleet places the suite in a fleet run: its shard, the file's fleet,
+	// the upload's retries.
+	Fleet   FleetOptions
 	Tool    results.ToolInfo
 	Command []string
 	// Child reruns this command in a child process, as RunOptions.Child.
@@ -112,6 +115,9 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer m.CloseContext(ctx)
+	if filter, err = suiteShard(ctx, m, o, filter, stderr); err != nil {
+		return err
+	}
 	return runSuite(ctx, m, o, filter, stdout, stderr)
 }
 
@@ -127,6 +133,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	}
 	suite, _ := clkernels.LookupSuite(o.Suite)
 	file := results.NewFile(o.Tool, o.Command)
+	file.Fleet = o.Fleet.Place
 	sr := &suiteRun{output: o.Output, file: file, filtered: filter != nil}
 	defer func() { sr.w.CloseInto(&err) }()
 	if o.Output != "" && filter == nil { // with a filter, at its first match
@@ -171,7 +178,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	if err := writeSuiteOutput(stdout, o, &file, profiled); err != nil {
 		return err
 	}
-	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, file, stderr); err != nil {
+	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, file, stderr, o.Fleet.StoreRetry); err != nil {
 		return err
 	}
 	switch {
@@ -248,6 +255,9 @@ func (sr *suiteRun) options(o SuiteOptions, filter *regexp.Regexp, pl *progressL
 			}
 		},
 		Emit: func(b results.Benchmark) error {
+			if o.Fleet.Shard.Count > 0 && !filter.MatchString(b.Name) {
+				return nil // a derived row (a best, a summary): of one shard, not of the device
+			}
 			sr.done = append(sr.done, b)
 			if strings.HasPrefix(b.Error, "validation failed") {
 				sr.invalid++

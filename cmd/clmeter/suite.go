@@ -30,7 +30,7 @@ func init() {
 		&cli.BoolFlag{Name: "no-profile", Usage: "leave the stored device profile alone (peaks, streams, launch, transfers, quick and all update it)"},
 		&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
 	}
-	flags = append(append(flags, cacheFlags...), storeFlags...)
+	flags = append(append(append(flags, cacheFlags...), storeFlags...), fleetFlags...)
 	register(&cli.Command{
 		Name:      "suite",
 		Usage:     "run a built-in suite: " + strings.Join(runner.SuiteChoices(), ", "),
@@ -68,6 +68,9 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	}
 	o.Format = f
 	if o.Store, o.Labels, err = storeTarget(c); err != nil {
+		return o, err
+	}
+	if o.Fleet, err = fleetFrom(c); err != nil {
 		return o, err
 	}
 	size, err := units.ParseByteSize(c.String("max-size"))
