@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"github.com/clmeter/clmeter/fleet"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/store"
 )
 
 // FleetOptions place a suite, run or tune in a fleet run (docs/FLEET.md).
@@ -109,4 +111,17 @@ func shardItems(items []runItem, s fleet.Shard, what string, stderr io.Writer) (
 		}
 	}
 	return out, nil
+}
+
+// checkFleetStore is checkStore, but a task of a fleet run whose store does
+// not answer yet measures all the same (a fleet's tasks outlive a server's
+// restart): its upload is tried again at the end (FleetOptions.StoreRetry).
+func checkFleetStore(loc string, f FleetOptions, stderr io.Writer) error {
+	err := checkStore(loc)
+	if err != nil && f.Place != nil && f.StoreRetry.Total > 0 && errors.Is(err, store.ErrUnreachable) {
+		fmt.Fprintf(stderr, "clmeter: %v; measuring all the same: the upload is tried again for up to %v at the end\n",
+			errors.Unwrap(err), f.StoreRetry.Total)
+		return nil
+	}
+	return err
 }

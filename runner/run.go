@@ -145,7 +145,7 @@ func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, 
 	if opts.Target == "" {
 		return nil, usageErr("'clmeter run' takes one target (a built-in: %s; a FILE.cl; or a FILE.yaml)", strings.Join(clkernels.Names(), ", "))
 	}
-	plan, err := newRunPlan(opts)
+	plan, err := newRunPlan(opts, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -177,7 +177,7 @@ func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, 
 }
 
 // newRunPlan checks the format, the result file and the store of opts.
-func newRunPlan(opts RunOptions) (*runPlan, error) {
+func newRunPlan(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 	if opts.Format == "" {
 		opts.Format = "table"
 	}
@@ -193,7 +193,7 @@ func newRunPlan(opts RunOptions) (*runPlan, error) {
 			return nil, err
 		}
 	}
-	if err := checkStore(plan.store); err != nil {
+	if err := checkFleetStore(plan.store, plan.fleet, stderr); err != nil {
 		return nil, err
 	}
 	return plan, nil

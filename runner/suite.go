@@ -107,7 +107,7 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	if err := checkStore(o.Store); err != nil {
+	if err := checkFleetStore(o.Store, o.Fleet, stderr); err != nil {
 		return err
 	}
 	m, err := NewManager(o.Cache, stderr)
