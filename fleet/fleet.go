@@ -32,8 +32,8 @@ func (s Shard) String() string {
 
 // ParseShard reads --shard and --shards: "" (no sharding, --shards unset),
 // "i/n" (--shards unset or n), or "auto" with --shards N, the index taken
-// from the scheduler (c.Task: Slurm's array index less its minimum, or the
-// Indexed Job's completion index). The count is never taken from the
+// from the scheduler (c.Task: Slurm's array index, so the array counts from
+// 0, --array=0-(N-1); or the Indexed Job's completion index). The count is never taken from the
 // environment (a Slurm task resubmitted alone sees an array of one), and an
 // index not below the count is refused.
 func ParseShard(flag string, shards int, c sched.Context) (Shard, error) {
@@ -80,7 +80,7 @@ func autoShard(shards int, c sched.Context) (Shard, error) {
 
 func indexSource(c sched.Context) string {
 	if c.Scheduler == sched.Slurm {
-		return sched.SlurmArrayTaskID + " less " + sched.SlurmArrayTaskMin
+		return sched.SlurmArrayTaskID
 	}
 	return sched.K8sIndex
 }

@@ -59,7 +59,8 @@ type Context struct {
 	// Kubernetes Job's name.
 	Job string
 	// Task is the task's index in its job, -1 when it has none: Slurm's
-	// array task id less the array's minimum, or the Job's completion index.
+	// array task id (not less the array's minimum: see slurm), or the Job's
+	// completion index.
 	Task int
 	// Node is the scheduler's name of the node ("" when it gives none).
 	Node string
@@ -133,7 +134,10 @@ func slurm(env map[string]string) (Context, error) {
 		if task < low {
 			return c, fmt.Errorf("%s=%d is below %s=%d: not what Slurm sets", SlurmArrayTaskID, task, SlurmArrayTaskMin, low)
 		}
-		c.Task = task - low
+		// The index itself, not less the array's minimum: a task
+		// resubmitted alone (sbatch --array=2) sees a minimum of 2 and
+		// would take another shard's place.
+		c.Task = task
 	}
 	if c.Attempt, _, err = number(env, SlurmRestartCount); err != nil {
 		return c, err

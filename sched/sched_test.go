@@ -6,15 +6,16 @@ import (
 	"testing"
 )
 
-// TestSlurmArray: an array task's index is its id less the array's minimum,
-// the job is the array job, and every variable becomes a label.
+// TestSlurmArray: an array task's index is its id (a task resubmitted alone
+// sees itself as the array's minimum: its index stays its own), the job is
+// the array job, and every variable becomes a label.
 func TestSlurmArray(t *testing.T) {
 	c, err := FromEnv(map[string]string{SlurmJobID: "4244", SlurmArrayJobID: "4242", SlurmArrayTaskID: "7",
 		SlurmArrayTaskMin: "5", SlurmArrayTaskCount: "4", SlurmNodeName: "n2", SlurmRestartCount: "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Context{Scheduler: Slurm, Job: "4242", Task: 2, Node: "n2", Attempt: 1, Labels: map[string]string{
+	want := Context{Scheduler: Slurm, Job: "4242", Task: 7, Node: "n2", Attempt: 1, Labels: map[string]string{
 		"slurm.job_id": "4244", "slurm.array_job_id": "4242", "slurm.array_task_id": "7", "slurm.node": "n2", "slurm.restart_count": "1"}}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got %+v\nwant %+v", c, want)

@@ -112,18 +112,20 @@ type FleetTask struct {
 	Created    time.Time
 	// Latest is set on the attempt that counts: the latest attempt of its
 	// shard (a sharded task, which may land on another node when retried),
-	// or of its device (a task that ran every benchmark: one per node);
+	// or of its node's device (a task that ran every benchmark: one per
+	// node);
 	// later attempt number first, then later start, then later upload.
 	Latest bool
 }
 
-// Slot is what a task's attempts are attempts of: "shard i/n", or "device
-// KEY" for a task that ran every benchmark.
+// Slot is what a task's attempts are attempts of: "shard i/n", or "node N
+// device KEY" for a task that ran every benchmark (two logical nodes of one
+// host, whose devices may share a key, stay apart by the node's name).
 func (t FleetTask) Slot() string {
 	if t.Shards > 0 {
 		return fmt.Sprintf("shard %d/%d", t.Shard, t.Shards)
 	}
-	return "device " + t.DeviceKey
+	return "node " + t.Node + " device " + t.DeviceKey
 }
 
 // FleetTasks returns every upload of fleet run run, device by device, in
@@ -163,6 +165,8 @@ func markLatest(tasks []FleetTask) {
 			return a.Shards > b.Shards
 		case a.Shards > 0 && a.Shard != b.Shard:
 			return a.Shard < b.Shard
+		case a.Shards == 0 && a.Node != b.Node:
+			return a.Node < b.Node
 		case a.Shards == 0 && a.DeviceKey != b.DeviceKey:
 			return a.DeviceKey < b.DeviceKey
 		case a.Attempt != b.Attempt:
