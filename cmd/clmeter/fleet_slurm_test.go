@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -18,21 +19,34 @@ import (
 	"github.com/clmeter/clmeter/store/storetest"
 )
 
-// slurmJob writes a job script that runs this test binary as clmeter with
-// args (its private caches, PoCL's default device) and returns its path.
-func slurmJob(t *testing.T, c *slurmtest.Cluster, name string, args string) string {
+// fleetScript puts a clmeter on the cluster's PATH (this test binary
+// running main, with private caches) and writes the script that 'clmeter
+// fleet slurm ARGS' prints; it returns the script's path and the sbatch
+// flag that passes the PATH on.
+func fleetScript(t *testing.T, c *slurmtest.Cluster, args ...string) (string, string) {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := fmt.Sprintf("#!/bin/sh\nexec env CLMETER_TEST_MAIN=1 CLMETER_CACHE_DIR=%s CLMETER_PROFILE_DIR=%s CLMETER_CACHE_STORE_WAIT=1 %s -- %s\n",
-		filepath.Join(c.Dir, "cache"), filepath.Join(c.Dir, "profiles"), exe, args)
-	path := filepath.Join(c.Dir, name)
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+	bin := filepath.Join(c.Dir, "bin")
+	os.MkdirAll(bin, 0o755)
+	wrapper := fmt.Sprintf("#!/bin/sh\nexec env CLMETER_TEST_MAIN=1 CLMETER_CACHE_DIR=%s CLMETER_PROFILE_DIR=%s CLMETER_CACHE_STORE_WAIT=1 %s -- \"$@\"\n",
+		filepath.Join(c.Dir, "cache"), filepath.Join(c.Dir, "profiles"), exe)
+	if err := os.WriteFile(filepath.Join(bin, "clmeter"), []byte(wrapper), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return path
+	cmd := exec.Command(exe, append([]string{"--", "fleet", "slurm"}, args...)...)
+	cmd.Env = append(os.Environ(), "CLMETER_TEST_MAIN=1")
+	script, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("clmeter fleet slurm %s: %v", strings.Join(args, " "), err)
+	}
+	path := filepath.Join(c.Dir, "fleet.sbatch")
+	if err := os.WriteFile(path, script, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path, "--export=ALL,PATH=" + bin + ":" + os.Getenv("PATH") + ":/usr/sbin"
 }
 
 // waitDone waits for job id and fails the test unless every task completed.
@@ -44,8 +58,13 @@ func waitDone(t *testing.T, c *slurmtest.Cluster, id string) {
 	}
 	for task, s := range states {
 		if s != "COMPLETED" {
-			out, _ := os.ReadFile(filepath.Join(c.Dir, "out", fmt.Sprintf("slurm-%s.out", task)))
-			t.Fatalf("job %s task %s: %s\n%s", id, task, s, out)
+			logs, _ := filepath.Glob(filepath.Join(c.Dir, "clmeter-fleet-*"))
+			var text []byte
+			for _, l := range logs {
+				b, _ := os.ReadFile(l)
+				text = append(text, b...)
+			}
+			t.Fatalf("job %s task %s: %s\n%s", id, task, s, text)
 		}
 	}
 }
@@ -84,32 +103,32 @@ func fleetTasks(t *testing.T, loc, run string) []store.FleetTask {
 	return tasks
 }
 
-// TestFleetSlurmShards runs 'suite quick --small --shard auto --shards 4'
-// as a Slurm array into one PostgreSQL store: a shard not yet run is
-// missing; once run, every benchmark is measured exactly once across the
-// shards; after scontrol requeue of a task the store keeps both attempts
-// and marks one latest per shard.
+// TestFleetSlurmShards submits the script of 'clmeter fleet slurm --shards
+// 4 -- suite quick --small' to a private Slurm cluster with a private
+// PostgreSQL store: a shard not yet run is missing; rerun alone as the
+// script says, it fills the run; every benchmark is measured exactly once
+// across the shards; after scontrol requeue of a task the store keeps both
+// attempts and marks one latest per shard.
 func TestFleetSlurmShards(t *testing.T) {
 	pg := privatePostgres(t)
 	c := slurmtest.Start(t, 2)
-	out := filepath.Join(c.Dir, "out")
-	job := slurmJob(t, c, "shard.sh", "suite quick --small --max-time 100ms --min-samples 2 --no-profile --format json "+
-		"--shard auto --shards 4 --fleet-run camp --store "+pg+" -o "+out+"/shard-$SLURM_ARRAY_TASK_ID-${SLURM_RESTART_COUNT:-0}.json")
-	id, err := c.Sbatch("--array=0,1,3", "-o", filepath.Join(out, "slurm-%a.out"), job)
+	script, export := fleetScript(t, c, "--shards", "4", "--store", pg, "--",
+		"suite", "quick", "--small", "--max-time", "100ms", "--min-samples", "2", "--no-profile", "--format", "json")
+	id, err := c.Sbatch("--array=0,1,3", export, script)
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitDone(t, c, id)
-	if m := store.MissingShards(fleetTasks(t, pg, "camp")); !slices.Equal(m, []int{2}) {
+	if m := store.MissingShards(fleetTasks(t, pg, id)); !slices.Equal(m, []int{2}) {
 		t.Fatalf("missing shards %v, want [2]", m)
 	}
-	// The missing shard, rerun alone: its index is its own.
-	id2, err := c.Sbatch("--array=2", "-o", filepath.Join(out, "slurm-%a.out"), job)
+	// The missing shard, rerun alone into the same run as the script says.
+	id2, err := c.Sbatch("--array=2", export+",CLMETER_FLEET_RUN="+id, script)
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitDone(t, c, id2)
-	checkEveryBenchmarkOnce(t, out)
+	checkEveryBenchmarkOnce(t, c.Dir, id)
 	if _, err := c.Run(0, "scontrol", "requeue", id+"_1"); err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +137,7 @@ func TestFleetSlurmShards(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitDone(t, c, id)
-	tasks := fleetTasks(t, pg, "camp")
+	tasks := fleetTasks(t, pg, id)
 	uploads, latest := map[int64]bool{}, map[int][]store.FleetTask{}
 	for _, tk := range tasks {
 		uploads[tk.UploadID] = true
@@ -136,27 +155,30 @@ func TestFleetSlurmShards(t *testing.T) {
 	}
 }
 
-// checkEveryBenchmarkOnce reads the four shards' first attempts: every
-// benchmark of the suite (as many as each shard's note counts) is in
-// exactly one of them.
-func checkEveryBenchmarkOnce(t *testing.T, out string) {
+// checkEveryBenchmarkOnce reads the four shards' first attempts of fleet run
+// run: every benchmark of the suite (as many as each shard's note counts)
+// is in exactly one of them.
+func checkEveryBenchmarkOnce(t *testing.T, dir, run string) {
 	t.Helper()
 	seen := map[string]int{}
 	total := -1
-	note := regexp.MustCompile(`shard \d/4 of suite quick: \d+ of (\d+) item`)
 	for i := range 4 {
-		f, err := results.Read(filepath.Join(out, fmt.Sprintf("shard-%d-0.json", i)))
+		f, err := results.Read(filepath.Join(dir, fmt.Sprintf("clmeter-%s-%d-0.json", run, i)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f.Fleet == nil || f.Fleet.Shard != i || f.Fleet.Shards != 4 || f.Fleet.Run != "camp" || !strings.HasPrefix(f.Fleet.Node, "n") {
+		if f.Fleet == nil || f.Fleet.Shard != i || f.Fleet.Shards != 4 || f.Fleet.Run != run || !strings.HasPrefix(f.Fleet.Node, "n") {
 			t.Errorf("shard %d: fleet %+v", i, f.Fleet)
 		}
 		for _, b := range f.Benchmarks {
 			seen[b.Name]++
 		}
-		log, _ := os.ReadFile(filepath.Join(out, fmt.Sprintf("slurm-%d.out", i)))
-		if m := note.FindSubmatch(log); m != nil {
+	}
+	logs, _ := filepath.Glob(filepath.Join(dir, "clmeter-fleet-*.out"))
+	note := regexp.MustCompile(`shard \d/4 of suite quick: \d+ of (\d+) item`)
+	for _, l := range logs {
+		b, _ := os.ReadFile(l)
+		if m := note.FindSubmatch(b); m != nil {
 			total, _ = strconv.Atoi(string(m[1]))
 		}
 	}
@@ -170,29 +192,32 @@ func checkEveryBenchmarkOnce(t *testing.T, out string) {
 	}
 }
 
-// TestFleetSlurmTwoNodes runs one task on each of two logical nodes of one
-// host (srun -N2): the store holds both, side by side, told apart by the
-// scheduler's node name, under the job's id as the fleet run.
+// TestFleetSlurmTwoNodes submits the script of 'clmeter fleet slurm --nodes
+// 2' (one task alone on each node) to two logical nodes of one host: the
+// store holds both, side by side, told apart by the scheduler's node name,
+// under the job's id as the fleet run.
 func TestFleetSlurmTwoNodes(t *testing.T) {
 	pg := privatePostgres(t)
 	c := slurmtest.Start(t, 2)
-	job := slurmJob(t, c, "node.sh", "suite quick --small --max-time 100ms --min-samples 2 --no-profile --format json "+
-		"--filter launch/dispatch --store "+pg)
-	out, err := c.Run(5*time.Minute, "srun", "-N2", "--ntasks-per-node=1", "sh", "-c", `echo "job=$SLURM_JOB_ID"; `+job+` >/dev/null`)
+	script, export := fleetScript(t, c, "--nodes", "2", "--store", pg, "--",
+		"suite", "quick", "--small", "--max-time", "100ms", "--min-samples", "2", "--no-profile", "--format", "json", "--filter", "launch/dispatch")
+	id, err := c.Sbatch(export, script)
 	if err != nil {
-		t.Fatalf("%v\n%s", err, c.Log())
+		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`job=(\d+)`).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("srun printed no job id: %s", out)
-	}
+	waitDone(t, c, id)
 	nodes := map[string]bool{}
-	for _, tk := range fleetTasks(t, pg, m[1]) {
+	for _, tk := range fleetTasks(t, pg, id) {
 		if tk.Latest && tk.Shards == 0 {
 			nodes[tk.Node] = true
 		}
 	}
 	if len(nodes) != 2 || !nodes["n1"] || !nodes["n2"] {
-		t.Errorf("fleet run %s: latest tasks on nodes %v, want n1 and n2", m[1], nodes)
+		t.Errorf("fleet run %s: latest tasks on nodes %v, want n1 and n2", id, nodes)
+	}
+	for _, n := range []string{"n1", "n2"} {
+		if _, err := results.Read(filepath.Join(c.Dir, fmt.Sprintf("clmeter-%s-%s-0.json", id, n))); err != nil {
+			t.Errorf("node %s: %v", n, err)
+		}
 	}
 }
