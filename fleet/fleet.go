@@ -128,8 +128,11 @@ func Pattern(names []string, s Shard) *regexp.Regexp {
 }
 
 // EmptyError is the error of a shard that holds no name: more shards than
-// names.
+// names, or no names at all.
 func EmptyError(what string, total int, s Shard) error {
+	if total == 0 {
+		return fail.Usagef("--shard %s: %s names no benchmark to split (its --filter matched none, or it does not take one): run it without --shard", s, what)
+	}
 	return fail.Usagef("--shard %s: %s has %d item(s), so shard %d of %d holds none: use --shards %d or fewer", s, what, total, s.Index, s.Count, max(total, 1))
 }
 

@@ -17,7 +17,7 @@ import (
 var fleetFlags = []cli.Flag{
 	&cli.StringFlag{Name: "shard", Usage: "measure only shard i of n of the benchmarks (i/n, counted from 0: every benchmark is in exactly one shard), or auto with --shards N: i from the scheduler (Slurm's SLURM_ARRAY_TASK_ID of an array from 0, sbatch --array=0-(N-1); Kubernetes' JOB_COMPLETION_INDEX)"},
 	&cli.IntFlag{Name: "shards", Usage: "the number of shards of --shard auto (never taken from the scheduler)"},
-	&cli.StringFlag{Name: "fleet-run", Usage: "the fleet run (campaign) these results belong to, in the result file and the store (default: the scheduler's job id, Slurm's array job id)"},
+	&cli.StringFlag{Name: "fleet-run", EnvVars: []string{"CLMETER_FLEET_RUN"}, Usage: "the fleet run (campaign) these results belong to, in the result file and the store (default: the scheduler's job id, Slurm's array job id)"},
 	&cli.DurationFlag{Name: "store-retry", Value: 2 * time.Minute, Usage: "while the store's server does not answer, try the upload again with backoff for this long; then the results stay in a JSON file to add later with 'clmeter store add'"},
 }
 
