@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -110,6 +111,10 @@ type FleetTask struct {
 	Node, Host string
 	Scheduler  string
 	Created    time.Time
+	// Command is the upload's command line (passwords redacted); Failed
+	// counts its benchmarks that kept no figure (an error, an abandon).
+	Command []string
+	Failed  int
 	// Latest is set on the attempt that counts: the latest attempt of its
 	// shard (a sharded task, which may land on another node when retried),
 	// or of its node's device (a task that ran every benchmark: one per
@@ -132,8 +137,9 @@ func (t FleetTask) Slot() string {
 // slot order, each slot's latest attempt marked (Latest), earlier attempts
 // kept after it.
 func (s *Store) FleetTasks(ctx context.Context, run string) ([]FleetTask, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT upload_id, device_key, run, shard, shards, attempt, node, host, scheduler,
-		created_ns FROM fleet_tasks WHERE run = ?`), run)
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT f.upload_id, f.device_key, f.run, f.shard, f.shards, f.attempt, f.node, f.host,
+		f.scheduler, f.created_ns, u.command_line, (SELECT COUNT(*) FROM results r WHERE r.upload_id = f.upload_id AND r.ok = 0)
+		FROM fleet_tasks f JOIN uploads u ON u.id = f.upload_id WHERE f.run = ?`), run)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
@@ -142,9 +148,12 @@ func (s *Store) FleetTasks(ctx context.Context, run string) ([]FleetTask, error)
 	for rows.Next() {
 		var t FleetTask
 		var created int64
-		if err := rows.Scan(&t.UploadID, &t.DeviceKey, &t.Run, &t.Shard, &t.Shards, &t.Attempt, &t.Node, &t.Host, &t.Scheduler, &created); err != nil {
+		var command string
+		if err := rows.Scan(&t.UploadID, &t.DeviceKey, &t.Run, &t.Shard, &t.Shards, &t.Attempt, &t.Node, &t.Host, &t.Scheduler, &created,
+			&command, &t.Failed); err != nil {
 			return nil, fmt.Errorf("store %s: %w", s.where, err)
 		}
+		json.Unmarshal([]byte(command), &t.Command)
 		t.Created = time.Unix(0, created).UTC()
 		out = append(out, t)
 	}

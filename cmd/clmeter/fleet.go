@@ -6,6 +6,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/fleet"
+	"github.com/clmeter/clmeter/runner"
+	"github.com/clmeter/clmeter/store"
 )
 
 func init() {
@@ -24,6 +26,28 @@ func init() {
 		Name:  "fleet",
 		Usage: "run clmeter on many machines through the scheduler you have: job templates (docs/FLEET.md)",
 		Subcommands: []*cli.Command{{
+			Name:      "status",
+			Usage:     "a fleet run's tasks in the store: every attempt of each shard or node, the latest marked, each missing shard with the command that runs it",
+			ArgsUsage: "RUN",
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "store", Usage: "the results store (a SQLite path or a postgres:// URL; default: the default store)", EnvVars: []string{store.Env}},
+				formatFlag("table", "json"),
+			},
+			Action: func(c *cli.Context) error {
+				if c.NArg() != 1 {
+					return usageErr("'clmeter fleet status' takes one fleet run (its --fleet-run, else the scheduler's job id), got %d arguments", c.NArg())
+				}
+				f, err := checkFormat(c, "table", "json")
+				if err != nil {
+					return err
+				}
+				loc := c.String("store")
+				if loc == "" {
+					loc = "default"
+				}
+				return runner.FleetStatus(c.Context, runner.FleetStatusOptions{Store: loc, Run: c.Args().First(), Format: f}, c.App.Writer)
+			},
+		}, {
 			Name:      "slurm",
 			Usage:     "print an sbatch script: an array over shards (--shards N) or one task per node (--nodes N)",
 			ArgsUsage: "COMMAND...",

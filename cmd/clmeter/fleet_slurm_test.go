@@ -122,6 +122,12 @@ func TestFleetSlurmShards(t *testing.T) {
 	if m := store.MissingShards(fleetTasks(t, pg, id)); !slices.Equal(m, []int{2}) {
 		t.Fatalf("missing shards %v, want [2]", m)
 	}
+	// 'fleet status' reports it with the commands that run it.
+	code, status, errs := clm(t, "fleet", "status", "--store", pg, id)
+	if code != 0 || !strings.Contains(status, "missing shard 2/4: run it with") || !strings.Contains(status, "--shard 2/4 --fleet-run "+id) ||
+		!strings.Contains(status, "sbatch --array=2 --export=ALL,CLMETER_FLEET_RUN="+id) {
+		t.Errorf("fleet status: exit %d:\n%s%s", code, status, errs)
+	}
 	// The missing shard, rerun alone into the same run as the script says.
 	id2, err := c.Sbatch("--array=2", export+",CLMETER_FLEET_RUN="+id, script)
 	if err != nil {
