@@ -15,7 +15,7 @@ import (
 	"github.com/clmeter/clmeter/store"
 )
 
-// FleetOptions place a suite, run or tune in a fleet run (docs/FLEET.md).
+// FleetOptions place a suite or a run in a fleet run (docs/FLEET.md).
 type FleetOptions struct {
 	// Shard, when its Count is set, measures only that shard of the
 	// benchmarks (fleet.Split of their sorted names).
