@@ -14,6 +14,10 @@
 //	  "created": "2024-05-01T12:00:00Z", // RFC 3339
 //	  "host": {"os": "linux", "arch": "amd64", "cpu": "AMD EPYC 7B13",
 //	           "cores": 2, "hostname": "ci-1"},
+//	  "fleet": {"run": "4242", "shard": 1, "shards": 4, "attempt": 0,
+//	            "node": "n2", "scheduler": "slurm",
+//	            "labels": {"slurm.job_id": "4244", ...}},
+//	                                     // optional: a FleetInfo (fleet runs)
 //	  "benchmarks": [ ... ]              // Benchmark objects, in the order run
 //	}
 //
@@ -62,6 +66,8 @@
 // platform, name and index, marked "key_fallback"); for an older file the
 // reader sets the device's host from the file's hostname, and SeriesKey
 // gives its devices their fallback keys.
+// The optional "fleet" (FleetInfo: fleet run, shard, attempt, the
+// scheduler's node and labels) is written only by a task of a fleet run.
 //
 // Writing is atomic: Writer writes the whole file to a temporary file in the
 // same directory, syncs it and renames it over the old one, after every

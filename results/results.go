@@ -40,6 +40,8 @@ type File struct {
 	Created time.Time `json:"created"`
 	// Host is the machine it ran on.
 	Host HostInfo `json:"host"`
+	// Fleet places the file in a fleet run (nil outside one).
+	Fleet *FleetInfo `json:"fleet,omitempty"`
 	// Benchmarks in the order they ran.
 	Benchmarks []Benchmark `json:"benchmarks"`
 }

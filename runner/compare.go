@@ -168,7 +168,7 @@ func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, std
 	}
 	fmt.Fprintf(stderr, "clmeter: measured interleaved (ABBA): ratio = B / A\n")
 	file.Benchmarks = measured
-	if err := saveToStore(ctx, pa.store, pa.labels, pa.output, file, stderr); err != nil {
+	if err := saveToStore(ctx, pa.store, pa.labels, pa.output, file, stderr, Backoff{}); err != nil {
 		return err
 	}
 	return checkRegressions(cmp, opts.Threshold)

@@ -44,6 +44,9 @@ type RunOptions struct {
 	OutputOptions
 	StoreOptions
 	ProfileUse
+	// Fleet places the run in a fleet run: its shard of the configurations,
+	// the file's fleet, the upload's retries.
+	Fleet FleetOptions
 }
 
 // Run measures opts.Target on the selected devices and prints the run table
@@ -90,6 +93,7 @@ type runPlan struct {
 	tool     results.ToolInfo
 	store    string
 	labels   map[string]string
+	fleet    FleetOptions
 
 	noDataWarmup bool
 	syncEach     bool
@@ -119,7 +123,7 @@ func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, 
 	if opts.Target == "" {
 		return nil, usageErr("'clmeter run' takes one target (a built-in: %s; a FILE.cl; or a FILE.yaml)", strings.Join(clkernels.Names(), ", "))
 	}
-	plan, err := newRunPlan(opts)
+	plan, err := newRunPlan(opts, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -143,11 +147,15 @@ func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, 
 		}
 		plan.items = append(plan.items, items...)
 	}
+	if plan.items, err = shardItems(plan.items, opts.Fleet.Shard, opts.Target, stderr); err != nil {
+		plan.mgr.Close()
+		return nil, err
+	}
 	return plan, nil
 }
 
 // newRunPlan checks the format, the result file and the store of opts.
-func newRunPlan(opts RunOptions) (*runPlan, error) {
+func newRunPlan(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 	if opts.Format == "" {
 		opts.Format = "table"
 	}
@@ -155,7 +163,7 @@ func newRunPlan(opts RunOptions) (*runPlan, error) {
 		return nil, usageErr("--format %q is not one of: %s", opts.Format, strings.Join(RunFormats, ", "))
 	}
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
-		store: opts.Store, labels: opts.Labels,
+		store: opts.Store, labels: opts.Labels, fleet: opts.Fleet,
 		noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach,
 		noProfile: opts.NoProfile, verbose: opts.Verbose, profileDir: opts.ProfileDir}
 	if plan.output != "" {
@@ -163,7 +171,7 @@ func newRunPlan(opts RunOptions) (*runPlan, error) {
 			return nil, err
 		}
 	}
-	if err := checkStore(plan.store); err != nil {
+	if err := checkFleetStore(plan.store, plan.fleet, stderr); err != nil {
 		return nil, err
 	}
 	return plan, nil
@@ -214,6 +222,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 	var w *results.Writer
 	defer func() { w.CloseInto(&err) }()
 	file := results.NewFile(plan.tool, plan.command)
+	file.Fleet = plan.fleet.Place
 	var done []results.Benchmark
 	invalid := 0
 	var abandoned error // the error of the benchmark an interrupt stopped
@@ -269,7 +278,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 		}
 	}
 	file.Benchmarks = done
-	if err := saveToStore(ctx, plan.store, plan.labels, plan.output, file, stderr); err != nil {
+	if err := saveToStore(ctx, plan.store, plan.labels, plan.output, file, stderr, plan.fleet.StoreRetry); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {

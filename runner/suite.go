@@ -53,6 +53,9 @@ type SuiteOptions struct {
 	// flagged device an error of kind fail.Outlier (runner/nodeview.go).
 	OutlierTolerance float64
 	FailOnOutlier    bool
+	// Fleet places the suite in a fleet run: its shard, the file's fleet,
+	// the upload's retries.
+	Fleet FleetOptions
 }
 
 // SuiteChoices are the suite names 'clmeter suite' takes.
@@ -102,7 +105,7 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	if err := checkStore(o.Store); err != nil {
+	if err := checkFleetStore(o.Store, o.Fleet, stderr); err != nil {
 		return err
 	}
 	m, err := NewManager(o.Cache, stderr)
@@ -110,6 +113,9 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer m.CloseContext(ctx)
+	if filter, err = suiteShard(ctx, m, o, filter, stderr); err != nil {
+		return err
+	}
 	return runSuite(ctx, m, o, filter, stdout, stderr)
 }
 
@@ -126,7 +132,9 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		return err
 	}
 	suite, _ := clkernels.LookupSuite(o.Suite)
-	sr := &suiteRun{output: o.Output, file: results.NewFile(o.Tool, o.Command), filtered: filter != nil}
+	file := results.NewFile(o.Tool, o.Command)
+	file.Fleet = o.Fleet.Place
+	sr := &suiteRun{output: o.Output, file: file, filtered: filter != nil}
 	defer func() { sr.w.CloseInto(&err) }()
 	if o.Output != "" && filter == nil { // with a filter, at its first match
 		if sr.w, err = results.Create(o.Output, sr.file); err != nil {
@@ -151,7 +159,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	if err := writeSuiteOutput(stdout, o, &sr.file, profileWriters(stdout, runs)); err != nil {
 		return err
 	}
-	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, sr.file, stderr); err != nil {
+	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, sr.file, stderr, o.Fleet.StoreRetry); err != nil {
 		return err
 	}
 	nodeErr := writeNodeView(stdout, stderr, o, &sr.file)

@@ -147,6 +147,9 @@ func (r *deviceRun) options(o SuiteOptions, filter *regexp.Regexp) clkernels.Opt
 			}
 		},
 		Emit: func(b results.Benchmark) error {
+			if o.Fleet.Shard.Count > 0 && !filter.MatchString(b.Name) {
+				return nil // a derived row (a best, a summary): of one shard, not of the device
+			}
 			r.done = append(r.done, b)
 			status := ""
 			if b.Error != "" {

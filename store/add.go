@@ -147,6 +147,7 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 	if err := Check(f, source); err != nil {
 		return Added{}, err
 	}
+	labels = fleetLabels(f, labels)
 	for k, v := range labels {
 		if err := CheckText("the label", k+"="+v); err != nil {
 			return Added{}, err
@@ -176,6 +177,9 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 		return a, nil
 	}
 	if err := s.insertResults(ctx, tx, f, a.UploadID, source); err != nil {
+		return a, err
+	}
+	if err := s.insertFleet(ctx, tx, f, a.UploadID); err != nil {
 		return a, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -476,11 +480,15 @@ func WithGit(ctx context.Context, labels map[string]string) map[string]string {
 // AddResultFile opens the store at location (creating the default SQLite file
 // if need be), adds f under source with labels and the current folder's git
 // labels, and closes it. It is what run, suite and compare call for --store.
+// A server that does not answer, or that goes away during the upload, gives
+// an error that errors.Is finds ErrUnreachable in (nothing was stored: the
+// upload is one transaction).
 func AddResultFile(ctx context.Context, location string, f *results.File, source string, labels map[string]string) (Added, error) {
 	st, err := Open(ctx, location, Options{Create: true})
 	if err != nil {
 		return Added{}, err
 	}
 	defer st.Close()
-	return st.Add(ctx, f, source, WithGit(ctx, labels))
+	a, err := st.Add(ctx, f, source, WithGit(ctx, labels))
+	return a, markUnreachable(err)
 }

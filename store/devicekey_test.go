@@ -92,6 +92,7 @@ func TestMigrationFillsDeviceKeys(t *testing.T) {
 			"DROP INDEX results_history",
 			"ALTER TABLE results DROP COLUMN device_key",
 			"CREATE INDEX results_history ON results (name, ok, params, device_id, created_ns, id, upload_id, median_ns, ci_low_ns, ci_high_ns, n, cv, valid)",
+			"DROP TABLE fleet_tasks",
 			"DELETE FROM schema_migrations WHERE version > 1",
 		} {
 			if _, err := s.db.Exec(stmt); err != nil {

@@ -120,6 +120,7 @@ DROP INDEX results_history;
 CREATE INDEX results_history ON results (name, ok, params, device_id, device_key, created_ns, id, upload_id,
 	median_ns, ci_low_ns, ci_high_ns, n, cv, valid);
 `, fillDeviceKeys},
+	{3, "fleet tasks: run, shard, attempt, node per upload and device", fleetSQL, nil},
 }
 
 // fillDeviceKeys sets the device key of every stored result, as Add would

@@ -59,6 +59,10 @@ const envHelp = `ENVIRONMENT:
    CLMETER_PROFILE_DIR     where device profiles (rooflines) are kept (default: the user cache folder)
    CLMETER_OPENCL_LIB      the OpenCL library to load instead of the system's libOpenCL
    CLMETER_OCLGRIND_ICD    Oclgrind's ICD library, for check and --device oclgrind
+   CLMETER_FLEET_RUN       the --fleet-run of suite and run (the fleet run a scheduler's task belongs to)
+   CLMETER_K8S_JOB, CLMETER_K8S_POD, CLMETER_K8S_NODE, CLMETER_K8S_NAMESPACE, CLMETER_K8S_INDEX_FAILURES
+                           a Kubernetes pod's job, pod, node, namespace and index failures, set from the
+                           downward API by the manifest of 'clmeter fleet kubernetes' (docs/FLEET.md)
    COLUMNS                 the width tables fit (default: the terminal's, else 100)`
 
 const exitHelp = `EXIT STATUS:

@@ -79,7 +79,7 @@ var runFlags = flagList([]cli.Flag{deviceFlag}, kernelFlags, []cli.Flag{
 	&cli.BoolFlag{Name: "no-profile", Usage: "do not measure a short device profile when none is stored (no roofline then)"},
 	&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "also print each kernel's resources (work-group limits, local and private memory, registers), clocks, and what the driver wrote while building"},
 	&cli.BoolFlag{Name: "check", Usage: "first run 'clmeter check' on the target (Oclgrind, check's own size); measure only when it finds nothing"},
-}, measureFlags, cacheFlags, storeFlags)
+}, measureFlags, cacheFlags, storeFlags, fleetFlags)
 
 func init() {
 	register(&cli.Command{
@@ -115,6 +115,9 @@ func init() {
 			}
 			opts, err := runOptions(c, c.Args().First())
 			if err != nil {
+				return err
+			}
+			if opts.Fleet, err = fleetFrom(c); err != nil {
 				return err
 			}
 			if opts.Format, err = checkFormat(c, runner.RunFormats...); err != nil {

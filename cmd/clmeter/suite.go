@@ -34,7 +34,7 @@ func init() {
 		&cli.StringFlag{Name: "outlier-tolerance", Value: "5%", Usage: "with several devices, flag one whose figure is worse than the median of its peers of the same model by more than this (5%, 0.05; above 0) and outside its noise"},
 		&cli.BoolFlag{Name: "fail-on-outlier", Usage: "exit with status 6 when the node view flags a device (several devices selected)"},
 	}
-	flags = append(append(flags, cacheFlags...), storeFlags...)
+	flags = append(append(append(flags, cacheFlags...), storeFlags...), fleetFlags...)
 	register(&cli.Command{
 		Name:      "suite",
 		Usage:     "run a built-in suite: " + strings.Join(runner.SuiteChoices(), ", "),
@@ -79,6 +79,9 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	}
 	o.FailOnOutlier = c.Bool("fail-on-outlier")
 	if o.Store, o.Labels, err = storeTarget(c); err != nil {
+		return o, err
+	}
+	if o.Fleet, err = fleetFrom(c); err != nil {
 		return o, err
 	}
 	size, err := units.ParseByteSize(c.String("max-size"))
