@@ -159,7 +159,7 @@ func pairRound(ctx context.Context, steps [2]*pairStep, round int, s Settings) e
 
 func newEngine(b Benchmark, s Settings) *engine {
 	r := &Result{Samples: []Sample{}, Warnings: []string{}, Settings: s}
-	r.Settings.Clock, r.Settings.Progress = nil, nil
+	r.Settings.Clock, r.Settings.Progress, r.Settings.Thread = nil, nil, nil
 	return &engine{b: b, s: s, r: r}
 }
 

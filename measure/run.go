@@ -101,7 +101,7 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	s = s.withDefaults()
 	e := &engine{b: b, s: s}
 	r := &Result{Samples: []Sample{}, Warnings: []string{}, Settings: s}
-	r.Settings.Clock, r.Settings.Progress = nil, nil
+	r.Settings.Clock, r.Settings.Progress, r.Settings.Thread = nil, nil, nil
 	e.r = r
 	defer e.stopWorker()
 	defer func() {
