@@ -2,9 +2,11 @@
 // Go compiler does not: only runtime/cl imports "C", nothing imports a command,
 // cmd/clmeter does not reach the OpenCL binding itself, the device layer sits
 // beneath the binary cache, the library finder and the doctor, only the
-// commands read CLMETER_* variables (CheckEnv), and results and store keep
-// data without rendering it. Its test runs the checks over the module as part
-// of 'make test'.
+// commands read CLMETER_* variables (CheckEnv), results and store keep data
+// without rendering it, and the measuring packages keep no mutable
+// package-level state but a listed few (CheckState: what is measured for a
+// device lives on its session). Its test runs the checks over the module as
+// part of 'make test'.
 package archcheck
 
 import (
