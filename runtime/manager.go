@@ -175,9 +175,12 @@ func (m *Manager) Select(spec string) ([]*Device, error) {
 // for the device for ever. The Manager must not be used after.
 func (m *Manager) Close() { m.CloseContext(context.Background()) }
 
-// release releases every context and queue made, but a busy device's.
+// release releases every context and queue made, but a busy device's, and
+// gives up the devices' idle driver threads (the first becomes the next
+// Manager's, prepared).
 func (m *Manager) release() {
 	for _, d := range m.devices {
+		d.thread.Close()
 		if d.busy.Load() {
 			continue
 		}

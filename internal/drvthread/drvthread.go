@@ -202,6 +202,32 @@ func (h *Home) Acquire() *Worker {
 	return newWorker(nil)
 }
 
+// Close gives up h's driver thread when no caller holds it: it becomes the
+// spare thread again, prepared, for the next Home to start (the device's
+// Manager was closed, and a later one's first device takes it), or ends when
+// there is a spare already. A thread a caller holds is left to it. h may be
+// used again after: its next Acquire starts a thread.
+func (h *Home) Close() {
+	h.mu.Lock()
+	w := h.idle
+	if w == nil {
+		h.mu.Unlock()
+		return
+	}
+	h.idle, h.started = nil, false
+	h.mu.Unlock()
+	spare.Lock()
+	defer spare.Unlock()
+	if spare.w == nil {
+		w.home = nil
+		spare.w, spare.offered, spare.prepared = w, true, true
+		return
+	}
+	if !w.main {
+		close(w.jobs)
+	}
+}
+
 // Alone returns a thread for one caller with no Home (a benchmark of no
 // device's): it ends at Release or Retire.
 func Alone() *Worker { return newWorker(nil) }

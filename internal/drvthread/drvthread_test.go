@@ -238,3 +238,31 @@ func TestServeMainIsTheDriverThread(t *testing.T) {
 		t.Fatal("ServeMain did not return once its body had")
 	}
 }
+
+// A closed Home's thread, prepared, goes to the next Home to start (the next
+// Manager's first device): threads do not pile up across Managers.
+func TestCloseGivesTheThreadOn(t *testing.T) {
+	var prepared atomic.Int32
+	reset(t, func() { prepared.Add(1) })
+	var a, b Home
+	defer stop(&b)
+	w := a.Acquire()
+	first := tid(w)
+	w.Release()
+	a.Close()
+	w = b.Acquire()
+	if got := tid(w); got != first {
+		t.Errorf("the next Home's thread is %d, the closed one's %d", got, first)
+	}
+	w.Release()
+	if n := prepared.Load(); n != 1 {
+		t.Errorf("Prepare ran %d times, want once", n)
+	}
+	// A held thread is left to its caller; the Home starts anew after.
+	h := b.Acquire()
+	b.Close()
+	if tid(h) != first {
+		t.Error("Close took a held thread away")
+	}
+	h.Release()
+}
