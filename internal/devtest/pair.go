@@ -17,8 +17,9 @@ const pairEnv = "CLMETER_DEVTEST_PAIR"
 // devices (two "pthread" CPU devices of one name): what Pair's child runs with.
 const PairDevices = "pthread pthread"
 
-// Pair gives a test two devices of one name to measure at once. OpenCL lists
-// its devices once a process, so Pair runs t's test again in a child process
+// Pair gives a test two devices of one name to measure at once: two of this
+// machine's (two GPUs of one model), else PoCL's. OpenCL lists its devices
+// once a process, so for PoCL's Pair runs t's test again in a child process
 // with POCL_DEVICES set to PairDevices (the child's test binary is the
 // parent's: built with -race, it runs with it), reports the child's output
 // and returns ok false: the parent's test then returns at once. In the child
@@ -26,29 +27,35 @@ const PairDevices = "pthread pthread"
 // finds no two devices (no PoCL).
 func Pair(t *testing.T) (a, b *runtime.Device, ok bool) {
 	t.Helper()
-	if os.Getenv(pairEnv) != "1" {
-		runPairChild(t)
-		return nil, nil, false
-	}
+	child := os.Getenv(pairEnv) == "1"
 	m := runtime.NewManager()
 	t.Cleanup(m.Close)
 	devs, err := m.Devices()
 	if err != nil {
 		skip(t, err)
 	}
-	var pair []*runtime.Device
-	for _, d := range devs {
-		if len(pair) > 0 && d.Info.Name != pair[0].Info.Name {
-			continue
-		}
-		if strings.Contains(d.Platform.Name, "Portable Computing Language") {
-			pair = append(pair, d)
+	if a, b := twoOfOneName(devs); b != nil {
+		return a, b, true
+	}
+	if !child {
+		runPairChild(t)
+		return nil, nil, false
+	}
+	t.Skipf("POCL_DEVICES=%q gave no two devices of one name", PairDevices)
+	return nil, nil, false
+}
+
+// twoOfOneName returns the first two devices of one name and platform (two
+// GPUs of one model, PoCL's two pthread devices), or nil.
+func twoOfOneName(devs []*runtime.Device) (a, b *runtime.Device) {
+	for i, d := range devs {
+		for _, e := range devs[i+1:] {
+			if e.Info.Name == d.Info.Name && e.PlatformIndex == d.PlatformIndex {
+				return d, e
+			}
 		}
 	}
-	if len(pair) < 2 {
-		t.Skipf("POCL_DEVICES=%q gave %d PoCL devices, want two", PairDevices, len(pair))
-	}
-	return pair[0], pair[1], true
+	return nil, nil
 }
 
 // runPairChild runs t's test in a child process with two PoCL devices, and
