@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
+	"time"
 )
 
 // gcPauseCap is how much the Go heap may grow while the collector is paused
@@ -20,6 +21,10 @@ const gcPauseCap = 256 << 20
 // which would run it inside a loop.
 const gcBarrier = 128 << 20
 
+// gcBarrierWait is the longest a timed loop waits at the barrier: the
+// default time budget of one benchmark (DefaultMaxTime).
+const gcBarrierWait = DefaultMaxTime
+
 // gcCoord is the one rule of the process for the Go collector and the timed
 // loops of every device measured at once:
 //
@@ -31,7 +36,10 @@ const gcBarrier = 128 << 20
 //   - no timed loop starts while a collection runs;
 //   - once the heap grew gcBarrier past its size after the last collection
 //     while a collection waits, no timed loop starts until it has run (the
-//     loops running end first: a device waits at most one benchmark).
+//     loops running end first: a device waits at most one benchmark), or
+//     for gcBarrierWait at most: a loop that never ends (a device hung with
+//     no kernel time-out) does not hold the other devices; past the wait
+//     the memory limit is the collector's bound again.
 //
 // So a collection never lands inside another device's timed loop. It is
 // process-wide because the collector is one a process.
@@ -51,16 +59,17 @@ type gcCoord struct {
 	limit        int64
 	limitChanged bool
 	// collect runs a collection, heap reads the heap's size now (tests
-	// replace them).
-	collect func()
-	heap    func() uint64
+	// replace them); barrierWait is gcBarrierWait.
+	collect     func()
+	heap        func() uint64
+	barrierWait time.Duration
 }
 
 // gc is the process's coordinator.
 var gc = newGCCoord(goruntime.GC, heapBytes)
 
 func newGCCoord(collect func(), heap func() uint64) *gcCoord {
-	return &gcCoord{changed: make(chan struct{}), collect: collect, heap: heap}
+	return &gcCoord{changed: make(chan struct{}), collect: collect, heap: heap, barrierWait: gcBarrierWait}
 }
 
 // heapBytes is the bytes of the Go heap's objects now, live or not yet
@@ -84,12 +93,21 @@ func (c *gcCoord) signal() {
 // first (see gcCoord), then pauses the collector. It returns the function
 // that ends the loop, or ctx's error when ctx ends the wait.
 func (c *gcCoord) enter(ctx context.Context) (leave func(), err error) {
+	var expired <-chan time.Time
+	waited := false // at the barrier, for barrierWait
 	c.mu.Lock()
-	for c.collecting || (c.pending && c.heap() >= c.afterGC+gcBarrier) {
+	for c.collecting || (c.pending && !waited && c.heap() >= c.afterGC+gcBarrier) {
+		if !c.collecting && expired == nil {
+			t := time.NewTimer(c.barrierWait)
+			defer t.Stop()
+			expired = t.C
+		}
 		ch := c.changed
 		c.mu.Unlock()
 		select {
 		case <-ch:
+		case <-expired:
+			waited = true
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}

@@ -103,6 +103,32 @@ func TestGCCoordBarrier(t *testing.T) {
 	held()
 }
 
+// A loop that never ends (a device hung with no time-out) holds the others
+// at the barrier for barrierWait at most.
+func TestGCCoordBarrierBounded(t *testing.T) {
+	c := newGCCoord(func() {}, func() uint64 { return 2 * gcBarrier })
+	c.barrierWait = time.Millisecond
+	hung, _ := c.enter(context.Background())
+	c.request()
+	done := make(chan error)
+	go func() {
+		leave, err := c.enter(context.Background())
+		if err == nil {
+			leave()
+		}
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("a hung loop held another device at the barrier")
+	}
+	hung()
+}
+
 // Two Runs at once (two devices): the collection each asks for at its end
 // never runs while the other is in its timed loop, and runs once both are out.
 func TestGCNotInAnotherRunsLoop(t *testing.T) {
