@@ -3,10 +3,12 @@
 // cmd/clmeter does not reach the OpenCL binding itself, the device layer sits
 // beneath the binary cache, the library finder and the doctor, only the
 // commands read CLMETER_* variables (CheckEnv), results and store keep data
-// without rendering it, no function is over 80 lines (CheckFuncLength), no
-// command file over 300 (CheckCommandFiles), and nothing outside the harness
-// times in a loop but the listed exceptions (CheckTimingLoops). Its test runs
-// the checks over the module as part of 'make test'.
+// without rendering it, the measuring packages keep no mutable package-level
+// state but a listed few (CheckState: what is measured for a device lives on
+// its session), no function is over 80 lines (CheckFuncLength), no command
+// file over 300 (CheckCommandFiles), and nothing outside the harness times in
+// a loop but the listed exceptions (CheckTimingLoops). Its test runs the
+// checks over the module as part of 'make test'.
 package archcheck
 
 import (

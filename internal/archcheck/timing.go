@@ -19,7 +19,7 @@ var timingLoops = map[string]string{
 	"clkernels/experiments_coldstart.go RunColdStartChild": "process start-up: a fresh process's first enumeration, context, build and launch happen once a process",
 	"clkernels/experiments_firsttouch.go hostFirstTouch":   "first touch: run 1 on fresh pages is the figure, runs 2-5 its baseline; a warm-up removes it",
 	"cachebench/child.go benchLaunch":                      "process start-up: the time to first result of a fresh process and its steady launch, inside the process's own wall time",
-	"clkernels/launch.go pickLocal":                        "a decision in the launch benchmark's Setup, inside the harness's own measurement of it; recorded in Extra, never a figure",
+	"clkernels/launch.go raceLocal":                        "a decision in the launch benchmark's Setup, inside the harness's own measurement of it; recorded in Extra, never a figure",
 	"profile/coreclock_amd64.go measureChains":             "the CPU's core clock from host instruction chains (no device, no launches), fastest of alternating runs",
 	"runtime/timeline/timeline.go calibrateTimer":          "a trace's clock mapping: host readings bracketing a device reading, the tightest kept; no figure",
 	"runtime/timeline/timeline.go calibrateMarker":         "a trace's clock mapping: host readings bracketing a marker, the tightest kept; no figure",
