@@ -29,6 +29,8 @@ type Sequence struct {
 	// Emit receives each finished record in order; its error stops the
 	// sequence.
 	Emit func(results.Benchmark) error
+	// done are the records of the steps that ran, by name (see Step.From).
+	done map[string]results.Benchmark
 }
 
 // Hand hands b on (Emit) and returns what stops the sequence: Emit's error
