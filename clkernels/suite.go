@@ -82,13 +82,13 @@ func (s Suite) Run(ctx context.Context, dev *runtime.Device, o Options) error {
 	return nil
 }
 
-// List returns the records the suite would hand on, in order, with Filter
+// List returns the steps the suite would run, in order, with Filter
 // applied, without measuring: sizes decided from the device and the budget;
 // a memory working set that only a probe finds is named, not probed (its
 // step, peaks/working-set, says up to what size it would probe).
-func (s Suite) List(dev *runtime.Device, o Options) []results.Benchmark {
+func (s Suite) List(dev *runtime.Device, o Options) []harness.Listed {
 	state := &suiteState{}
-	var out []results.Benchmark
+	var out []harness.Listed
 	for _, part := range s.each() {
 		p := part.plan(context.Background(), dev, o, state)
 		p.listing = true

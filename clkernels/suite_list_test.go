@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/results"
 )
 
@@ -17,12 +18,29 @@ func names(bs []results.Benchmark) []string {
 	return n
 }
 
+func listedNames(ls []harness.Listed) []string {
+	var n []string
+	for _, l := range ls {
+		n = append(n, l.Name)
+	}
+	return n
+}
+
+func paramOf(l harness.Listed, name string) string {
+	for _, p := range l.Params {
+		if p.Name == name {
+			return p.Value
+		}
+	}
+	return ""
+}
+
 // TestListQuickIsWhatRuns: the list of quick is, name for name and in order,
 // what a Small run emits.
 func TestListQuickIsWhatRuns(t *testing.T) {
 	dev := device(t)
 	s, _ := LookupSuite("quick")
-	listed := names(s.List(dev, Options{Settings: tiny, Small: true}))
+	listed := listedNames(s.List(dev, Options{Settings: tiny, Small: true}))
 	ran := names(runSuite(t, "quick"))
 	if strings.Join(listed, "\n") != strings.Join(ran, "\n") {
 		t.Errorf("quick lists\n  %q\nbut runs\n  %q", listed, ran)
@@ -35,17 +53,17 @@ func TestListPeaksNamesTheWorkingSet(t *testing.T) {
 	dev := device(t)
 	s, _ := LookupSuite("peaks")
 	bs := s.List(dev, Options{})
-	if len(bs) == 0 || bs[0].Name != WorkingSetName || !strings.HasPrefix(bs[0].Params["probe"], "up to ") {
-		t.Fatalf("peaks list does not start with the working-set probe: %q", names(bs))
+	if len(bs) == 0 || bs[0].Name != WorkingSetName || bs[0].How != harness.HowSizing || !strings.HasPrefix(paramOf(bs[0], "probe"), "up to ") {
+		t.Fatalf("peaks list does not start with the working-set probe: %q", listedNames(bs))
 	}
 	seen := map[string]bool{}
 	for _, b := range bs {
 		seen[b.Name] = true
-		if strings.HasPrefix(b.Name, "peaks/bandwidth/") && b.Params["size"] != "working set" {
-			t.Errorf("%s: size %q, want the working set named", b.Name, b.Params["size"])
+		if strings.HasPrefix(b.Name, "peaks/bandwidth/") && paramOf(b, "size") != "working set" {
+			t.Errorf("%s: size %q, want the working set named", b.Name, paramOf(b, "size"))
 		}
-		if b.Identity == nil || b.Identity.Suite != "peaks" || b.Kind != "suite:peaks" {
-			t.Errorf("%s: identity %+v kind %q", b.Name, b.Identity, b.Kind)
+		if b.Identity == nil || b.Identity.Suite != "peaks" {
+			t.Errorf("%s: identity %+v", b.Name, b.Identity)
 		}
 	}
 	for _, n := range []string{"peaks/bandwidth/stride/float4", "peaks/bandwidth-best", "peaks/local-bandwidth-best", "peaks/compute/float/4", "peaks/compute-best/float"} {
@@ -60,7 +78,7 @@ func TestListPeaksNamesTheWorkingSet(t *testing.T) {
 func TestListFilter(t *testing.T) {
 	dev := device(t)
 	s, _ := LookupSuite("peaks")
-	got := names(s.List(dev, Options{Small: true, Filter: regexp.MustCompile("compute/float/")}))
+	got := listedNames(s.List(dev, Options{Small: true, Filter: regexp.MustCompile("compute/float/")}))
 	want := []string{}
 	for _, w := range VectorWidths {
 		want = append(want, "peaks/compute/float/"+itoa(w))

@@ -182,11 +182,31 @@ func (q *Sequence) anyRan(names []string) bool {
 	return false
 }
 
-// List returns the records steps would start from, in order, as Run would
-// hand them on when every step runs: Filter applied, and a derived step
-// listed when one of its sources is.
-func (q *Sequence) List(steps []Step) []results.Benchmark {
-	var out []results.Benchmark
+// A Listed step is what Sequence.List says of a step.
+type Listed struct {
+	Name     string            `json:"name"`
+	Identity *results.Identity `json:"identity,omitempty"`
+	Params   []results.Param   `json:"params"`
+	// How is how it is made: "measured" (the harness measures it),
+	// "derived" (from the records of From), "self-timed" (timed by the
+	// step itself), or "sizing" (a record made while sizing the steps).
+	How  string   `json:"how"`
+	From []string `json:"from,omitempty"`
+}
+
+// How a listed step is made (Listed.How).
+const (
+	HowMeasured  = "measured"
+	HowDerived   = "derived"
+	HowSelfTimed = "self-timed"
+	HowSizing    = "sizing"
+)
+
+// List returns the steps, in order, as Run would hand them on when every
+// step runs: Filter applied, and a derived step listed when one of its
+// sources is. Nothing is measured.
+func (q *Sequence) List(steps []Step) []Listed {
+	var out []Listed
 	listed := map[string]bool{}
 	for _, st := range steps {
 		keep := st.Record || q.keeps(st.Base.Name)
@@ -198,8 +218,21 @@ func (q *Sequence) List(steps []Step) []results.Benchmark {
 		}
 		if keep {
 			listed[st.Base.Name] = true
-			out = append(out, st.Base)
+			out = append(out, listedOf(st))
 		}
 	}
 	return out
+}
+
+func listedOf(st Step) Listed {
+	l := Listed{Name: st.Base.Name, Identity: st.Base.Identity, Params: st.Base.OrderedParams(), How: HowMeasured}
+	switch {
+	case st.Record:
+		l.How = HowSizing
+	case st.Derive != nil:
+		l.How, l.From = HowDerived, st.From
+	case st.Figures != nil:
+		l.How = HowSelfTimed
+	}
+	return l
 }

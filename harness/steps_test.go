@@ -52,8 +52,8 @@ func TestSequenceRunSteps(t *testing.T) {
 			t.Errorf("filter %q ran %q, want %q", c.filter, emitted, c.want)
 		}
 		var listed []string
-		for _, b := range q.List(steps(clock)) {
-			listed = append(listed, b.Name)
+		for _, l := range q.List(steps(clock)) {
+			listed = append(listed, l.Name)
 		}
 		// List cannot know what When decides: it lists b/when whenever the
 		// filter keeps it.
