@@ -102,11 +102,15 @@ func (p *plan) record(b results.Benchmark) {
 	p.add(harness.Step{Base: b, Record: true})
 }
 
+// ProbedSize is the size parameter of a listed benchmark whose working set
+// the working-set probe decides when the suite runs (Suite.List).
+const ProbedSize = "probed"
+
 // sized declares a kernel benchmark over a working set of bytes that is
 // measured again over a smaller one when its launches are too slow for the
 // minimum samples inside the time budget (see shrinkStep). def gives its
 // identity and params at a working set; while listing with the working set
-// unprobed (bytes 0), the size is named "working set".
+// unprobed (bytes 0), the size is named ProbedSize.
 func (p *plan) sized(name string, bytes int64, def func(bytes int64) (results.Identity, []param), mk func(bytes int64) (*runtime.KernelBenchmark, error)) string {
 	st := p.sizedStep(name, bytes, def, mk)
 	if bytes > 0 {
@@ -123,13 +127,14 @@ func (p *plan) sizedStep(name string, bytes int64, def func(bytes int64) (result
 		base = p.base(name, &id, params)
 	} else {
 		id, params := def(1 << 20)
+		id.WorkingSetBytes, id.Region, id.OffPlateau = 0, "", false
 		base = p.base(name, &id, nil)
 		for _, ps := range params {
-			if ps.name == "region" || ps.name == "plateau" || ps.name == "array" || ps.name == "elements" {
+			switch ps.name {
+			case "region", "plateau", "elements":
 				continue
-			}
-			if ps.name == "size" {
-				ps.value = "working set"
+			case "size", "array":
+				ps.value = ProbedSize
 			}
 			base.SetParam(ps.name, ps.value)
 		}

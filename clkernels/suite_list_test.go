@@ -59,7 +59,7 @@ func TestListPeaksNamesTheWorkingSet(t *testing.T) {
 	seen := map[string]bool{}
 	for _, b := range bs {
 		seen[b.Name] = true
-		if strings.HasPrefix(b.Name, "peaks/bandwidth/") && paramOf(b, "size") != "working set" {
+		if strings.HasPrefix(b.Name, "peaks/bandwidth/") && paramOf(b, "size") != ProbedSize {
 			t.Errorf("%s: size %q, want the working set named", b.Name, paramOf(b, "size"))
 		}
 		if b.Identity == nil || b.Identity.Suite != "peaks" {

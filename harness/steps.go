@@ -186,12 +186,18 @@ func (q *Sequence) anyRan(names []string) bool {
 type Listed struct {
 	Name     string            `json:"name"`
 	Identity *results.Identity `json:"identity,omitempty"`
-	Params   []results.Param   `json:"params"`
+	Params   []ListedParam     `json:"params"`
 	// How is how it is made: "measured" (the harness measures it),
 	// "derived" (from the records of From), "self-timed" (timed by the
 	// step itself), or "sizing" (a record made while sizing the steps).
 	How  string   `json:"how"`
 	From []string `json:"from,omitempty"`
+}
+
+// A ListedParam is one parameter of a listed step.
+type ListedParam struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // How a listed step is made (Listed.How).
@@ -225,7 +231,10 @@ func (q *Sequence) List(steps []Step) []Listed {
 }
 
 func listedOf(st Step) Listed {
-	l := Listed{Name: st.Base.Name, Identity: st.Base.Identity, Params: st.Base.OrderedParams(), How: HowMeasured}
+	l := Listed{Name: st.Base.Name, Identity: st.Base.Identity, Params: []ListedParam{}, How: HowMeasured}
+	for _, p := range st.Base.OrderedParams() {
+		l.Params = append(l.Params, ListedParam{p.Name, p.Value})
+	}
 	switch {
 	case st.Record:
 		l.How = HowSizing

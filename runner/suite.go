@@ -58,6 +58,8 @@ type SuiteOptions struct {
 	Command []string
 	// Child reruns this command in a child process, as RunOptions.Child.
 	Child []string
+	// List prints the suite's steps (Filter applied) without measuring.
+	List bool
 }
 
 // SuiteChoices are the suite names 'clmeter suite' takes.
@@ -99,6 +101,9 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 			return usageErr("--filter: %q is not a regular expression (%v): write it as Go's regexp reads it, e.g. 'compute/(float|double)'", o.Filter, err)
 		}
 	}
+	if o.List && (o.Output != "" || o.Store != "") {
+		return usageErr("--list measures nothing: leave out --output and --store")
+	}
 	if o.Output != "" {
 		if err := results.CheckWritable(o.Output); err != nil {
 			return err
@@ -112,6 +117,9 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer m.CloseContext(ctx)
+	if o.List {
+		return listSuite(m, o, filter, stdout)
+	}
 	return runSuite(ctx, m, o, filter, stdout, stderr)
 }
 

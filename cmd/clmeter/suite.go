@@ -27,6 +27,7 @@ func init() {
 		&cli.StringFlag{Name: "max-size", Value: "256MiB", Usage: "largest transfer size (4KiB..256MiB, also capped by the device's largest allocation)"},
 		&cli.StringFlag{Name: "filter", Usage: "run only the benchmarks whose names match this regular expression (e.g. 'compute/(float|double)')"},
 		&cli.StringFlag{Name: "max-memory", Usage: "lower the memory budget of one benchmark's buffers to this size (default: a quarter of the smaller of the device's memory and the host's available memory, each buffer within the device's largest allocation)"},
+		&cli.BoolFlag{Name: "list", Usage: "list the suite's benchmarks (with --filter, those it matches) and their parameters without measuring; --format json writes them as JSON"},
 		&cli.BoolFlag{Name: "no-profile", Usage: "leave the stored device profile alone (peaks, streams, launch, transfers, quick and all update it)"},
 		&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
 	}
@@ -55,7 +56,7 @@ func init() {
 
 func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	o := runner.SuiteOptions{Suite: "quick", Device: c.String("device"), Output: c.String("output"), Small: c.Bool("small"), Filter: c.String("filter"),
-		Cache: cacheOptions(c), Tool: toolInfo(), Command: recordedCommand(c), NoProfile: c.Bool("no-profile"), ProfileDir: env.profileDir(), Child: rerunCommand(c)}
+		Cache: cacheOptions(c), Tool: toolInfo(), Command: recordedCommand(c), NoProfile: c.Bool("no-profile"), List: c.Bool("list"), ProfileDir: env.profileDir(), Child: rerunCommand(c)}
 	if c.NArg() > 1 {
 		return o, usageErr("'clmeter suite' takes one suite name, got %d arguments", c.NArg())
 	}
