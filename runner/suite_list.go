@@ -58,7 +58,7 @@ func listSuite(m *runtime.Manager, o SuiteOptions, filter *regexp.Regexp, stdout
 // writeListed prints one device's list as a table fitted to width, with
 // notes on the steps that are not measured by the harness.
 func writeListed(w io.Writer, l listedSuite, width int) {
-	fmt.Fprintf(w, "suite %s on %s: %s (nothing measured)\n", l.Suite, l.Device, units.Count(len(l.Steps), "step"))
+	table.WriteWrapped(w, fmt.Sprintf("suite %s on %s: %s (nothing measured)", l.Suite, l.Device, units.Count(len(l.Steps), "step")), width, "", "  ")
 	t := table.New(table.Column{Header: "#", Right: true}, table.Column{Header: "BENCHMARK"},
 		table.Column{Header: "KIND", Drop: 2}, table.Column{Header: "PARAMS", Wrap: true, Drop: 1}, table.Column{Header: "HOW", Drop: 3})
 	sized := false
