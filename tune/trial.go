@@ -67,6 +67,13 @@ func runTrial(ctx context.Context, k *spec.Kernel, dev *runtime.Device, in spec.
 	ref.pending = true
 	it.Make = func() (harness.Bench, error) { return harness.Kernel(kb), nil }
 	b, err := harness.Measure(ctx, it)
+	if harness.Stops(err) {
+		// The harness's rule for an interruption and abandoned work: the
+		// search stops (the device may still be busy), keeping the record.
+		t.stop, t.Skipped = err, "stopped: "+reason(err)
+		t.Bench = b
+		return t
+	}
 	if err != nil {
 		return skip(b, strings.TrimPrefix(reason(err), "setup: "))
 	}
