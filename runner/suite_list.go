@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"strings"
 
@@ -32,9 +33,10 @@ func listSuite(m *runtime.Manager, o SuiteOptions, filter *regexp.Regexp, stdout
 		return fail.With(fail.NoDevice, err)
 	}
 	suite, _ := clkernels.LookupSuite(o.Suite)
+	exe, _ := os.Executable() // as the run has it: coldstart lists its fresh process
 	var lists []listedSuite
 	for _, d := range devs {
-		co := clkernels.Options{Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter}
+		co := clkernels.Options{Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe}
 		lists = append(lists, listedSuite{Suite: o.Suite, Device: d.Label(), Steps: suite.List(d, co)})
 	}
 	if filter != nil && len(lists) > 0 && !measures(lists[0].Steps) {
