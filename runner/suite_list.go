@@ -54,6 +54,9 @@ func listSuite(m *runtime.Manager, o SuiteOptions, filter *regexp.Regexp, stdout
 		}
 		writeListed(stdout, l, width)
 	}
+	if suite.FillProfile && !o.NoProfile {
+		table.WriteWrapped(stdout, "After the suite, what the device profile still lacks (bandwidth, float compute, launch latency, pinned transfers) is measured as a short profile of its own; --no-profile leaves the profile alone.", width, "", "  ")
+	}
 	return nil
 }
 
