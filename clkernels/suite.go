@@ -294,8 +294,11 @@ func launchSteps(p *plan) {
 
 // launch declares the launch benchmark of mode and returns its name.
 func (p *plan) launch(mode string) string {
-	lb, _ := NewLaunchBenchmark(p.dev, mode) // mode is one of LaunchModes
-	return p.plain("launch/"+mode, &results.Identity{Kind: results.KindLaunch, Mode: mode}, []param{{"mode", mode}}, lb.Timer(), func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+	var timer measure.Timer
+	if lb, err := NewLaunchBenchmark(p.dev, mode); err == nil {
+		timer = lb.Timer() // else the step fails to make it, saying why
+	}
+	return p.plain("launch/"+mode, &results.Identity{Kind: results.KindLaunch, Mode: mode}, []param{{"mode", mode}}, timer, func() (measure.Benchmark, func() *results.ProgramInfo, error) {
 		lb, err := NewLaunchBenchmark(p.dev, mode)
 		if err != nil {
 			return nil, nil, err
