@@ -46,6 +46,16 @@ type Step struct {
 	// Record, when set, is handed on as Base is (a record made while the
 	// steps were sized: the working-set row); Filter does not apply.
 	Record bool
+	// Device, when set, runs the step in place of the sequence's (a run
+	// over several devices).
+	Device Device
+	// Watch, when set, watches the device's clocks around the measurement.
+	Watch func() Watcher
+	// RecordSizes adds the NDRange's sizes to the record's parameters.
+	RecordSizes bool
+	// Progress, when set, is told the measurement's progress in place of
+	// the sequence's Settings.Progress.
+	Progress func(measure.Progress)
 }
 
 // Run runs steps in order, handing each record on (Emit), and returns what
@@ -111,8 +121,16 @@ func (q *Sequence) measureStep(st Step) (results.Benchmark, error) {
 	if st.Retry != nil {
 		s.ShortUnvalidated = true
 	}
-	b, err := Measure(q.Ctx, Item{Base: &st.Base, Device: q.Device, Make: st.Make, Settings: s, Timer: st.Timer, Modes: st.Modes, FailInvalid: true})
-	if err != nil && Stops(err) {
+	if st.Progress != nil {
+		s.Progress = st.Progress
+	}
+	dev := q.Device
+	if st.Device != nil {
+		dev = st.Device
+	}
+	b, err := Measure(q.Ctx, Item{Base: &st.Base, Device: dev, Make: st.Make, Settings: s, Timer: st.Timer, Modes: st.Modes,
+		FailInvalid: !q.Strict, Watch: st.Watch, RecordSizes: st.RecordSizes})
+	if err != nil && (q.Strict || Stops(err)) {
 		return b, err
 	}
 	return b, nil
