@@ -29,15 +29,15 @@ const (
 var ExperimentSuites = []string{SuiteColdStart, SuiteFirstTouch, SuiteMatmul, SuiteReduction}
 
 func init() {
-	registerSuite(Suite{Name: SuiteColdStart, run: runColdStart, Description: "Matrix multiplication at ten growing sizes, timed holistically in a fresh clmeter process " +
+	registerSuite(Suite{Name: SuiteColdStart, steps: coldStartSteps, Description: "Matrix multiplication at ten growing sizes, timed holistically in a fresh clmeter process " +
 		"(runtime start-up, JIT and first touch inflate the first size), then in-process after warm-up with a copy-in / " +
 		"compute / copy-out / total breakdown, and the time of each start-up step."})
-	registerSuite(Suite{Name: SuiteFirstTouch, run: runFirstTouch, Description: "A copy of 32 Mi ints on the device (kernel) and on the host (memory from the OS), " +
+	registerSuite(Suite{Name: SuiteFirstTouch, steps: firstTouchSteps, Description: "A copy of 32 Mi ints on the device (kernel) and on the host (memory from the OS), " +
 		"with neither buffer warmed, only the source warmed and both warmed, five runs over the same fresh buffers: " +
 		"first-touch (page-in, zeroing) cost shows in run 1 and vanishes when both are warmed."})
-	registerSuite(Suite{Name: SuiteMatmul, run: runMatmul, Description: "Naive versus tiled (local memory) matrix multiplication on a square size that fits the device, " +
+	registerSuite(Suite{Name: SuiteMatmul, steps: matmulSteps, Description: "Naive versus tiled (local memory) matrix multiplication on a square size that fits the device, " +
 		"both validated against the CPU; the speedup compares compute only (device-timed medians)."})
-	registerSuite(Suite{Name: SuiteReduction, run: runReduction, Description: "Sum of 16 Mi floats by tiled tree reduction (tile 512, passes until one value), " +
+	registerSuite(Suite{Name: SuiteReduction, steps: reductionSteps, Description: "Sum of 16 Mi floats by tiled tree reduction (tile 512, passes until one value), " +
 		"divergent (tid % (2*s) == 0) versus non-divergent (index = 2*s*tid) indexing, as the article wrote them, and sequential addressing (stride halving, tid < s); per-kernel device times summed " +
 		"over the passes, validated against a double-precision CPU sum."})
 }
@@ -229,32 +229,26 @@ func MatmulSquare(dev *runtime.Device, small bool) int {
 	return n
 }
 
-func runMatmul(r *runner) error {
-	n := MatmulSquare(r.dev, r.o.Small)
+func matmulSteps(p *plan) {
+	n := MatmulSquare(p.dev, p.o.Small)
 	s := MatmulSize{n, n, n}
-	tile := MatmulTile(r.dev)
-	medians := map[string]time.Duration{}
-	timer := "device"
+	tile := MatmulTile(p.dev)
+	var names []string
 	for _, k := range []string{MatmulNaive, MatmulTiled} {
-		variant := k[len("matmul_"):]
-		res, err := r.kernel("matmul/"+variant, []param{{"kernel", k}, {"size", s.String()}, {"work-group", fmt.Sprintf("%dx%d", tile, tile)}}, func() (*runtime.KernelBenchmark, error) {
-			return MatmulBenchmark(r.dev, k, s, tile)
-		})
-		if err != nil {
-			return err
-		}
-		if validOK(res) {
-			medians[variant] = res.Summary.Median
-			timer = string(res.Timer)
-		}
+		names = append(names, p.kernel("matmul/"+k[len("matmul_"):], nil, []param{{"kernel", k}, {"size", s.String()}, {"work-group", fmt.Sprintf("%dx%d", tile, tile)}}, func() (*runtime.KernelBenchmark, error) {
+			return MatmulBenchmark(p.dev, k, s, tile)
+		}))
 	}
-	if medians["naive"] > 0 && medians["tiled"] > 0 {
-		sp := float64(medians["naive"]) / float64(medians["tiled"])
-		return r.figures("matmul/speedup", []param{{"size", s.String()}}, []results.Figure{
-			{Name: "tiled speedup", Value: sp, Unit: "x", Note: fmt.Sprintf("naive median %.4g ms / tiled median %.4g ms, compute only (%s timer)", ms(medians["naive"]), ms(medians["tiled"]), timer)},
-		}, map[string]any{"naive_ns": int64(medians["naive"]), "tiled_ns": int64(medians["tiled"])})
-	}
-	return nil
+	p.derived("matmul/speedup", nil, []param{{"size", s.String()}}, names, func(ran map[string]results.Benchmark) ([]results.Figure, map[string]any, bool) {
+		naive, tiled := ran[names[0]].Measurement, ran[names[1]].Measurement
+		if !validOK(naive) || !validOK(tiled) || naive.Summary.Median <= 0 || tiled.Summary.Median <= 0 {
+			return nil, nil, false
+		}
+		n, t := naive.Summary.Median, tiled.Summary.Median
+		return []results.Figure{
+			{Name: "tiled speedup", Value: float64(n) / float64(t), Unit: "x", Note: fmt.Sprintf("naive median %.4g ms / tiled median %.4g ms, compute only (%s timer)", ms(n), ms(t), tiled.Timer)},
+		}, map[string]any{"naive_ns": int64(n), "tiled_ns": int64(t)}, true
+	})
 }
 
 // medianDur returns the median of ds (zero when empty).

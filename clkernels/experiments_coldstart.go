@@ -2,12 +2,12 @@ package clkernels
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/isolate"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -203,12 +203,12 @@ func releaseBuffers(bufs []*cl.Buffer) {
 }
 
 // freshColdStart runs the child process and reads its JSON line.
-func (r *runner) freshColdStart() (*ColdStartChild, error) {
-	args := append(append([]string{r.o.Executable}, ColdStartChildCommand...), "--device", r.dev.Ref())
-	if r.o.Small {
+func (p *plan) freshColdStart(ctx context.Context) (*ColdStartChild, error) {
+	args := append(append([]string{p.o.Executable}, ColdStartChildCommand...), "--device", p.dev.Ref())
+	if p.o.Small {
 		args = append(args, "--small")
 	}
-	rep, err := isolate.Call(r.ctx, isolate.Child{Command: args, Env: append(os.Environ(), coldStartEnv...)})
+	rep, err := isolate.Call(ctx, isolate.Child{Command: args, Env: append(os.Environ(), coldStartEnv...)})
 	if err != nil {
 		return nil, err
 	}
@@ -230,42 +230,60 @@ const (
 	ColdStartStartup = "coldstart/startup"
 )
 
-func runColdStart(r *runner) error {
-	sizes := ColdStartSizes(r.o.Small)
-	if r.o.Executable != "" {
-		if err := r.coldStartFresh(); err != nil {
-			return err
-		}
+// coldStartSteps declares the fresh process's start-up and sizes (when
+// Options.Executable is set) and the in-process sizes. The fresh process is
+// timed by itself, not by the harness: what it measures is a process's
+// start-up, once.
+func coldStartSteps(p *plan) {
+	sizes := ColdStartSizes(p.o.Small)
+	if p.o.Executable != "" {
+		p.coldStartFresh(sizes)
 	}
 	for i, s := range sizes {
-		_, err := r.kernelPhases(ColdStartWarm+s.String(), []param{{"size", s.String()}, {"order", fmt.Sprint(i + 1)}}, true, func() (*runtime.KernelBenchmark, error) {
-			return MatmulBenchmark(r.dev, MatmulNaive, s, 0)
+		p.kernelPhases(ColdStartWarm+s.String(), nil, []param{{"size", s.String()}, {"order", fmt.Sprint(i + 1)}}, true, func() (*runtime.KernelBenchmark, error) {
+			return MatmulBenchmark(p.dev, MatmulNaive, s, 0)
 		})
-		if err != nil {
-			return err
-		}
 	}
-	return nil
 }
 
-func (r *runner) coldStartFresh() error {
-	if err := r.ctx.Err(); err != nil {
-		return err
-	}
-	if r.o.Progress != nil {
-		r.o.Progress(ColdStartFresh + "*")
-	}
-	child, err := r.freshColdStart()
-	if err != nil {
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return err
+// coldStartFresh declares the fresh process (ColdStartStartup, which runs
+// it) and a record of each of its sizes, read from what it printed.
+func (p *plan) coldStartFresh(sizes []MatmulSize) {
+	var child *ColdStartChild
+	p.timed(ColdStartStartup, nil, func(ctx context.Context) ([]results.Figure, map[string]any, error) {
+		c, err := p.freshColdStart(ctx)
+		if err != nil {
+			return nil, nil, err
 		}
-		b := r.newBenchmark(ColdStartStartup, nil)
-		b.Error = err.Error()
-		return r.emit(b)
+		child = c
+		return coldStartFigures(c), map[string]any{"platform": c.Platform, "device": c.Device}, nil
+	})
+	for i, s := range sizes {
+		var invalid string
+		p.add(harness.Step{Base: p.base(ColdStartFresh+s.String(), nil, []param{{"size", s.String()}, {"order", fmt.Sprint(i + 1)}}), From: []string{ColdStartStartup},
+			Derive: func(map[string]results.Benchmark) ([]results.Figure, map[string]any, bool) {
+				if child == nil || i >= len(child.Runs) {
+					return nil, nil, false
+				}
+				run := child.Runs[i]
+				invalid = run.Invalid
+				return coldStartRunFigures(run), map[string]any{"gflop": float64(run.Size.FLOP()) / 1e9}, true
+			},
+			Finish: func(b *results.Benchmark) {
+				if invalid != "" {
+					b.FailValidation(invalid)
+				}
+			}})
 	}
+}
+
+const coldStartNote = "fresh clmeter process, driver and clmeter caches off, host timer"
+
+// coldStartFigures are the start-up steps of the fresh process's first size
+// (and the second size's total).
+func coldStartFigures(child *ColdStartChild) []results.Figure {
 	first := child.Runs[0]
-	note := "fresh clmeter process, driver and clmeter caches off, host timer"
+	note := coldStartNote
 	startup := []results.Figure{
 		{Name: "platform enumeration", Value: ms(first.Enumeration), Unit: "ms", Note: "loads the ICD loader and drivers; " + note},
 		{Name: "context and queue", Value: ms(first.Context), Unit: "ms", Note: note},
@@ -280,29 +298,20 @@ func (r *runner) coldStartFresh() error {
 		sec := child.Runs[1]
 		startup = append(startup, results.Figure{Name: "second size total", Value: ms(sec.Total), Unit: "ms", Note: "size " + sec.Size.String() + ", larger but without start-up"})
 	}
-	if err := r.figures(ColdStartStartup, nil, startup, map[string]any{"platform": child.Platform, "device": child.Device}); err != nil {
-		return err
-	}
-	for i, run := range child.Runs {
-		figs := []results.Figure{{Name: "total", Value: ms(run.Total), Unit: "ms", Note: "holistic: " + note}}
-		for _, f := range []struct {
-			name string
-			d    time.Duration
-		}{{"enumeration", run.Enumeration}, {"context", run.Context}, {"build", run.Build}, {"buffers + copy-in", run.Buffers},
-			{"kernel + arguments", run.Kernel}, {"launch", run.Launch}, {"copy-out", run.CopyOut}} {
-			if f.d > 0 {
-				figs = append(figs, results.Figure{Name: f.name, Value: ms(f.d), Unit: "ms"})
-			}
-		}
-		b := r.newBenchmark(ColdStartFresh+run.Size.String(), []param{{"size", run.Size.String()}, {"order", fmt.Sprint(i + 1)}})
-		b.Figures = figs
-		b.Extra = map[string]any{"gflop": float64(run.Size.FLOP()) / 1e9}
-		if run.Invalid != "" {
-			b.FailValidation(run.Invalid)
-		}
-		if err := r.emit(b); err != nil {
-			return err
+	return startup
+}
+
+// coldStartRunFigures are one fresh-process size's figures.
+func coldStartRunFigures(run ColdStartRun) []results.Figure {
+	figs := []results.Figure{{Name: "total", Value: ms(run.Total), Unit: "ms", Note: "holistic: " + coldStartNote}}
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"enumeration", run.Enumeration}, {"context", run.Context}, {"build", run.Build}, {"buffers + copy-in", run.Buffers},
+		{"kernel + arguments", run.Kernel}, {"launch", run.Launch}, {"copy-out", run.CopyOut}} {
+		if f.d > 0 {
+			figs = append(figs, results.Figure{Name: f.name, Value: ms(f.d), Unit: "ms"})
 		}
 	}
-	return nil
+	return figs
 }

@@ -1,6 +1,7 @@
 package clkernels
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -56,48 +57,43 @@ func FirstTouchRunFigure(i int, kernel bool) string {
 // FirstTouchCost names the figure run 1 minus the median of the later runs.
 const FirstTouchCost = "first-touch cost"
 
-func runFirstTouch(r *runner) error {
-	n := FirstTouchElems(r.dev, r.o.Small)
-	dt, err := newDeviceToucher(r.dev)
-	if err != nil {
-		b := r.newBenchmark(FirstTouchCaseName("device", "setup"), nil)
-		b.Error = err.Error()
-		return r.emit(b)
-	}
-	defer dt.release()
-	params := func(c FirstTouchCase) []param {
-		return []param{{"elements", fmt.Sprint(n)}, {"array", sizeLabel(n * 4)}, {"warm source", fmt.Sprint(c.WarmSource)}, {"warm destination", fmt.Sprint(c.WarmDest)}}
-	}
-	for _, c := range FirstTouchCases {
-		for _, where := range []string{"device", "host"} {
-			if err := r.ctx.Err(); err != nil {
-				return err
-			}
-			name := FirstTouchCaseName(where, c.Name)
-			if r.o.Progress != nil {
-				r.o.Progress(name)
-			}
-			b := r.newBenchmark(name, params(c))
-			var host, kernel []time.Duration
-			var note string
-			if where == "device" {
-				host, kernel, err = dt.run(n, c)
-				note = "copy kernel, enqueue + finish (host timer), fresh buffers"
-			} else {
-				host, err = hostFirstTouch(n, c)
-				note = "Go copy, " + hostMemNote
-			}
-			if err != nil {
-				b.Error = err.Error()
-			} else {
-				b.Figures = firstTouchFigures(host, kernel, note)
-			}
-			if err := r.emit(b); err != nil {
-				return err
+// firstTouchSteps declares each case on the device and on the host. They
+// time themselves (copies over fresh buffers, once each: what they measure
+// is the first touch, which a harness's warm-up would remove). The device's
+// buffers are made at the first device case.
+func firstTouchSteps(p *plan) {
+	n := FirstTouchElems(p.dev, p.o.Small)
+	var dt *deviceToucher
+	var dtErr error
+	toucher := func() (*deviceToucher, error) {
+		if dt == nil && dtErr == nil {
+			if dt, dtErr = newDeviceToucher(p.dev); dt != nil {
+				p.cleanups = append(p.cleanups, dt.release)
 			}
 		}
+		return dt, dtErr
 	}
-	return nil
+	for _, c := range FirstTouchCases {
+		params := []param{{"elements", fmt.Sprint(n)}, {"array", sizeLabel(n * 4)}, {"warm source", fmt.Sprint(c.WarmSource)}, {"warm destination", fmt.Sprint(c.WarmDest)}}
+		p.timed(FirstTouchCaseName("device", c.Name), params, func(context.Context) ([]results.Figure, map[string]any, error) {
+			dt, err := toucher()
+			if err != nil {
+				return nil, nil, err
+			}
+			host, kernel, err := dt.run(n, c)
+			if err != nil {
+				return nil, nil, err
+			}
+			return firstTouchFigures(host, kernel, "copy kernel, enqueue + finish (host timer), fresh buffers"), nil, nil
+		})
+		p.timed(FirstTouchCaseName("host", c.Name), params, func(context.Context) ([]results.Figure, map[string]any, error) {
+			host, err := hostFirstTouch(n, c)
+			if err != nil {
+				return nil, nil, err
+			}
+			return firstTouchFigures(host, nil, "Go copy, "+hostMemNote), nil, nil
+		})
+	}
 }
 
 // firstTouchFigures returns run 1..5 (and their kernel times) and the

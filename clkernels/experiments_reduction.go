@@ -3,6 +3,7 @@ package clkernels
 import (
 	"context"
 	"fmt"
+	"github.com/clmeter/clmeter/harness"
 	"math"
 	"time"
 
@@ -258,33 +259,45 @@ func (b *ReductionBenchmark) Teardown() error {
 // ReductionSpeedup names the reduction suite's last benchmark.
 const ReductionSpeedup = "reduction/speedup"
 
-func runReduction(r *runner) error {
-	n := ReductionElems(r.dev, r.o.Small)
-	medians := map[string]time.Duration{}
-	timer, tile, passes := "device", 0, 0
+func reductionSteps(p *plan) {
+	n := ReductionElems(p.dev, p.o.Small)
+	var names []string
+	rbs := map[string]*ReductionBenchmark{}
 	for _, v := range ReductionVariants {
-		var rb *ReductionBenchmark
-		res, err := r.measure("reduction/"+v, []param{{"variant", v}, {"elements", fmt.Sprint(n)}, {"array", sizeLabel(n * 4)}}, measure.TimerDevice,
+		names = append(names, p.plain("reduction/"+v, nil, []param{{"variant", v}, {"elements", fmt.Sprint(n)}, {"array", sizeLabel(n * 4)}}, measure.TimerDevice,
 			func() (measure.Benchmark, func() *results.ProgramInfo, error) {
-				var err error
-				rb, err = NewReductionBenchmark(r.dev, v, n, ReductionTile)
+				rb, err := NewReductionBenchmark(p.dev, v, n, ReductionTile)
 				if err != nil {
 					return nil, nil, err
 				}
+				rbs[v] = rb
 				return rb, func() *results.ProgramInfo { return rb.Build.ProgramInfo("builtin:reduction.cl") }, nil
-			})
-		if err != nil {
-			return err
-		}
-		if validOK(res) {
-			medians[v] = res.Summary.Median
-			timer = string(res.Timer)
-			tile, passes = rb.TileUsed, len(ReductionPasses(n, rb.TileUsed))
-		}
+			}))
 	}
+	var tile, passes int
+	p.add(harness.Step{Base: p.base(ReductionSpeedup, nil, nil), From: names, Derive: func(ran map[string]results.Benchmark) ([]results.Figure, map[string]any, bool) {
+		medians := map[string]time.Duration{}
+		timer := "device"
+		for i, v := range ReductionVariants {
+			if res := ran[names[i]].Measurement; validOK(res) {
+				medians[v], timer = res.Summary.Median, string(res.Timer)
+				tile, passes = rbs[v].TileUsed, len(ReductionPasses(n, rbs[v].TileUsed))
+			}
+		}
+		return reductionFigures(p.dev, medians, timer, passes, tile)
+	}, Finish: func(b *results.Benchmark) {
+		for _, ps := range []param{{"elements", fmt.Sprint(n)}, {"tile", fmt.Sprint(tile)}, {"passes", fmt.Sprint(passes)}} {
+			b.SetParam(ps.name, ps.value)
+		}
+	}})
+}
+
+// reductionFigures are the speedups of the reduction variants' medians;
+// ok false when divergent or non-divergent has none.
+func reductionFigures(dev *runtime.Device, medians map[string]time.Duration, timer string, passes, tile int) ([]results.Figure, map[string]any, bool) {
 	d, nd, sq := medians[ReductionDivergent], medians[ReductionNonDivergent], medians[ReductionSequential]
 	if d == 0 || nd == 0 {
-		return nil
+		return nil, nil, false
 	}
 	note := func(a, b string, x, y time.Duration) string {
 		return fmt.Sprintf("%s median %.4g ms / %s median %.4g ms, kernel times summed over %d passes (%s timer)", a, ms(x), b, ms(y), passes, timer)
@@ -297,8 +310,8 @@ func runReduction(r *runner) error {
 			results.Figure{Name: "sequential speedup over non-divergent", Value: float64(nd) / float64(sq), Unit: "x", Note: note("non-divergent", "sequential", nd, sq)})
 		extra["sequential_ns"] = int64(sq)
 	}
-	extra[ExtraExplanation] = ReductionExplanation(isCPU(r.dev), d, nd, sq)
-	return r.figures(ReductionSpeedup, []param{{"elements", fmt.Sprint(n)}, {"tile", fmt.Sprint(tile)}, {"passes", fmt.Sprint(passes)}}, figs, extra)
+	extra[ExtraExplanation] = ReductionExplanation(isCPU(dev), d, nd, sq)
+	return figs, extra, true
 }
 
 // ExtraExplanation is the Extra key of an experiment's explanation: text,

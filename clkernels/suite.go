@@ -41,7 +41,10 @@ type Options struct {
 	Executable string
 }
 
-// A Suite is a named set of benchmarks that 'clmeter suite NAME' runs on a device.
+// A Suite is a named set of benchmarks that 'clmeter suite NAME' runs on a
+// device: it declares them as steps (harness.Step: name, identity, params,
+// sizes decided from the device and the budget, how to make each), which one
+// harness.Sequence runs, or lists (List) without measuring.
 type Suite struct {
 	Name string
 	// Description says in two or three lines what the suite shows.
@@ -56,31 +59,86 @@ type Suite struct {
 	// benchmark) instead of making and backing new ones. The experiments that
 	// time fresh memory (coldstart, firsttouch) leave it off.
 	ReuseBuffers bool
-	run          func(r *runner) error
+	// Profile is set when the suite's figures feed the device profile;
+	// FillProfile when, after it, the parts the profile still lacks are
+	// measured (profile.MissingSteps), as steps of their own.
+	Profile, FillProfile bool
+	// steps declares the suite's steps on p.
+	steps func(p *plan)
+	// parts, when set, are the suites it runs in turn ('all').
+	parts []string
 }
 
 // Run runs the suite on dev, handing each benchmark to o.Emit as it finishes.
 // It returns ctx.Err() when canceled (what finished was emitted) and the error
 // of Emit; a benchmark that fails is emitted with its Error set instead.
 func (s Suite) Run(ctx context.Context, dev *runtime.Device, o Options) error {
-	r := &runner{ctx: ctx, dev: dev, o: o, suite: s.Name, state: &suiteState{}}
-	return s.runWith(r)
+	state := &suiteState{}
+	for _, part := range s.each() {
+		if err := part.runOne(ctx, dev, o, state); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
-// runWith runs the suite with r, giving its benchmarks the suite's MaxTime
-// (3 s when it has none) unless the options set one, with the device reusing
-// buffers as the suite says (ReuseBuffers) until it ends.
-func (s Suite) runWith(r *runner) error {
-	defer r.dev.ReuseBuffers(s.ReuseBuffers, Budget(r.dev, r.o.MaxMemory).Total)()
-	if r.o.Settings.MaxTime <= 0 {
-		sub := *r
-		sub.o.Settings.MaxTime = s.MaxTime
-		if sub.o.Settings.MaxTime <= 0 {
-			sub.o.Settings.MaxTime = 3 * time.Second
-		}
-		r = &sub
+// List returns the steps the suite would run, in order, with Filter
+// applied, without measuring: sizes decided from the device and the budget;
+// a memory working set that only a probe finds is named, not probed (its
+// step, peaks/working-set, says up to what size it would probe).
+func (s Suite) List(dev *runtime.Device, o Options) []harness.Listed {
+	state := &suiteState{}
+	var out []harness.Listed
+	for _, part := range s.each() {
+		p := part.plan(context.Background(), dev, o, state)
+		p.listing = true
+		part.steps(p)
+		q := harness.Sequence{Filter: o.Filter}
+		out = append(out, q.List(p.steps)...)
 	}
-	return s.run(r)
+	return out
+}
+
+// each are the suites Run runs: the suite, or its parts.
+func (s Suite) each() []Suite {
+	if s.parts == nil {
+		return []Suite{s}
+	}
+	var out []Suite
+	for _, n := range s.parts {
+		out = append(out, suites[n])
+	}
+	return out
+}
+
+// plan is a plan of the suite's steps on dev, its benchmarks given the
+// suite's MaxTime (3 s when it has none) unless o sets one.
+func (s Suite) plan(ctx context.Context, dev *runtime.Device, o Options, state *suiteState) *plan {
+	if o.Settings.MaxTime <= 0 {
+		o.Settings.MaxTime = s.MaxTime
+		if o.Settings.MaxTime <= 0 {
+			o.Settings.MaxTime = 3 * time.Second
+		}
+	}
+	return &plan{ctx: ctx, dev: dev, o: o, suite: s.Name, state: state}
+}
+
+// runOne declares the suite's steps and runs them through one
+// harness.Sequence, with the device reusing buffers as the suite says
+// (ReuseBuffers) until it ends.
+func (s Suite) runOne(ctx context.Context, dev *runtime.Device, o Options, state *suiteState) error {
+	defer dev.ReuseBuffers(s.ReuseBuffers, Budget(dev, o.MaxMemory).Total)()
+	p := s.plan(ctx, dev, o, state)
+	defer func() {
+		for _, c := range p.cleanups {
+			c()
+		}
+	}()
+	if err := p.sizeErr(s.steps); err != nil {
+		return err
+	}
+	q := &harness.Sequence{Ctx: ctx, Device: dev, Settings: p.o.Settings, Filter: o.Filter, Progress: o.Progress, Skip: o.Skip, Emit: o.Emit}
+	return q.Run(p.steps)
 }
 
 var suites = map[string]Suite{}
@@ -108,121 +166,10 @@ func SuiteNames() []string {
 	return n
 }
 
-// runner carries one suite run's state.
-type runner struct {
-	ctx   context.Context
-	dev   *runtime.Device
-	o     Options
-	suite string
-	state *suiteState
-	// id is the identity of the benchmarks r makes (with); nil for those
-	// that have none (the experiments).
-	id *results.Identity
-}
-
-// with returns r making benchmarks of identity id: the typed parameters
-// that the profile and the % PEAK read (its Suite is set to the suite's).
-func (r *runner) with(id results.Identity) *runner {
-	sub := *r
-	id.Suite = r.suite
-	sub.id = &id
-	return &sub
-}
-
 // suiteState is shared by the suites of one run ('all' runs several).
 type suiteState struct {
-	// workingSetEmitted is set once the working-set row is emitted.
+	// workingSetEmitted is set once the working-set row is declared.
 	workingSetEmitted bool
-}
-
-// param is one benchmark parameter.
-type param struct{ name, value string }
-
-func (r *runner) newBenchmark(name string, params []param) results.Benchmark {
-	b := results.Benchmark{Name: name, Kind: "suite:" + r.suite, Device: r.dev.Describe(), Figures: []results.Figure{}}
-	if r.id != nil {
-		id := *r.id
-		b.Identity = &id
-	}
-	for _, p := range params {
-		b.SetParam(p.name, p.value)
-	}
-	return b
-}
-
-// seq is the harness's loop for this suite run.
-func (r *runner) seq() *harness.Sequence {
-	return &harness.Sequence{Ctx: r.ctx, Device: r.dev, Settings: r.o.Settings, Filter: r.o.Filter, Progress: r.o.Progress, Skip: r.o.Skip, Emit: r.o.Emit}
-}
-
-// emit hands b on; it stops on cancellation.
-func (r *runner) emit(b results.Benchmark) error { return r.seq().Hand(b) }
-
-// measure runs bench (made by mk) with the suite's settings (timer, when not
-// empty, overrides theirs) and emits the result. It returns only errors that
-// must stop the suite.
-func (r *runner) measure(name string, params []param, timer measure.Timer, mk func() (measure.Benchmark, func() *results.ProgramInfo, error)) (*measure.Result, error) {
-	b, res, stop := r.measureOnly(name, params, timer, mk)
-	return res, r.finish(b, res, stop)
-}
-
-// finish emits b as measureOnly left it and returns what must stop the suite
-// (harness.Sequence.Finish).
-func (r *runner) finish(b results.Benchmark, _ *measure.Result, stop error) error {
-	return r.seq().Finish(b, stop)
-}
-
-// measureOnly is measure without the emit: the benchmark as it would be
-// emitted, its result, and the error that must stop the suite (cancellation,
-// abandonment). A benchmark that Options.Filter leaves out comes back unnamed
-// and unmeasured.
-func (r *runner) measureOnly(name string, params []param, timer measure.Timer, mk func() (measure.Benchmark, func() *results.ProgramInfo, error)) (results.Benchmark, *measure.Result, error) {
-	return r.measureBench(name, params, timer, harness.Modes{}, func() (harness.Bench, error) {
-		bench, prog, err := mk()
-		if err != nil {
-			return nil, err
-		}
-		return harness.Plain(bench, prog), nil
-	})
-}
-
-// measureBench measures what mk makes in modes through the suite run's
-// harness.Sequence.
-func (r *runner) measureBench(name string, params []param, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) (results.Benchmark, *measure.Result, error) {
-	b, stop := r.seq().Measure(r.newBenchmark(name, params), timer, modes, mk)
-	return b, b.Measurement, stop
-}
-
-// kernel measures a KernelBenchmark made by mk, without the copy-in, compute
-// and copy-out phases: the suites' tables show the kernel's own figures.
-func (r *runner) kernel(name string, params []param, mk func() (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
-	return r.kernelPhases(name, params, false, mk)
-}
-
-// kernelPhases measures a KernelBenchmark made by mk, with its phases when
-// phases is set (the coldstart experiment's in-process totals).
-func (r *runner) kernelPhases(name string, params []param, phases bool, mk func() (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
-	b, res, stop := r.kernelOnly(name, params, phases, mk)
-	return res, r.finish(b, res, stop)
-}
-
-// kernelOnly is kernelPhases without the emit (see measureOnly).
-func (r *runner) kernelOnly(name string, params []param, phases bool, mk func() (*runtime.KernelBenchmark, error)) (results.Benchmark, *measure.Result, error) {
-	return r.measureBench(name, params, "", harness.Modes{NoPhases: !phases}, func() (harness.Bench, error) {
-		kb, err := mk()
-		if err != nil {
-			return nil, err
-		}
-		return harness.Kernel(kb), nil
-	})
-}
-
-// figures emits a benchmark of single figures.
-func (r *runner) figures(name string, params []param, figs []results.Figure, extra map[string]any) error {
-	b := r.newBenchmark(name, params)
-	b.Figures = append(b.Figures, figs...)
-	b.Extra = extra
-	return r.emit(b)
 }
 
 // throughput returns the median rate of a result: GB/s when it moves bytes,
@@ -257,22 +204,12 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 func us(d time.Duration) float64 { return float64(d) / 1e3 }
 
 func init() {
-	registerSuite(Suite{Name: "peaks", ReuseBuffers: true, Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing), local memory and image bandwidth, and compute (dependent multiply-add chains, fp32/fp64/fp16/int32/int24 (mad24)/int16/int8, widths 1-16): clpeak's categories. The best of each is the device's peak that other figures are a percentage of.", MaxTime: 1500 * time.Millisecond, run: runPeaks})
-	registerSuite(Suite{Name: "streams", ReuseBuffers: true, Description: "BabelStream's copy, scale, add, triad and dot in float and double (fp64), validated against the CPU.", MaxTime: 3 * time.Second, run: runStreams})
-	registerSuite(Suite{Name: "launch", ReuseBuffers: true, Description: "Launch overhead of an empty kernel: dispatch (QUEUED to START, device timer), enqueue + finish round trip (host timer), back-to-back launches per second.", MaxTime: 3 * time.Second, run: runLaunch})
-	registerSuite(Suite{Name: "transfers", ReuseBuffers: true, Description: "Host<->device transfers from pageable memory, pinned (ALLOC_HOST_PTR) memory and by map/unmap, 4 KiB to 256 MiB, both directions. Zero-copy devices are labelled: their figures are host memory copies.", MaxTime: 3 * time.Second, run: runTransfers})
-	registerSuite(Suite{Name: "quick", ReuseBuffers: true, Description: "A representative subset of peaks, streams, launch and transfers in half a minute or less, with a short summary.", MaxTime: 800 * time.Millisecond, run: runQuick})
-	registerSuite(Suite{Name: "all", Description: "Every suite in turn.", run: func(r *runner) error {
-		for _, name := range SuiteOrder {
-			s := suites[name]
-			sub := *r
-			sub.suite = name
-			if err := s.runWith(&sub); err != nil {
-				return err
-			}
-		}
-		return nil
-	}})
+	registerSuite(Suite{Name: "peaks", ReuseBuffers: true, Description: "Device peaks: global memory bandwidth (read-dominated kernel, vector widths 1-16, strided and chunked indexing), local memory and image bandwidth, and compute (dependent multiply-add chains, fp32/fp64/fp16/int32/int24 (mad24)/int16/int8, widths 1-16): clpeak's categories. The best of each is the device's peak that other figures are a percentage of.", MaxTime: 1500 * time.Millisecond, Profile: true, FillProfile: true, steps: peaksSteps})
+	registerSuite(Suite{Name: "streams", ReuseBuffers: true, Description: "BabelStream's copy, scale, add, triad and dot in float and double (fp64), validated against the CPU.", MaxTime: 3 * time.Second, Profile: true, steps: streamsSteps})
+	registerSuite(Suite{Name: "launch", ReuseBuffers: true, Description: "Launch overhead of an empty kernel: dispatch (QUEUED to START, device timer), enqueue + finish round trip (host timer), back-to-back launches per second.", MaxTime: 3 * time.Second, Profile: true, steps: launchSteps})
+	registerSuite(Suite{Name: "transfers", ReuseBuffers: true, Description: "Host<->device transfers from pageable memory, pinned (ALLOC_HOST_PTR) memory and by map/unmap, 4 KiB to 256 MiB, both directions. Zero-copy devices are labelled: their figures are host memory copies.", MaxTime: 3 * time.Second, Profile: true, steps: transfersSteps})
+	registerSuite(Suite{Name: "quick", ReuseBuffers: true, Description: "A representative subset of peaks, streams, launch and transfers in half a minute or less, with a short summary.", MaxTime: 800 * time.Millisecond, Profile: true, steps: quickSteps})
+	registerSuite(Suite{Name: "all", Description: "Every suite in turn.", Profile: true, FillProfile: true, parts: SuiteOrder})
 }
 
 // Peak markers in Extra: the report takes a device's peaks from them.
@@ -282,51 +219,45 @@ const (
 	ExtraPeak = "peak"
 )
 
-func runStreams(r *runner) error {
-	return r.streams(StreamKernels, []string{"float", "double"}, 0)
+func streamsSteps(p *plan) {
+	p.streams(StreamKernels, []string{"float", "double"}, 0)
 }
 
-// streams measures the stream kernels in each type over arrays of n
+// streams declares the stream kernels in each type over arrays of n
 // elements, or, when n is zero, over arrays of half the working set each (the
 // two arrays of a copy move the working set; three fit the budget).
-func (r *runner) streams(kernels, types []string, n int64) error {
+func (p *plan) streams(kernels, types []string, n int64) {
 	var arrayBytes int64
-	if n == 0 && !r.o.Small {
-		ws, err := r.workingSet()
-		if err != nil {
-			return err
+	if n == 0 && !p.o.Small {
+		ws, ok := p.memoryBytes()
+		if !ok {
+			return
 		}
-		if ws.Memory.Bytes == 0 {
-			return nil
+		if ws.Memory.Bytes > 0 {
+			arrayBytes = p.bufferBytes(ws.Memory.Bytes, 2)
+			arrayBytes = min(arrayBytes, p.bufferBytes(3*arrayBytes, 3))
 		}
-		arrayBytes = r.bufferBytes(ws.Memory.Bytes, 2)
-		arrayBytes = min(arrayBytes, r.bufferBytes(3*arrayBytes, 3))
 	}
 	for _, typ := range types {
 		t, _ := typeByName(typ)
-		if t.Name == "double" && !r.dev.Info.FP64 {
+		if t.Name == "double" && !p.dev.Info.FP64 {
 			continue
 		}
 		size := n
 		if size == 0 {
 			size = arrayBytes / t.Size
 		}
-		if r.o.Small {
+		if p.o.Small {
 			size = 1 << 16
 		}
 		for _, k := range kernels {
-			_, err := r.kernelSized(fmt.Sprintf("streams/%s/%s", k, typ), size*t.Size, func(b int64) (results.Identity, []param) {
-				e := b / t.Size
-				return streamDef(r.dev, k, typ, e*t.Size)
+			p.sized(fmt.Sprintf("streams/%s/%s", k, typ), size*t.Size, func(b int64) (results.Identity, []param) {
+				return streamDef(p.dev, k, typ, b/t.Size*t.Size)
 			}, func(b int64) (*runtime.KernelBenchmark, error) {
-				return StreamBenchmarkFilled(r.dev, k, typ, b/t.Size)
+				return StreamBenchmarkFilled(p.dev, k, typ, b/t.Size)
 			})
-			if err != nil {
-				return err
-			}
 		}
 	}
-	return nil
 }
 
 // streamDef is the identity and params of stream kernel k over arrays of
@@ -355,54 +286,52 @@ func streamWorkingSet(kernel string, arrayBytes int64) int64 {
 	return 2 * arrayBytes
 }
 
-func runLaunch(r *runner) error {
+func launchSteps(p *plan) {
 	for _, mode := range LaunchModes {
-		if _, err := r.launch(mode); err != nil {
-			return err
-		}
+		p.launch(mode)
 	}
-	return nil
 }
 
-func (r *runner) launch(mode string) (*measure.Result, error) {
-	lb, err := NewLaunchBenchmark(r.dev, mode)
-	if err != nil {
-		return nil, err
+// launch declares the launch benchmark of mode and returns its name.
+func (p *plan) launch(mode string) string {
+	var timer measure.Timer
+	if lb, err := NewLaunchBenchmark(p.dev, mode); err == nil {
+		timer = lb.Timer() // else the step fails to make it, saying why
 	}
-	return r.with(results.Identity{Kind: results.KindLaunch, Mode: mode}).measure("launch/"+mode, []param{{"mode", mode}}, lb.Timer(), func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+	return p.plain("launch/"+mode, &results.Identity{Kind: results.KindLaunch, Mode: mode}, []param{{"mode", mode}}, timer, func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+		lb, err := NewLaunchBenchmark(p.dev, mode)
+		if err != nil {
+			return nil, nil, err
+		}
 		return lb, func() *results.ProgramInfo { return lb.Build.ProgramInfo("builtin:empty.cl") }, nil
 	})
 }
 
-func runTransfers(r *runner) error {
-	sizes := TransferSizes(r.dev, r.o.MaxSize)
-	if r.o.Small {
-		sizes = TransferSizes(r.dev, 64<<10)
+func transfersSteps(p *plan) {
+	sizes := TransferSizes(p.dev, p.o.MaxSize)
+	if p.o.Small {
+		sizes = TransferSizes(p.dev, 64<<10)
 	}
-	return r.transfers(TransferKinds, sizes)
+	p.transfers(TransferKinds, sizes)
 }
 
-func (r *runner) transfers(kinds []string, sizes []int64) error {
+func (p *plan) transfers(kinds []string, sizes []int64) {
 	memory := "discrete"
-	if ZeroCopy(r.dev) {
+	if ZeroCopy(p.dev) {
 		memory = "zero-copy"
 	}
 	for _, kind := range kinds {
 		for _, dir := range TransferDirections {
 			for _, size := range sizes {
 				name := fmt.Sprintf("transfers/%s/%s/%s", kind, dir, sizeLabel(size))
-				id := results.Identity{Kind: results.KindTransfer, Memory: kind, Direction: dir, WorkingSetBytes: size}
-				_, err := r.with(id).measure(name, []param{{"memory", kind}, {"direction", dir}, {"size", sizeLabel(size)}, {"device memory", memory}}, measure.TimerHost, func() (measure.Benchmark, func() *results.ProgramInfo, error) {
-					tb, err := NewTransferBenchmark(r.dev, kind, dir, size)
+				id := &results.Identity{Kind: results.KindTransfer, Memory: kind, Direction: dir, WorkingSetBytes: size}
+				p.plain(name, id, []param{{"memory", kind}, {"direction", dir}, {"size", sizeLabel(size)}, {"device memory", memory}}, measure.TimerHost, func() (measure.Benchmark, func() *results.ProgramInfo, error) {
+					tb, err := NewTransferBenchmark(p.dev, kind, dir, size)
 					return tb, nil, err
 				})
-				if err != nil {
-					return err
-				}
 			}
 		}
 	}
-	return nil
 }
 
 // IsPeakBenchmark reports whether a benchmark carries a peak figure, and which

@@ -3,179 +3,151 @@ package clkernels
 import (
 	"fmt"
 
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/sizing"
 )
 
-// A racer is one of the benchmarks a peak is the best of.
-type racer struct {
-	name   string
-	id     results.Identity
-	params []param
-	make   func() (*runtime.KernelBenchmark, error)
+func peaksSteps(p *plan) {
+	ws, ok := p.memoryBytes()
+	if ok {
+		widths := p.peakBandwidth(map[string][]int{PatternStride: VectorWidths, PatternChunk: VectorWidths, PatternBlock: {4, 16}, PatternCopy: {1, 4, 16}, PatternRMW: {1, 4, 16}}, ws.Memory.Bytes)
+		p.cacheBandwidth(ws, widths)
+	}
+	p.peakLocalBandwidth(VectorWidths)
+	if ImageSupported(p.dev) && ok {
+		p.peakImageBandwidth(ws.Memory.Bytes)
+	}
+	p.peakCompute(ComputeTypes, VectorWidths)
 }
 
-func runPeaks(r *runner) error {
-	ws, err := r.workingSet()
-	if err != nil {
-		return err
+// cacheBandwidth declares each pattern at its best width (widths tells it
+// from the records that ran) over the fastest working set inside the reported
+// cache (ws.Cache), named peaks/cache-bandwidth/PATTERN/floatW with region
+// "cache" (declared, and listed, as peaks/cache-bandwidth/PATTERN), and
+// peaks/cache-bandwidth-best, the best of them: the in-cache figure clpeak's
+// buffers give on a large cache, never a memory figure.
+func (p *plan) cacheBandwidth(ws sizing.Plateau, widths func(ran map[string]results.Benchmark, pattern string) (int, bool)) {
+	if ws.Cache.Bytes == 0 || p.o.Small {
+		return
 	}
-	if ws.Memory.Bytes > 0 {
-		best, err := r.peakBandwidth(map[string][]int{PatternStride: VectorWidths, PatternChunk: VectorWidths, PatternBlock: {4, 16}, PatternCopy: {1, 4, 16}, PatternRMW: {1, 4, 16}}, ws.Memory.Bytes)
-		if err != nil {
-			return err
-		}
-		if err := r.cacheBandwidth(ws, best); err != nil {
-			return err
-		}
-	}
-	if err := r.peakLocalBandwidth(VectorWidths); err != nil {
-		return err
-	}
-	if ImageSupported(r.dev) && ws.Memory.Bytes > 0 {
-		if err := r.peakImageBandwidth(ws.Memory.Bytes); err != nil {
-			return err
-		}
-	}
-	return r.peakCompute(ComputeTypes, VectorWidths)
-}
-
-// cacheBandwidth measures each pattern at its best width over the fastest
-// working set inside the reported cache (ws.Cache), named
-// peaks/cache-bandwidth/PATTERN/floatW with region "cache", and emits the best
-// as peaks/cache-bandwidth-best: the in-cache figure clpeak's buffers give on
-// a large cache, never a memory figure.
-func (r *runner) cacheBandwidth(ws sizing.Plateau, widths map[string]int) error {
-	if ws.Cache.Bytes == 0 || r.o.Small {
-		return nil
-	}
-	var rs []racer
-	for _, p := range BandwidthPatterns {
-		w, ok := widths[p]
-		if !ok {
-			continue
-		}
+	var names []string
+	for _, pat := range BandwidthPatterns {
 		bytes := ws.Cache.Bytes
-		if p == PatternCopy {
+		if pat == PatternCopy {
 			bytes /= 2
 		}
-		id, ps := regionDef(r.dev, ws.Cache.Bytes, bandwidthID(p, w), param{"pattern", p}, param{"width", fmt.Sprint(w)})
-		id.Kind = results.KindCacheBandwidth
-		rs = append(rs, racer{fmt.Sprintf("peaks/cache-bandwidth/%s/float%d", p, w), id, ps, func() (*runtime.KernelBenchmark, error) {
-			return BandwidthBenchmark(r.dev, p, w, bytes)
-		}})
-	}
-	best := results.Identity{Kind: results.KindCacheBandwidth}
-	return r.bandwidthPeak("cache-bandwidth", best, "peak in-cache global memory bandwidth", rs)
-}
-
-// peakImageBandwidth races the image walks over an image of size bytes and
-// emits the best (clpeak's "image memory bandwidth").
-func (r *runner) peakImageBandwidth(size int64) error {
-	best, bestName := 0.0, ""
-	for _, walk := range ImageWalks {
-		name := "peaks/image-bandwidth/" + walk
-		res, err := r.kernelSized(name, size, func(n int64) (results.Identity, []param) {
-			return regionDef(r.dev, n, results.Identity{Kind: results.KindImageBandwidth, Pattern: walk}, param{"walk", walk})
-		}, func(n int64) (*runtime.KernelBenchmark, error) {
-			return ImageBandwidthBenchmark(r.dev, n, walk)
-		})
-		if err != nil {
-			return err
+		name := "peaks/cache-bandwidth/" + pat
+		def := func(w int) (results.Identity, []param) {
+			id, ps := regionDef(p.dev, ws.Cache.Bytes, bandwidthID(pat, w), param{"pattern", pat}, param{"width", fmt.Sprint(w)})
+			id.Kind = results.KindCacheBandwidth
+			return id, ps
 		}
-		if v := throughput(res, false); v > best && validOK(res) {
-			best, bestName = v, name
-		}
-	}
-	return r.peakFigure("image-bandwidth", results.Identity{Kind: results.KindImageBandwidth}, "peak image bandwidth", best, bestName)
-}
-
-// peakLocalBandwidth measures local memory bandwidth at each width and emits
-// the best (clpeak's "local memory bandwidth").
-func (r *runner) peakLocalBandwidth(widths []int) error {
-	iters := 0
-	if r.o.Small {
-		iters = 4
-	}
-	var rs []racer
-	for _, w := range widths {
-		id := results.Identity{Kind: results.KindLocalBandwidth, Type: "float", Width: w}
-		rs = append(rs, racer{fmt.Sprintf("peaks/local-bandwidth/float%d", w), id, []param{{"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
-			return LocalBandwidthBenchmark(r.dev, w, iters)
-		}})
-	}
-	return r.bandwidthPeak("local-bandwidth", results.Identity{Kind: results.KindLocalBandwidth}, "peak local memory bandwidth", rs)
-}
-
-// bandwidthPeak runs the racers and emits the best valid median bandwidth as
-// the figure peaks/KIND-best of identity id (nothing when none gave one).
-func (r *runner) bandwidthPeak(kind string, id results.Identity, figure string, racers []racer) error {
-	best, bestName := 0.0, ""
-	for _, c := range racers {
-		res, err := r.with(c.id).kernel(c.name, c.params, c.make)
-		if err != nil {
-			return err
-		}
-		if v := throughput(res, false); v > best && validOK(res) {
-			best, bestName = v, c.name
-		}
-	}
-	return r.peakFigure(kind, id, figure, best, bestName)
-}
-
-// peakFigure emits the best median bandwidth of a race as peaks/KIND-best,
-// of identity id marked Best (nothing when none gave one).
-func (r *runner) peakFigure(kind string, id results.Identity, figure string, best float64, bestName string) error {
-	if best == 0 {
-		return nil
-	}
-	id.Best = true
-	return r.with(id).figures("peaks/"+kind+"-best", nil, []results.Figure{{Name: figure, Value: best, Unit: "GB/s", Note: "best median of " + bestName}},
-		map[string]any{ExtraPeak: kind, "from": bestName})
-}
-
-// peakBandwidth measures each pattern of BandwidthPatterns found in widths at
-// the widths given over a working set of bytes (a copy splits it between its
-// two buffers), then emits the best as the bandwidth peak, naming the pattern
-// that set it. It returns the best width of each pattern.
-func (r *runner) peakBandwidth(widths map[string][]int, bytes int64) (map[string]int, error) {
-	best, bestName, bestPattern := 0.0, "", ""
-	bestWidth := map[string]int{}
-	for _, p := range BandwidthPatterns {
-		pbest := 0.0
-		for _, w := range widths[p] {
-			name := fmt.Sprintf("peaks/bandwidth/%s/float%d", p, w)
-			res, err := r.kernelSized(name, bytes, func(n int64) (results.Identity, []param) {
-				return regionDef(r.dev, n, bandwidthID(p, w), param{"pattern", p}, param{"width", fmt.Sprint(w)})
-			}, func(n int64) (*runtime.KernelBenchmark, error) {
-				if p == PatternCopy {
-					n = r.bufferBytes(n, 2)
+		id, ps := def(0)
+		width := 0
+		p.add(harness.Step{Base: p.base(name, &id, append(ps[:1:1], param{"width", "the pattern's best"})), Modes: harness.Modes{NoPhases: true},
+			When: func(ran map[string]results.Benchmark) bool {
+				w, ok := widths(ran, pat)
+				width = w
+				return ok
+			},
+			Make: func() (harness.Bench, error) {
+				kb, err := BandwidthBenchmark(p.dev, pat, width, bytes)
+				return harness.Kernel(kb), err
+			},
+			Finish: func(b *results.Benchmark) {
+				id, ps := def(width)
+				b.Name, b.Identity.Width = fmt.Sprintf("%s/float%d", name, width), id.Width
+				for _, x := range ps {
+					b.SetParam(x.name, x.value)
 				}
-				return BandwidthBenchmark(r.dev, p, w, n)
+			}})
+		names = append(names, name)
+	}
+	p.best("cache-bandwidth", results.Identity{Kind: results.KindCacheBandwidth}, "peak in-cache global memory bandwidth", names)
+}
+
+// peakImageBandwidth declares the image walks over an image of size bytes
+// and the best of them (clpeak's "image memory bandwidth").
+func (p *plan) peakImageBandwidth(size int64) {
+	var names []string
+	for _, walk := range ImageWalks {
+		names = append(names, p.sized("peaks/image-bandwidth/"+walk, size, func(n int64) (results.Identity, []param) {
+			return regionDef(p.dev, n, results.Identity{Kind: results.KindImageBandwidth, Pattern: walk}, param{"walk", walk})
+		}, func(n int64) (*runtime.KernelBenchmark, error) {
+			return ImageBandwidthBenchmark(p.dev, n, walk)
+		}))
+	}
+	p.best("image-bandwidth", results.Identity{Kind: results.KindImageBandwidth}, "peak image bandwidth", names)
+}
+
+// peakLocalBandwidth declares local memory bandwidth at each width and the
+// best of them (clpeak's "local memory bandwidth").
+func (p *plan) peakLocalBandwidth(widths []int) {
+	var names []string
+	for _, w := range widths {
+		id := &results.Identity{Kind: results.KindLocalBandwidth, Type: "float", Width: w}
+		names = append(names, p.kernel(fmt.Sprintf("peaks/local-bandwidth/float%d", w), id, []param{{"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+			return LocalBandwidthBenchmark(p.dev, w, p.iters())
+		}))
+	}
+	p.best("local-bandwidth", results.Identity{Kind: results.KindLocalBandwidth}, "peak local memory bandwidth", names)
+}
+
+// best declares peaks/KIND-best: the best valid median bandwidth of the
+// benchmarks names, of identity id marked Best (nothing when none gave one).
+func (p *plan) best(kind string, id results.Identity, figure string, names []string) {
+	id.Best = true
+	p.derived("peaks/"+kind+"-best", &id, nil, names, func(ran map[string]results.Benchmark) ([]results.Figure, map[string]any, bool) {
+		best, bestName := bestOf(ran, names, false)
+		if best == 0 {
+			return nil, nil, false
+		}
+		bestName = ran[bestName].Name // a cache-bandwidth benchmark is renamed with its width
+		return []results.Figure{{Name: figure, Value: best, Unit: "GB/s", Note: "best median of " + bestName}}, map[string]any{ExtraPeak: kind, "from": bestName}, true
+	})
+}
+
+// peakBandwidth declares each pattern of BandwidthPatterns found in widths
+// at the widths given over a working set of bytes (a copy splits it between
+// its two buffers), then the best as the bandwidth peak, naming the pattern
+// that set it. It returns what tells, once they ran, the best width of each
+// pattern.
+func (p *plan) peakBandwidth(widths map[string][]int, bytes int64) func(ran map[string]results.Benchmark, pattern string) (int, bool) {
+	var all []string
+	byPattern := map[string][]string{}
+	for _, pat := range BandwidthPatterns {
+		for _, w := range widths[pat] {
+			name := p.sized(fmt.Sprintf("peaks/bandwidth/%s/float%d", pat, w), bytes, func(n int64) (results.Identity, []param) {
+				return regionDef(p.dev, n, bandwidthID(pat, w), param{"pattern", pat}, param{"width", fmt.Sprint(w)})
+			}, func(n int64) (*runtime.KernelBenchmark, error) {
+				if pat == PatternCopy {
+					n = p.bufferBytes(n, 2)
+				}
+				return BandwidthBenchmark(p.dev, pat, w, n)
 			})
-			if err != nil {
-				return bestWidth, err
-			}
-			v := throughput(res, false)
-			if !validOK(res) {
-				continue
-			}
-			if v > pbest {
-				pbest, bestWidth[p] = v, w
-			}
-			if v > best {
-				best, bestName, bestPattern = v, name, p
-			}
+			all = append(all, name)
+			byPattern[pat] = append(byPattern[pat], name)
 		}
 	}
-	if best == 0 {
-		return bestWidth, nil
+	p.derived("peaks/bandwidth-best", &results.Identity{Kind: results.KindBandwidth, Best: true}, nil, all, func(ran map[string]results.Benchmark) ([]results.Figure, map[string]any, bool) {
+		best, bestName := bestOf(ran, all, false)
+		if best == 0 {
+			return nil, nil, false
+		}
+		traffic := PatternTraffic(ran[bestName].Identity.Pattern)
+		return []results.Figure{{Name: "peak global memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName + " (" + traffic + ")"}},
+			map[string]any{ExtraPeak: "bandwidth", "from": bestName, "pattern": traffic}, true
+	})
+	return func(ran map[string]results.Benchmark, pattern string) (int, bool) {
+		_, name := bestOf(ran, byPattern[pattern], false)
+		if name == "" {
+			return 0, false
+		}
+		return ran[name].Identity.Width, true
 	}
-	traffic := PatternTraffic(bestPattern)
-	return bestWidth, r.with(results.Identity{Kind: results.KindBandwidth, Best: true}).figures("peaks/bandwidth-best", nil, []results.Figure{{Name: "peak global memory bandwidth", Value: best, Unit: "GB/s", Note: "best median of " + bestName + " (" + traffic + ")"}},
-		map[string]any{ExtraPeak: "bandwidth", "from": bestName, "pattern": traffic})
 }
 
 // bandwidthID is the identity of the global bandwidth of pattern at width
@@ -194,38 +166,36 @@ func validOK(res *measure.Result) bool {
 	return res != nil && (res.Valid == nil || *res.Valid) && len(res.Samples) > 0
 }
 
-func (r *runner) peakCompute(types []string, widths []int) error {
+func (p *plan) peakCompute(types []string, widths []int) {
 	for _, typ := range types {
-		if !ComputeSupported(r.dev, typ) {
+		if !ComputeSupported(p.dev, typ) {
 			continue
 		}
-		best, bestName := 0.0, ""
 		unit := "GFLOP/s"
 		if integerType(typ) {
 			unit = "GIOP/s"
 		}
+		var names []string
 		for _, w := range widths {
-			name := fmt.Sprintf("peaks/compute/%s/%d", typ, w)
-			iters := 0
-			if r.o.Small {
-				iters = 4
-			}
-			res, err := r.with(computeID(typ, w, false)).kernel(name, []param{{"type", typ}, {"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
-				return ComputeBenchmark(r.dev, typ, w, iters)
-			})
-			if err != nil {
-				return err
-			}
-			if v := throughput(res, true); v > best && validOK(res) {
-				best, bestName = v, name
-			}
+			id := computeID(typ, w, false)
+			names = append(names, p.kernel(fmt.Sprintf("peaks/compute/%s/%d", typ, w), &id, []param{{"type", typ}, {"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+				return ComputeBenchmark(p.dev, typ, w, p.iters())
+			}))
 		}
-		if best > 0 {
-			if err := r.with(computeID(typ, 0, true)).figures("peaks/compute-best/"+typ, []param{{"type", typ}}, []results.Figure{{Name: "peak " + typ + " compute", Value: best, Unit: unit, Note: "best median of " + bestName}},
-				map[string]any{ExtraPeak: "compute", "type": typ, "from": bestName}); err != nil {
-				return err
-			}
-		}
+		p.computeBest(typ, unit, names)
 	}
-	return nil
+}
+
+// computeBest declares peaks/compute-best/TYPE: the best valid median of the
+// compute benchmarks names.
+func (p *plan) computeBest(typ, unit string, names []string) {
+	id := computeID(typ, 0, true)
+	p.derived("peaks/compute-best/"+typ, &id, []param{{"type", typ}}, names, func(ran map[string]results.Benchmark) ([]results.Figure, map[string]any, bool) {
+		best, bestName := bestOf(ran, names, true)
+		if best == 0 {
+			return nil, nil, false
+		}
+		return []results.Figure{{Name: "peak " + typ + " compute", Value: best, Unit: unit, Note: "best median of " + bestName}},
+			map[string]any{ExtraPeak: "compute", "type": typ, "from": bestName}, true
+	})
 }

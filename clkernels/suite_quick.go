@@ -8,86 +8,80 @@ import (
 	"github.com/clmeter/clmeter/runtime"
 )
 
-// QuickSummary names the figures of the quick suite's last benchmark.
+// QuickSummaryName names the quick suite's last benchmark: its launch and
+// build figures.
 const QuickSummaryName = "quick/summary"
 
-func runQuick(r *runner) error {
-	ws, err := r.workingSet()
-	if err != nil {
-		return err
+func quickSteps(p *plan) {
+	if ws, ok := p.memoryBytes(); ok {
+		p.peakBandwidth(map[string][]int{PatternStride: {4, 16}, PatternChunk: {4, 16}}, ws.Memory.Bytes)
 	}
-	if ws.Memory.Bytes > 0 {
-		if _, err := r.peakBandwidth(map[string][]int{PatternStride: {4, 16}, PatternChunk: {4, 16}}, ws.Memory.Bytes); err != nil {
-			return err
-		}
-	}
-	var builds []results.Figure
-	fp32, bestFP32 := 0.0, ""
+	kbs := map[string]*runtime.KernelBenchmark{}
+	var computes []string
 	for _, w := range []int{4, 16} {
-		name := fmt.Sprintf("peaks/compute/float/%d", w)
-		var kb *runtime.KernelBenchmark
-		iters := 0
-		if r.o.Small {
-			iters = 4
-		}
-		res, err := r.with(computeID("float", w, false)).kernel(name, []param{{"type", "float"}, {"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
-			var err error
-			kb, err = ComputeBenchmark(r.dev, "float", w, iters)
+		name := fmt.Sprintf("peaks/compute/%s/%d", "float", w)
+		id := computeID("float", w, false)
+		computes = append(computes, p.kernel(name, &id, []param{{"type", "float"}, {"width", fmt.Sprint(w)}}, func() (*runtime.KernelBenchmark, error) {
+			kb, err := ComputeBenchmark(p.dev, "float", w, p.iters())
+			kbs[name] = kb // its build, read once it ran
 			return kb, err
-		})
-		if err != nil {
-			return err
-		}
-		if kb != nil && kb.Build.Total > 0 {
-			note := "built from source"
-			if kb.Build.FromCache {
-				note = "from the binary cache"
-			} else if kb.Build.CacheNote != "" {
-				note += " (cache: " + kb.Build.CacheNote + ")"
-			}
-			builds = append(builds, results.Figure{Name: "program build " + name, Value: ms(kb.Build.Total), Unit: "ms", Note: note})
-		}
-		if v := throughput(res, true); v > fp32 && validOK(res) {
-			fp32, bestFP32 = v, name
-		}
+		}))
 	}
-	if fp32 > 0 {
-		if err := r.with(computeID("float", 0, true)).figures("peaks/compute-best/float", []param{{"type", "float"}}, []results.Figure{{Name: "peak float compute", Value: fp32, Unit: "GFLOP/s", Note: "best median of " + bestFP32}},
-			map[string]any{ExtraPeak: "compute", "type": "float", "from": bestFP32}); err != nil {
-			return err
-		}
-	}
-	if err := r.streams([]string{StreamCopy, StreamTriad, StreamDot}, []string{"float"}, 0); err != nil {
-		return err
-	}
-	var launch []results.Figure
+	p.computeBest("float", "GFLOP/s", computes)
+	p.streams([]string{StreamCopy, StreamTriad, StreamDot}, []string{"float"}, 0)
+	var launches []string
 	for _, mode := range LaunchModes {
-		res, err := r.launch(mode)
-		if err != nil {
-			return err
+		launches = append(launches, p.launch(mode))
+	}
+	tsize := int64(16 << 20)
+	if p.o.Small {
+		tsize = 64 << 10
+	}
+	if p.o.MaxSize > 0 && tsize > p.o.MaxSize {
+		tsize = p.o.MaxSize
+	}
+	p.transfers([]string{TransferPageable, TransferPinned}, []int64{tsize})
+	p.derived(QuickSummaryName, &results.Identity{Kind: results.KindSummary}, nil, append(launches, computes...), func(ran map[string]results.Benchmark) ([]results.Figure, map[string]any, bool) {
+		figs := launchFigures(ran, launches)
+		for _, n := range computes {
+			if kb := kbs[n]; kb != nil && kb.Build.Total > 0 {
+				figs = append(figs, buildFigure(n, kb.Build))
+			}
 		}
-		if res == nil || len(res.Samples) == 0 {
+		return figs, map[string]any{"device": p.dev.Info.Name, "zero_copy": ZeroCopy(p.dev)}, true
+	})
+}
+
+// buildFigure is the build time of the program of benchmark name.
+func buildFigure(name string, b runtime.BuildInfo) results.Figure {
+	note := "built from source"
+	if b.FromCache {
+		note = "from the binary cache"
+	} else if b.CacheNote != "" {
+		note += " (cache: " + b.CacheNote + ")"
+	}
+	return results.Figure{Name: "program build " + name, Value: ms(b.Total), Unit: "ms", Note: note}
+}
+
+// launchFigures are the quick summary's launch figures from the launch
+// benchmarks names that ran.
+func launchFigures(ran map[string]results.Benchmark, names []string) []results.Figure {
+	var figs []results.Figure
+	for _, n := range names {
+		b, ok := ran[n]
+		res := b.Measurement
+		if !ok || res == nil || len(res.Samples) == 0 {
 			continue
 		}
+		mode := b.Identity.Mode
 		if mode == LaunchDispatch && res.Timer != measure.TimerDevice {
 			continue // only the device timer sees dispatch; its row says why it was not used
 		}
 		if mode == LaunchThroughput {
-			launch = append(launch, results.Figure{Name: "launches per second", Value: throughput(res, true) * 1e9, Unit: "launches/s", Note: "empty kernel, back to back"})
+			figs = append(figs, results.Figure{Name: "launches per second", Value: throughput(res, true) * 1e9, Unit: "launches/s", Note: "empty kernel, back to back"})
 		} else {
-			launch = append(launch, results.Figure{Name: "launch " + mode, Value: us(res.Summary.Median), Unit: "us", Note: "empty kernel, median"})
+			figs = append(figs, results.Figure{Name: "launch " + mode, Value: us(res.Summary.Median), Unit: "us", Note: "empty kernel, median"})
 		}
 	}
-	tsize := int64(16 << 20)
-	if r.o.Small {
-		tsize = 64 << 10
-	}
-	if r.o.MaxSize > 0 && tsize > r.o.MaxSize {
-		tsize = r.o.MaxSize
-	}
-	if err := r.transfers([]string{TransferPageable, TransferPinned}, []int64{tsize}); err != nil {
-		return err
-	}
-	figs := append(launch, builds...)
-	return r.with(results.Identity{Kind: results.KindSummary}).figures(QuickSummaryName, nil, figs, map[string]any{"device": r.dev.Info.Name, "zero_copy": ZeroCopy(r.dev)})
+	return figs
 }

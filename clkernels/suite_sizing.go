@@ -1,7 +1,6 @@
 package clkernels
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
@@ -16,87 +15,56 @@ import (
 // plateau and budget in its note and Extra["plateau"].
 const WorkingSetName = "peaks/working-set"
 
-// workingSet is the working set of the suite's memory bandwidth figures in
-// bytes (1 MiB with Small), emitting the WorkingSetName row the first time.
-// Zero means none could be measured (the row says why).
-func (r *runner) workingSet() (sizing.Plateau, error) {
-	if r.o.Small {
-		return sizing.Plateau{Memory: sizing.Step{Bytes: 1 << 20}, Region: Region(r.dev, 1<<20)}, nil
+// workingSet is the working set of the suite's memory bandwidth figures,
+// probed (WorkingSet), declaring the WorkingSetName row the first time in a
+// run. Zero means none could be measured (the row says why); an error is a
+// cancellation, kept in p.err: it stops the suite before anything else runs.
+func (p *plan) workingSet() (sizing.Plateau, error) {
+	if p.err != nil {
+		return sizing.Plateau{}, p.err
 	}
-	if r.o.Progress != nil && !r.state.workingSetEmitted {
-		r.o.Progress(WorkingSetName)
+	if p.o.Progress != nil && !p.state.workingSetEmitted {
+		p.o.Progress(WorkingSetName)
 	}
-	p, err := WorkingSet(r.ctx, r.dev, Budget(r.dev, r.o.MaxMemory))
+	ws, err := WorkingSet(p.ctx, p.dev, Budget(p.dev, p.o.MaxMemory))
 	if err != nil {
-		if cerr := r.ctx.Err(); cerr != nil {
-			return p, cerr
+		if cerr := p.ctx.Err(); cerr != nil {
+			p.err = cerr
+			return ws, cerr
 		}
-		b := r.with(results.Identity{Kind: results.KindWorkingSet}).newBenchmark(WorkingSetName, nil)
+		b := p.base(WorkingSetName, &results.Identity{Kind: results.KindWorkingSet}, nil)
 		b.Error = err.Error()
-		return sizing.Plateau{}, r.emit(b)
+		p.record(b)
+		return sizing.Plateau{}, nil
 	}
-	if r.state.workingSetEmitted {
-		return p, nil
+	if p.state.workingSetEmitted {
+		return ws, nil
 	}
-	r.state.workingSetEmitted = true
+	p.state.workingSetEmitted = true
 	var figs []results.Figure
-	for _, st := range p.Steps {
+	for _, st := range ws.Steps {
 		note := "outside the reported cache"
-		if st.Bytes <= p.CacheBytes {
+		if st.Bytes <= ws.CacheBytes {
 			note = "inside the reported cache"
 		}
-		if st == p.Memory {
-			note = "the memory figures' working set (" + p.Region + ")"
+		if st == ws.Memory {
+			note = "the memory figures' working set (" + ws.Region + ")"
 		}
 		figs = append(figs, results.Figure{Name: "probe at " + units.Bytes(st.Bytes), Value: st.GBps, Unit: "GB/s", Note: note})
 	}
-	id := results.Identity{Kind: results.KindWorkingSet, WorkingSetBytes: p.Memory.Bytes, Region: p.Region}
-	return p, r.with(id).figures(WorkingSetName, []param{{"size", sizeLabel(p.Memory.Bytes)}, {"region", p.Region}}, figs,
-		map[string]any{"plateau": p, "note": p.Note()})
+	id := results.Identity{Kind: results.KindWorkingSet, WorkingSetBytes: ws.Memory.Bytes, Region: ws.Region}
+	b := p.base(WorkingSetName, &id, []param{{"size", sizeLabel(ws.Memory.Bytes)}, {"region", ws.Region}})
+	b.Figures = append(b.Figures, figs...)
+	b.Extra = map[string]any{"plateau": ws, "note": ws.Note()}
+	p.record(b)
+	return ws, nil
 }
 
-// kernelSized measures the benchmark mk makes over a working set of bytes and,
-// when its launches are too slow for the minimum samples inside the time
-// budget, measures it once more over a working set they allow: the work
-// shrinks, never the samples. Only the second measurement is emitted then.
-// def gives the benchmark's identity and params at a working set.
-//
-// The first measurement skips its validation when it is short of its samples
-// (measure.Settings.ShortUnvalidated), and stops after its warm-up when that
-// used up the time budget: it is thrown away then, and its launches are the
-// longest (1 s each for a strided read of 1 GiB on a 2-core CPU). When it is
-// short but cannot shrink (its working set is at the 1 MiB floor) it is
-// measured again, validated.
-func (r *runner) kernelSized(name string, bytes int64, def func(bytes int64) (results.Identity, []param), mk func(bytes int64) (*runtime.KernelBenchmark, error)) (*measure.Result, error) {
-	first := *r
-	first.o.Settings.ShortUnvalidated = true
-	run := func(r *runner, n int64) (results.Benchmark, *measure.Result, error) {
-		id, params := def(n)
-		return r.with(id).measureOnly(name, params, "", func() (measure.Benchmark, func() *results.ProgramInfo, error) {
-			kb, err := mk(n)
-			if err != nil {
-				return nil, nil, err
-			}
-			kb.NoPhases = true
-			return kb.Measurable(), func() *results.ProgramInfo { return kb.Build.ProgramInfo(kb.Source.Name) }, nil
-		})
-	}
-	b, res, stop := run(&first, bytes)
-	if stop == nil && b.Error == "" && b.Name != "" {
-		if n := fitBytes(r.o.Settings, bytes, res); n == bytes && res.Short() {
-			b, res, stop = run(r, bytes)
-		} else if n < bytes {
-			b, res, stop = run(r, n)
-			if b.Extra == nil {
-				b.Extra = map[string]any{}
-			}
-			b.Extra["shrunk_from_bytes"] = bytes
-			if b.Measurement != nil {
-				b.Measurement.Warnings = append(b.Measurement.Warnings, describeShrink(bytes, n))
-			}
-		}
-	}
-	return res, r.finish(b, res, stop)
+// sizeErr declares the suite's steps on p (steps) and returns what stopped
+// their sizing: a cancellation while probing the working set.
+func (p *plan) sizeErr(steps func(*plan)) error {
+	steps(p)
+	return p.err
 }
 
 // fitBytes is the working set at which a benchmark that took res over bytes
@@ -144,20 +112,6 @@ func regionDef(dev *runtime.Device, bytes int64, id results.Identity, ps ...para
 		ps = append(ps, param{"plateau", plateau})
 	}
 	return id, ps
-}
-
-// bufferBytes is the size of each of buffers buffers sharing a working set
-// of bytes, inside the budget.
-func (r *runner) bufferBytes(bytes int64, buffers int) int64 {
-	n := bytes / int64(buffers)
-	if !r.o.Small {
-		n = min(n, Budget(r.dev, r.o.MaxMemory).Buffer(buffers))
-	}
-	return n &^ 4095
-}
-
-func describeShrink(from, to int64) string {
-	return fmt.Sprintf("working set shrunk from %s to %s to reach the minimum samples in the time budget", sizeLabel(from), sizeLabel(to))
 }
 
 // BandwidthIdentity is the identity of the global bandwidth of pattern at

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -45,12 +46,12 @@ func TestFitBytes(t *testing.T) {
 func TestKernelSizedShrinks(t *testing.T) {
 	dev := device(t)
 	var emitted []results.Benchmark
-	r := &runner{ctx: context.Background(), dev: dev, suite: "peaks", state: &suiteState{},
-		o: Options{Settings: measure.Settings{MinSamples: 5, MaxTime: 10 * time.Millisecond, MinSampleTime: time.Millisecond},
-			Emit: func(b results.Benchmark) error { emitted = append(emitted, b); return nil }}}
+	o := Options{Settings: measure.Settings{MinSamples: 5, MaxTime: 10 * time.Millisecond, MinSampleTime: time.Millisecond},
+		Emit: func(b results.Benchmark) error { emitted = append(emitted, b); return nil }}
+	p := &plan{ctx: context.Background(), dev: dev, suite: "peaks", state: &suiteState{}, o: o}
 	const full = 32 << 20
 	var checked []int64
-	res, err := r.kernelSized("peaks/bandwidth/stride/float1", full,
+	p.sized("peaks/bandwidth/stride/float1", full,
 		func(n int64) (results.Identity, []param) { return regionDef(dev, n, bandwidthID(PatternStride, 1)) },
 		func(n int64) (*runtime.KernelBenchmark, error) {
 			kb, err := bandwidthReadOnly(dev, PatternStride, 1, n)
@@ -60,13 +61,15 @@ func TestKernelSizedShrinks(t *testing.T) {
 			}
 			return kb, err
 		})
-	if err != nil {
+	q := &harness.Sequence{Ctx: context.Background(), Device: dev, Settings: o.Settings, Emit: o.Emit}
+	if err := q.Run(p.steps); err != nil {
 		t.Fatal(err)
 	}
 	if len(emitted) != 1 {
 		t.Fatalf("%d benchmarks emitted, want 1", len(emitted))
 	}
 	b := emitted[0]
+	res := b.Measurement
 	from, _ := b.Extra["shrunk_from_bytes"].(int64)
 	if from != full || b.Identity == nil || b.Identity.WorkingSetBytes >= full {
 		t.Skipf("not shrunk (a launch of 32 MiB took %v here): nothing to check", res.Summary.Median)

@@ -8,16 +8,18 @@ import (
 	"github.com/clmeter/clmeter/results"
 )
 
-// A Sequence measures benchmarks one after another on one device and hands
-// each record on as it finishes: the loop of a suite. A benchmark that fails
+// A Sequence runs steps (Step: declared benchmarks, and records derived from
+// them) one after another and hands each record on as it finishes: the one
+// loop of the suites, the short profile, tune and run. A benchmark that fails
 // is kept with its error, one whose output fails validation too ("validation
-// failed: ..."); an interruption or abandoned work stops the sequence (Stops),
-// and the interrupted record is handed on only while it carries figures.
+// failed: ...") unless Strict; an interruption or abandoned work stops the
+// sequence (Stops), and the interrupted record is handed on only while it
+// carries figures.
 type Sequence struct {
-	Ctx    context.Context
+	Ctx context.Context
+	// Device runs the steps (a step's Device overrides it).
 	Device Device
-	// Settings measure each benchmark (a Timer given to Measure overrides
-	// theirs).
+	// Settings measure each benchmark (a step's Timer overrides theirs).
 	Settings measure.Settings
 	// Filter, when set, leaves out the benchmarks whose names it does not
 	// match.
@@ -29,6 +31,13 @@ type Sequence struct {
 	// Emit receives each finished record in order; its error stops the
 	// sequence.
 	Emit func(results.Benchmark) error
+	// Strict is the rule of a command whose benchmarks the user gave (run):
+	// a benchmark that fails stops the sequence with its error (handed on
+	// only while it carries figures), and output that fails validation is
+	// kept in Measurement.Valid, not as the record's Error.
+	Strict bool
+	// done are the records of the steps that ran, by name (see Step.From).
+	done map[string]results.Benchmark
 }
 
 // Hand hands b on (Emit) and returns what stops the sequence: Emit's error
@@ -42,32 +51,7 @@ func (q *Sequence) Hand(b results.Benchmark) error {
 	return q.Ctx.Err()
 }
 
-// Measure measures what mk makes (in modes, with timer when set) into a
-// record that starts from base (its name, parameters ...: see Item.Base),
-// and returns the record and what stops the sequence, without handing it on
-// (see Finish). A benchmark that Filter leaves out comes back unnamed and
-// unmeasured.
-func (q *Sequence) Measure(base results.Benchmark, timer measure.Timer, modes Modes, mk func() (Bench, error)) (results.Benchmark, error) {
-	if err := q.Ctx.Err(); err != nil {
-		return results.Benchmark{}, err
-	}
-	if q.Filter != nil && !q.Filter.MatchString(base.Name) {
-		if q.Skip != nil {
-			q.Skip(base.Name)
-		}
-		return results.Benchmark{}, nil
-	}
-	if q.Progress != nil {
-		q.Progress(base.Name)
-	}
-	b, err := Measure(q.Ctx, Item{Base: &base, Device: q.Device, Make: mk, Settings: q.Settings, Timer: timer, Modes: modes, FailInvalid: true})
-	if err != nil && Stops(err) {
-		return b, err
-	}
-	return b, nil
-}
-
-// Finish hands on b as Measure left it and returns what stops the sequence:
+// Finish hands on b, a step's record, and returns what stops the sequence:
 // stop itself (b is handed on only while it carries figures), or Hand's.
 func (q *Sequence) Finish(b results.Benchmark, stop error) error {
 	if b.Name == "" && stop == nil {

@@ -21,13 +21,12 @@ func TestSequence(t *testing.T) {
 		Progress: func(name string) { started = append(started, name) },
 		Emit:     func(b results.Benchmark) error { emitted = append(emitted, b.Name+" "+b.Error); return nil }}
 	run := func(name string, b *harnesstest.Bench) error {
-		rec, stop := q.Measure(results.Benchmark{Name: name, Kind: "suite:fake"}, "", harness.Modes{}, func() (harness.Bench, error) {
+		return q.Step(harness.Step{Base: results.Benchmark{Name: name, Kind: "suite:fake"}, Make: func() (harness.Bench, error) {
 			if b == nil {
 				return nil, errors.New("no such kernel")
 			}
 			return b, nil
-		})
-		return q.Finish(rec, stop)
+		}})
 	}
 	bad := newBench()
 	bad.Clock, bad.Invalid = clock, "wrong"

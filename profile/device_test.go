@@ -64,8 +64,9 @@ func TestShortProfileOnDevice(t *testing.T) {
 	}
 }
 
-// Update merges a suite's benchmarks into the stored profile and measures what
-// is still missing.
+// Update merges a suite's benchmarks into the stored profile; what is still
+// missing is measured as steps of their own (MissingSteps), never the
+// suite's, and merged in (Fill).
 func TestUpdateFromSuite(t *testing.T) {
 	dev := device(t)
 	st := Folder{Dir: t.TempDir()}
@@ -75,9 +76,26 @@ func TestUpdateFromSuite(t *testing.T) {
 	for _, b := range benches {
 		got = append(got, b.Name)
 	}
-	p, path, _, err := Update(context.Background(), st, dev, benches, "clmeter suite streams", true, MeasureOptions{Settings: tiny, Small: true})
+	p, path, _, err := Update(st, dev, benches, "clmeter suite streams")
 	if err != nil || p == nil || path == "" {
 		t.Fatalf("Update: %v %v", p, err)
+	}
+	o := MeasureOptions{Settings: tiny, Small: true}
+	steps, parts, err := MissingSteps(context.Background(), dev, p, o)
+	if err != nil || !strings.Contains(strings.Join(parts, ","), "compute,launch,pinned") {
+		t.Fatalf("after streams the profile lacks %q (%v), want at least compute, launch and pinned", parts, err)
+	}
+	for _, st := range steps {
+		if st.Base.Kind != "profile" || st.Base.Identity == nil || st.Base.Identity.Suite != "profile" {
+			t.Errorf("missing figure %s is measured as %q of suite %+v, want a profile step of its own", st.Base.Name, st.Base.Kind, st.Base.Identity)
+		}
+	}
+	short, err := RunShort(context.Background(), dev, steps, o)
+	if err != nil || len(short) != len(steps) {
+		t.Fatalf("RunShort: %d of %d steps, %v", len(short), len(steps), err)
+	}
+	if p, path, err = Fill(st, dev, p, short); err != nil || path == "" {
+		t.Fatalf("Fill: %v", err)
 	}
 	bw := smallBandwidth(t, dev, p)
 	if bw == nil || !strings.HasPrefix(bw.From, "streams/") && !strings.HasPrefix(bw.From, "peaks/") {

@@ -57,71 +57,90 @@ type MeasureOptions struct {
 
 // MeasureShort measures a short profile of dev: a few bandwidth patterns and
 // widths, local memory, float (and double) compute, the launch latency and
-// pinned transfers, named as the suites name them so that FromBenchmarks reads
-// them. It returns the profile (with the theoretical figures) and the
-// benchmarks. A benchmark that fails is kept with its error and leaves its
-// figure out.
+// pinned transfers (ShortSteps), named as the suites name them so that
+// FromBenchmarks reads them, through one harness.Sequence. It returns the
+// profile (with the theoretical figures) and the benchmarks. A benchmark that
+// fails is kept with its error and leaves its figure out; an interruption or
+// abandoned work (harness.Stops) stops the profile.
 func MeasureShort(ctx context.Context, dev *runtime.Device, o MeasureOptions) (*Profile, []results.Benchmark, error) {
-	sh := &short{ctx: ctx, dev: dev, o: o, s: o.Settings}
-	if sh.s.MinSampleTime == 0 {
-		sh.s = ShortSettings()
+	steps, err := ShortSteps(ctx, dev, o)
+	if err != nil {
+		return nil, nil, err
 	}
+	out, err := RunShort(ctx, dev, steps, o)
+	if err != nil {
+		return nil, out, err
+	}
+	p := FromBenchmarks(dev.Describe(), out, ShortSource, time.Now().UTC().Truncate(time.Second))
+	if p == nil {
+		return nil, out, fmt.Errorf("short profile of %s: no benchmark gave a figure", dev.Info.Name)
+	}
+	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
+	return p, out, nil
+}
+
+// RunShort runs the short profile's steps on dev through one
+// harness.Sequence with the short settings (o.Settings, else
+// ShortSettings) and returns their records; what stops it (an interruption,
+// abandoned work) is returned with the records that finished.
+func RunShort(ctx context.Context, dev *runtime.Device, steps []harness.Step, o MeasureOptions) ([]results.Benchmark, error) {
+	s := o.Settings
+	if s.MinSampleTime == 0 {
+		s = ShortSettings()
+	}
+	var out []results.Benchmark
+	q := &harness.Sequence{Ctx: ctx, Device: dev, Settings: s, Progress: o.Progress, Emit: func(b results.Benchmark) error {
+		out = append(out, b)
+		return nil
+	}}
+	return out, q.Run(steps)
+}
+
+// ShortSteps are the short profile's benchmarks on dev, of the parts
+// o.Parts (nil: AllParts) in AllParts' order, as steps: a few bandwidth
+// patterns over the peaks suite's working set (probed here, unless Small),
+// local memory, float (and double) compute, the launch throughput and
+// pinned transfers. It fails only when the working-set probe does.
+func ShortSteps(ctx context.Context, dev *runtime.Device, o MeasureOptions) ([]harness.Step, error) {
+	sh := &short{dev: dev, o: o}
 	parts := o.Parts
 	if parts == nil {
 		parts = AllParts
 	}
-	steps := map[string]func() error{PartBandwidth: sh.bandwidth, PartLocal: sh.local, PartCompute: sh.compute,
+	steps := map[string]func() error{PartBandwidth: func() error { return sh.bandwidth(ctx) }, PartLocal: sh.local, PartCompute: sh.compute,
 		PartLaunch: sh.launch, PartPinned: sh.pinned}
 	for _, part := range AllParts { // in AllParts' order, whatever the order asked
 		if slices.Contains(parts, part) {
 			if err := steps[part](); err != nil {
-				return nil, sh.out, err
+				return nil, err
 			}
 		}
 	}
-	p := FromBenchmarks(dev.Describe(), sh.out, ShortSource, time.Now().UTC().Truncate(time.Second))
-	if p == nil {
-		return nil, sh.out, fmt.Errorf("short profile of %s: no benchmark gave a figure", dev.Info.Name)
-	}
-	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
-	return p, sh.out, nil
+	return sh.steps, nil
 }
 
-// short is one MeasureShort: its options and the benchmarks measured so far.
+// short declares the steps of one short profile.
 type short struct {
-	ctx context.Context
-	dev *runtime.Device
-	o   MeasureOptions
-	s   measure.Settings
-	out []results.Benchmark
+	dev   *runtime.Device
+	o     MeasureOptions
+	steps []harness.Step
 }
 
-// run measures what mk makes through the harness and keeps its record; only
-// an interruption stops the profile.
-func (sh *short) run(name string, id results.Identity, params [][2]string, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) error {
-	if err := sh.ctx.Err(); err != nil {
-		return err
-	}
-	if sh.o.Progress != nil {
-		sh.o.Progress(name)
-	}
+// add declares the step that measures what mk makes.
+func (sh *short) add(name string, id results.Identity, params [][2]string, timer measure.Timer, modes harness.Modes, mk func() (harness.Bench, error)) error {
 	id.Suite = "profile"
 	b := results.Benchmark{Name: name, Kind: "profile", Identity: &id, Device: sh.dev.Describe(), Figures: []results.Figure{}}
 	for _, p := range params {
 		b.SetParam(p[0], p[1])
 	}
-	b, err := harness.Measure(sh.ctx, harness.Item{Base: &b, Device: sh.dev, Make: mk, Settings: sh.s, Timer: timer, Modes: modes})
-	sh.out = append(sh.out, b)
-	if errors.Is(err, context.Canceled) {
-		return err
-	}
+	sh.steps = append(sh.steps, harness.Step{Base: b, Timer: timer, Modes: modes, Make: mk})
 	return nil
 }
 
-// kernel measures a kernel benchmark without its phases: a ceiling is the
+// kernel declares a kernel benchmark without its phases: a ceiling is the
 // kernel's figure, not its copies'.
 func (sh *short) kernel(name string, id results.Identity, params [][2]string, mk func() (*runtime.KernelBenchmark, error)) error {
-	return sh.run(name, id, params, "", harness.Modes{NoPhases: true}, func() (harness.Bench, error) {
+	return sh.add(name, id, params, "", harness.Modes{NoPhases: true}, func() (harness.Bench, error) {
 		kb, err := mk()
 		if err != nil {
 			return nil, err
@@ -130,9 +149,9 @@ func (sh *short) kernel(name string, id results.Identity, params [][2]string, mk
 	})
 }
 
-// plain measures a benchmark that is not a kernel's (launch, transfers).
+// plain declares a benchmark that is not a kernel's (launch, transfers).
 func (sh *short) plain(name string, id results.Identity, params [][2]string, timer measure.Timer, mk func() (measure.Benchmark, error)) error {
-	return sh.run(name, id, params, timer, harness.Modes{}, func() (harness.Bench, error) {
+	return sh.add(name, id, params, timer, harness.Modes{}, func() (harness.Bench, error) {
 		b, err := mk()
 		if err != nil {
 			return nil, err
@@ -143,11 +162,11 @@ func (sh *short) plain(name string, id results.Identity, params [][2]string, tim
 
 // bandwidth measures the bandwidth patterns over the peaks suite's working
 // set (clkernels.WorkingSet; 1 MiB when Small).
-func (sh *short) bandwidth() error {
+func (sh *short) bandwidth(ctx context.Context) error {
 	dev := sh.dev
 	var bwSize int64 = 1 << 20
 	if !sh.o.Small {
-		ws, err := clkernels.WorkingSet(sh.ctx, dev, clkernels.Budget(dev, sh.o.MaxMemory))
+		ws, err := clkernels.WorkingSet(ctx, dev, clkernels.Budget(dev, sh.o.MaxMemory))
 		if err != nil {
 			return fmt.Errorf("short profile of %s: %w", dev.Info.Name, err)
 		}
@@ -293,13 +312,13 @@ func MemoryTheory(dev *runtime.Device, mon *clocks.Monitor) *Theory {
 }
 
 // Update folds the suite benchmarks bs of dev into its stored profile (Merge:
-// each figure keeps the best of the stored one and bs's, with its origin).
-// With fill, a part the merged profile still lacks (bandwidth, float compute,
-// launch latency, pinned transfers) is measured short. It saves the profile
-// and returns it with its path and Merge's notes (figures kept over lower
-// ones of bs). It returns a nil profile, and no error, when bs give no figure
-// of dev.
-func Update(ctx context.Context, st Folder, dev *runtime.Device, bs []results.Benchmark, source string, fill bool, o MeasureOptions) (*Profile, string, []string, error) {
+// each figure keeps the best of the stored one and bs's, with its origin),
+// measuring nothing. It saves the profile and returns it with its path and
+// Merge's notes (figures kept over lower ones of bs). It returns a nil
+// profile, and no error, when bs give no figure of dev. What the profile
+// still lacks is measured as steps of their own (MissingSteps, RunShort,
+// Fill).
+func Update(st Folder, dev *runtime.Device, bs []results.Benchmark, source string) (*Profile, string, []string, error) {
 	n := FromBenchmarks(dev.Describe(), bs, source, time.Now().UTC().Truncate(time.Second))
 	if n == nil {
 		return nil, "", nil, nil
@@ -309,14 +328,32 @@ func Update(ctx context.Context, st Folder, dev *runtime.Device, bs []results.Be
 		return nil, "", nil, err
 	}
 	p, notes := Merge(old, n)
-	if fill {
-		if p, _, err = fillMissing(ctx, dev, p, o); err != nil {
-			return nil, "", nil, err
-		}
-	}
 	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
 	path, err := st.Save(p)
 	return p, path, notes, err
+}
+
+// MissingSteps are the short profile's steps of the parts p lacks
+// (Missing), and those parts; none when it lacks none.
+func MissingSteps(ctx context.Context, dev *runtime.Device, p *Profile, o MeasureOptions) ([]harness.Step, []string, error) {
+	missing := p.Missing()
+	if len(missing) == 0 {
+		return nil, nil, nil
+	}
+	o.Parts = missing
+	steps, err := ShortSteps(ctx, dev, o)
+	return steps, missing, err
+}
+
+// Fill merges the short benchmarks bs (RunShort of MissingSteps) into p,
+// saves it and returns it with its path.
+func Fill(st Folder, dev *runtime.Device, p *Profile, bs []results.Benchmark) (*Profile, string, error) {
+	if sp := FromBenchmarks(dev.Describe(), bs, ShortSource, time.Now().UTC().Truncate(time.Second)); sp != nil {
+		p, _ = Merge(p, sp)
+	}
+	ApplyTheory(p, ComputeTheory(FactsOf(dev)), MemoryTheory(dev, nil))
+	path, err := st.Save(p)
+	return p, path, err
 }
 
 // Missing are the parts p lacks that a roofline needs (bandwidth, float
@@ -338,19 +375,21 @@ func (p *Profile) Missing() []string {
 	return missing
 }
 
-// fillMissing measures short the parts p lacks (Missing) and merges them in;
-// it returns p unchanged when it lacks none, and the parts measured.
+// fillMissing measures short the parts p lacks (Missing), as steps of
+// their own, and merges them in; it returns p unchanged when it lacks none,
+// and the parts measured.
 func fillMissing(ctx context.Context, dev *runtime.Device, p *Profile, o MeasureOptions) (*Profile, []string, error) {
-	missing := p.Missing()
-	if len(missing) == 0 {
-		return p, nil, nil
+	steps, missing, err := MissingSteps(ctx, dev, p, o)
+	if err != nil || len(steps) == 0 {
+		return p, nil, err
 	}
-	o.Parts = missing
-	sp, _, err := MeasureShort(ctx, dev, o)
+	bs, err := RunShort(ctx, dev, steps, o)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, _ = Merge(p, sp)
+	if sp := FromBenchmarks(dev.Describe(), bs, ShortSource, time.Now().UTC().Truncate(time.Second)); sp != nil {
+		p, _ = Merge(p, sp)
+	}
 	return p, missing, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/clocks"
 	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
@@ -131,17 +132,13 @@ func analysisNotes(b results.Benchmark, prefix string, verbose bool) []string {
 	return notes
 }
 
-// profileSuites are the suites whose benchmarks feed the device profile;
-// fillSuites also measure what the profile still lacks.
-var (
-	profileSuites = map[string]bool{"peaks": true, "streams": true, "launch": true, "transfers": true, "quick": true, "all": true}
-	fillSuites    = map[string]bool{"peaks": true, "all": true}
-)
-
-// updateProfile folds a suite's benchmarks on dev into its stored profile and
+// updateProfile folds a suite's benchmarks on dev into its stored profile
+// when the suite feeds it (clkernels.Suite.Profile), measures what it still
+// lacks as steps of their own when the suite fills it (FillProfile), and
 // prints the profile.
 func updateProfile(ctx context.Context, o SuiteOptions, dev *runtime.Device, done []results.Benchmark, stdout, stderr io.Writer) {
-	if o.NoProfile || !profileSuites[o.Suite] {
+	suite, _ := clkernels.LookupSuite(o.Suite)
+	if o.NoProfile || !suite.Profile {
 		return
 	}
 	st, err := profile.DefaultFolder(o.ProfileDir)
@@ -149,15 +146,10 @@ func updateProfile(ctx context.Context, o SuiteOptions, dev *runtime.Device, don
 		fmt.Fprintf(stderr, "device profile not saved: %v\n", err)
 		return
 	}
-	fill := fillSuites[o.Suite]
-	if fill {
-		fmt.Fprintf(stderr, "  device profile: measuring what the suite did not ...\n")
+	p, path, notes, err := profile.Update(st, dev, done, "clmeter suite "+o.Suite)
+	if err == nil && p != nil && suite.FillProfile {
+		p, path, err = fillProfile(ctx, o, st, dev, p, path, stderr)
 	}
-	mo := profile.MeasureOptions{Small: o.Small, Progress: func(name string) { fmt.Fprintf(stderr, "  %s\n", name) }}
-	if o.Small {
-		mo.Settings = o.Settings
-	}
-	p, path, notes, err := profile.Update(ctx, st, dev, done, "clmeter suite "+o.Suite, fill, mo)
 	if err != nil {
 		fmt.Fprintf(stderr, "device profile not saved: %v\n", err)
 		return
@@ -175,4 +167,23 @@ func updateProfile(ctx context.Context, o SuiteOptions, dev *runtime.Device, don
 	if len(notes) > 0 {
 		fmt.Fprintln(stdout, "  (a profile keeps each figure's best; 'clmeter profile reset' forgets them, 'clmeter profile rebuild FILE...' makes one from result files)")
 	}
+}
+
+// fillProfile measures the parts p lacks as the short profile's steps, in
+// a sequence of their own after the suite's, and saves p with them.
+func fillProfile(ctx context.Context, o SuiteOptions, st profile.Folder, dev *runtime.Device, p *profile.Profile, path string, stderr io.Writer) (*profile.Profile, string, error) {
+	mo := profile.MeasureOptions{Small: o.Small, MaxMemory: o.MaxMemory, Progress: func(name string) { fmt.Fprintf(stderr, "  %s\n", name) }}
+	if o.Small {
+		mo.Settings = o.Settings
+	}
+	steps, parts, err := profile.MissingSteps(ctx, dev, p, mo)
+	if err != nil || len(steps) == 0 {
+		return p, path, err
+	}
+	fmt.Fprintf(stderr, "  device profile: measuring what the suite did not (%s) ...\n", strings.Join(parts, ", "))
+	bs, err := profile.RunShort(ctx, dev, steps, mo)
+	if err != nil {
+		return nil, "", err
+	}
+	return profile.Fill(st, dev, p, bs)
 }

@@ -1,15 +1,17 @@
 package runner
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/fleet"
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/store"
@@ -26,43 +28,42 @@ type FleetOptions struct {
 	// StoreRetry is how long an upload is tried again, with backoff, while
 	// the store's server does not answer (0: once).
 	StoreRetry Backoff
+	// derived names the suite's derived rows that a shard leaves out
+	// (suiteShard).
+	derived map[string]bool
 }
 
-// never matches no name: a suite run with it only names its benchmarks.
-var never = regexp.MustCompile(`[^\s\S]`)
-
-// suiteShard returns the filter of o's shard of the suite: the names the
-// suite gives on dev (those filter matches, when set), split by o's shard.
-// The names come from a pass that measures nothing (every benchmark left
-// out by the filter and named to Skip). An empty shard is an error.
-func suiteShard(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *regexp.Regexp, stderr io.Writer) (*regexp.Regexp, error) {
+// suiteShard returns the filter of o's shard of the suite, and the names
+// of the suite's derived rows (bests, summaries: of one shard, not of the
+// device, so a shard leaves them out): the names of the steps the suite
+// lists on the first device (those filter matches, when set), split by o's
+// shard. Listing measures nothing. An empty shard is an error.
+func suiteShard(m *runtime.Manager, o SuiteOptions, filter *regexp.Regexp, stderr io.Writer) (*regexp.Regexp, map[string]bool, error) {
 	if o.Fleet.Shard.Count == 0 {
-		return filter, nil
+		return filter, nil, nil
 	}
 	devs, err := m.Select(o.Device)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	suite, _ := clkernels.LookupSuite(o.Suite)
+	exe, _ := os.Executable()
+	listing := clkernels.Options{Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe}
 	var names []string
-	seen := map[string]bool{}
-	listing := clkernels.Options{Settings: o.Settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: never,
-		Skip: func(name string) {
-			if !seen[name] && (filter == nil || filter.MatchString(name)) {
-				seen[name] = true
-				names = append(names, name)
-			}
-		},
-		Emit: func(results.Benchmark) error { return nil },
-	}
-	if err := suite.Run(ctx, devs[0], listing); err != nil {
-		return nil, fmt.Errorf("listing suite %s for --shard: %w", o.Suite, err)
+	derived := map[string]bool{}
+	for _, st := range suite.List(devs[0], listing) {
+		switch {
+		case st.How == harness.HowDerived:
+			derived[st.Name] = true
+		case st.How != harness.HowSizing && !slices.Contains(names, st.Name):
+			names = append(names, st.Name)
+		}
 	}
 	if len(fleet.Split(names, o.Fleet.Shard)) == 0 {
-		return nil, fleet.EmptyError("suite "+o.Suite, len(names), o.Fleet.Shard)
+		return nil, nil, fleet.EmptyError("suite "+o.Suite, len(names), o.Fleet.Shard)
 	}
 	shardNote(stderr, "suite "+o.Suite, names, o.Fleet.Shard)
-	return fleet.Pattern(names, o.Fleet.Shard), nil
+	return fleet.Pattern(names, o.Fleet.Shard), derived, nil
 }
 
 // shardNote says on stderr which shard of how many names runs.

@@ -36,44 +36,48 @@ func (plan *runPlan) harnessItem(it runItem, kind string, kb **runtime.KernelBen
 	}
 }
 
-// measureItem makes, measures and records one benchmark. A setup failure (bad
-// build, bad arguments) returns no benchmark and the error.
-func measureItem(ctx context.Context, plan *runPlan, it runItem, progress func(string, measure.Progress)) (*results.Benchmark, error) {
+// step is it as a step of the run's harness.Sequence: measured on its
+// device with the plan's modes, its clocks watched, its progress shown under
+// its label, and, once it gave figures, its roofline and (verbose) resources
+// set (analysis.annotate).
+func (plan *runPlan) step(ctx context.Context, it runItem, progress func(string, measure.Progress)) harness.Step {
 	var kb *runtime.KernelBenchmark
 	hi := plan.harnessItem(it, it.kind, &kb)
+	st := harness.Step{Base: hi.Record(), Device: it.device, Modes: hi.Modes, Make: hi.Make, RecordSizes: true}
 	if progress != nil {
 		label := itemLabel(it)
-		hi.Settings.Progress = func(p measure.Progress) { progress(label, p) }
+		st.Progress = func(p measure.Progress) { progress(label, p) }
 	}
 	if plan.analysis == nil {
 		plan.analysis = newAnalysis(plan.profileDir, plan.noProfile, plan.verbose, io.Discard)
 	}
 	dev, real := it.device.(*runtime.Device)
 	if real {
-		hi.Watch = func() harness.Watcher { return plan.analysis.watch(dev) }
+		st.Watch = func() harness.Watcher { return plan.analysis.watch(dev) }
 	}
-	rb, err := harness.Measure(ctx, hi)
-	if progress != nil {
-		progress("", measure.Progress{})
+	st.Finish = func(rb *results.Benchmark) {
+		if progress != nil {
+			progress("", measure.Progress{})
+		}
+		if rb.HasFigure() && real && kb != nil {
+			plan.analysis.annotate(ctx, dev, kb, it.precision, rb)
+		}
 	}
+	return st
+}
+
+// runError is the error that stopped a run's sequence as the command says
+// it: a benchmark that could not be made is the user's to fix (a bad build,
+// bad arguments), and one whose kernel wrote outside its buffers is invalid.
+func runError(err error) error {
 	var makeErr *harness.MakeError
 	if errors.As(err, &makeErr) {
-		return nil, fail.With(fail.Usage, makeErr.Err)
+		return fail.With(fail.Usage, makeErr.Err)
 	}
 	var overrun *runtime.OverrunError
 	if errors.As(err, &overrun) {
 		// The guard zone caught it: one line, the kernel's fault, no figures.
-		return nil, fail.With(fail.Invalid, overrun)
+		return fail.With(fail.Invalid, overrun)
 	}
-	res := rb.Measurement
-	if res == nil || (err != nil && len(res.Samples) == 0 && res.StopReason != measure.StopCanceled) {
-		if err == nil {
-			err = errors.New("no result")
-		}
-		return nil, err
-	}
-	if rb.HasFigure() && real && kb != nil {
-		plan.analysis.annotate(ctx, dev, kb, it.precision, &rb)
-	}
-	return &rb, err
+	return err
 }

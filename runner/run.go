@@ -225,7 +225,6 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 	file.Fleet = plan.fleet.Place
 	var done []results.Benchmark
 	invalid := 0
-	var abandoned error // the error of the benchmark an interrupt stopped
 	pl := newProgressLine(stderr)
 	defer pl.close()
 	var progress func(string, measure.Progress)
@@ -234,40 +233,23 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 	}
 	plan.analysis = newAnalysis(plan.profileDir, plan.noProfile, plan.verbose, stderr)
 	defer plan.analysis.close()
-	for _, it := range plan.items {
-		if ctx.Err() != nil {
-			break
-		}
-		rb, err := measureItem(ctx, plan, it, progress)
-		if err != nil && rb == nil {
-			if errors.Is(err, context.Canceled) {
-				break
-			}
-			return err
-		}
-		// An interrupted benchmark is kept only when it reached its minimum
-		// of samples (results.Conclude); then the run stops after it.
-		canceled := rb.Measurement != nil && rb.Measurement.StopReason == measure.StopCanceled
-		if canceled && !rb.HasFigure() {
-			abandoned = err
-			break
-		}
-		if rb.Measurement != nil && rb.Measurement.Valid != nil && !*rb.Measurement.Valid {
+	steps := make([]harness.Step, len(plan.items))
+	for i, it := range plan.items {
+		steps[i] = plan.step(ctx, it, progress)
+	}
+	// One harness.Sequence, strict: a benchmark that fails stops the run.
+	// An interrupted benchmark is kept only when it reached its minimum of
+	// samples (results.Conclude); then the run stops after it.
+	q := &harness.Sequence{Ctx: ctx, Settings: plan.settings, Strict: true, Emit: func(b results.Benchmark) error {
+		if b.Measurement != nil && b.Measurement.Valid != nil && !*b.Measurement.Valid {
 			invalid++
 		}
-		done = append(done, *rb)
-		if err := appendOutput(&w, plan.output, file, *rb); err != nil {
-			return err
-		}
-		if canceled {
-			abandoned = err
-			break
-		}
-		if err != nil {
-			// The benchmark failed after setup: keep what finished, report it.
-			writeRunReport(stdout, plan.format, file, done, plan.verbose, table.Width(stdout))
-			return err
-		}
+		done = append(done, b)
+		return appendOutput(&w, plan.output, file, b)
+	}}
+	abandoned := q.Run(steps) // the error of the benchmark an interrupt stopped
+	if abandoned != nil && ctx.Err() == nil {
+		return runError(abandoned)
 	}
 	if err := writeRunReport(stdout, plan.format, file, done, plan.verbose, table.Width(stdout)); err != nil {
 		return err

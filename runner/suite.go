@@ -56,6 +56,8 @@ type SuiteOptions struct {
 	// Fleet places the suite in a fleet run: its shard, the file's fleet,
 	// the upload's retries.
 	Fleet FleetOptions
+	// List prints the suite's steps (Filter applied) without measuring.
+	List bool
 }
 
 // SuiteChoices are the suite names 'clmeter suite' takes.
@@ -100,12 +102,15 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 			return usageErr("--filter: %q is not a regular expression (%v): write it as Go's regexp reads it, e.g. 'compute/(float|double)'", o.Filter, err)
 		}
 	}
+	if o.List && o.Output != "" {
+		return usageErr("--list measures nothing and writes no result file: leave out --output")
+	}
 	if o.Output != "" {
 		if err := results.CheckWritable(o.Output); err != nil {
 			return err
 		}
 	}
-	if err := checkFleetStore(o.Store, o.Fleet, stderr); err != nil {
+	if err := checkFleetStore(o.Store, o.Fleet, stderr); err != nil && !o.List { // --list stores nothing
 		return err
 	}
 	m, err := NewManager(o.Cache, stderr)
@@ -113,7 +118,10 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer m.CloseContext(ctx)
-	if filter, err = suiteShard(ctx, m, o, filter, stderr); err != nil {
+	if o.List {
+		return listSuite(m, o, filter, stdout)
+	}
+	if filter, o.Fleet.derived, err = suiteShard(m, o, filter, stderr); err != nil {
 		return err
 	}
 	return runSuite(ctx, m, o, filter, stdout, stderr)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/devpool"
+	"github.com/clmeter/clmeter/harness"
 	"github.com/clmeter/clmeter/internal/suggest"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/profile"
@@ -54,6 +55,8 @@ type deviceRun struct {
 	matched  int
 	skipped  []string
 	profText strings.Builder
+	// total is how many benchmarks the suite lists for the device.
+	total int
 }
 
 // deviceRuns makes each device's worker and the pool's task for it: a CPU
@@ -117,7 +120,13 @@ func announceDevices(pg *progressLine, o SuiteOptions, runs []*deviceRun, tasks 
 
 // run runs the suite on the worker's device, then updates its profile.
 func (r *deviceRun) run(ctx context.Context, suite clkernels.Suite, o SuiteOptions, filter *regexp.Regexp) error {
-	if err := suite.Run(ctx, r.dev, r.options(o, filter)); err != nil {
+	opts := r.options(o, filter)
+	for _, st := range suite.List(r.dev, opts) { // the count for progress
+		if st.How == harness.HowMeasured {
+			r.total++
+		}
+	}
+	if err := suite.Run(ctx, r.dev, opts); err != nil {
 		return err
 	}
 	if r.matched == 0 && filter != nil {
@@ -139,7 +148,11 @@ func (r *deviceRun) options(o SuiteOptions, filter *regexp.Regexp) clkernels.Opt
 		Progress: func(name string) {
 			current = name
 			r.matched++
-			r.row.begin(name, r.matched, 0)
+			total := r.total
+			if r.matched > total {
+				total = 0 // more than listed: no count to show
+			}
+			r.row.begin(name, r.matched, total)
 		},
 		Skip: func(name string) {
 			if !slices.Contains(r.skipped, name) {
@@ -147,7 +160,7 @@ func (r *deviceRun) options(o SuiteOptions, filter *regexp.Regexp) clkernels.Opt
 			}
 		},
 		Emit: func(b results.Benchmark) error {
-			if o.Fleet.Shard.Count > 0 && !filter.MatchString(b.Name) {
+			if o.Fleet.derived[b.Name] {
 				return nil // a derived row (a best, a summary): of one shard, not of the device
 			}
 			r.done = append(r.done, b)

@@ -2,6 +2,7 @@ package tune
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -65,17 +66,42 @@ func runTrial(ctx context.Context, k *spec.Kernel, dev *runtime.Device, in spec.
 		return ref.check(out)
 	}
 	ref.pending = true
-	it.Make = func() (harness.Bench, error) { return harness.Kernel(kb), nil }
-	b, err := harness.Measure(ctx, it)
-	if err != nil {
-		return skip(b, strings.TrimPrefix(reason(err), "setup: "))
-	}
-	if res := b.Measurement; res.Valid != nil && !*res.Valid {
+	b, stop := measureTrial(ctx, dev, it, kb)
+	switch res := b.Measurement; {
+	case stop != nil:
+		// The harness's rule for an interruption and abandoned work: the
+		// search stops (the device may still be busy), keeping the record.
+		t.stop, t.Skipped, t.Bench = stop, "stopped: "+reason(stop), b
+		return t
+	case res != nil && res.Valid != nil && !*res.Valid:
 		return skip(b, "output differs: "+res.ValidationError)
+	case b.Error != "":
+		return skip(b, strings.TrimPrefix(reason(errors.New(b.Error)), "setup: "))
 	}
 	ref.commit()
 	t.Bench = b
 	return t
+}
+
+// measureTrial measures kb as the step of a harness.Sequence (the loop of
+// every suite and of the short profile) and returns its record and what
+// must stop the search (harness.Stops).
+func measureTrial(ctx context.Context, dev *runtime.Device, it harness.Item, kb *runtime.KernelBenchmark) (results.Benchmark, error) {
+	base := it.Record()
+	var rec *results.Benchmark
+	q := &harness.Sequence{Ctx: ctx, Device: dev, Settings: it.Settings, Emit: func(b results.Benchmark) error {
+		rec = &b
+		return nil
+	}}
+	stop := q.Step(harness.Step{Base: base, Modes: it.Modes, Make: func() (harness.Bench, error) { return harness.Kernel(kb), nil }})
+	if rec == nil && stop != nil { // stopped without figures
+		base.Error = stop.Error()
+		return base, stop
+	}
+	if rec == nil {
+		return base, errors.New("tune: the sequence handed nothing on") // cannot happen: no filter
+	}
+	return *rec, stop
 }
 
 // localTooBig says why a local size cannot run on dev ("" when it can).

@@ -88,6 +88,9 @@ type Trial struct {
 	Bench results.Benchmark
 	// Skipped says why the configuration is invalid; empty when it ran.
 	Skipped string
+	// stop is what must stop the search (harness.Stops): an interruption,
+	// or abandoned work, after which the device may still be busy.
+	stop error
 }
 
 // Median is the trial's median per-launch time (zero when skipped).
@@ -292,6 +295,9 @@ func Search(ctx context.Context, k *spec.Kernel, dev *runtime.Device, o Options,
 		if err := emit(t.Bench); err != nil && stop == nil {
 			stop = err
 		}
+		if t.stop != nil && stop == nil {
+			stop = t.stop
+		}
 		if ctx.Err() != nil && stop == nil {
 			stop = ctx.Err()
 		}
@@ -354,6 +360,9 @@ func setBaseline(ctx context.Context, k *spec.Kernel, dev *runtime.Device, sp Sp
 		t := runTrial(ctx, k, dev, in, []int{}, ref, o, stderr)
 		if err := emit(t.Bench); err != nil {
 			return err
+		}
+		if t.stop != nil {
+			return t.stop
 		}
 		if t.Skipped != "" {
 			res.Baseline, res.BaselineNote = first, "the driver-chosen local size did not run ("+t.Skipped+"): compared with the first valid configuration"

@@ -28,6 +28,7 @@ func init() {
 		&cli.StringFlag{Name: "max-size", Value: "256MiB", Usage: "largest transfer size (4KiB..256MiB, also capped by the device's largest allocation)"},
 		&cli.StringFlag{Name: "filter", Usage: "run only the benchmarks whose names match this regular expression (e.g. 'compute/(float|double)')"},
 		&cli.StringFlag{Name: "max-memory", Usage: "lower the memory budget of one benchmark's buffers to this size (default: a quarter of the smaller of the device's memory and the host's available memory, each buffer within the device's largest allocation)"},
+		&cli.BoolFlag{Name: "list", Usage: "list the suite's benchmarks (with --filter, those it matches) and their parameters without measuring; --format json writes them as JSON"},
 		&cli.BoolFlag{Name: "no-profile", Usage: "leave the stored device profile alone (peaks, streams, launch, transfers, quick and all update it)"},
 		&cli.IntFlag{Name: "parallel", Usage: "measure at most N devices at once (default: every GPU at once, CPU devices alone after them; 1: one after another)"},
 		&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
@@ -61,7 +62,7 @@ func init() {
 }
 
 func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
-	o := runner.SuiteOptions{Suite: "quick", Small: c.Bool("small"), Filter: c.String("filter"),
+	o := runner.SuiteOptions{Suite: "quick", Small: c.Bool("small"), Filter: c.String("filter"), List: c.Bool("list"),
 		SessionOptions: sessionOptions(c, measure.Settings{}), OutputOptions: outputOptions(c), ProfileUse: profileUse(c)}
 	if c.NArg() > 1 {
 		return o, usageErr("'clmeter suite' takes one suite name, got %d arguments", c.NArg())
