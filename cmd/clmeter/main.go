@@ -42,7 +42,7 @@ const (
 	exitInvalid     = 3   // a result failed validation against its reference
 	exitNoDevice    = 4   // no usable OpenCL device (doctor) or no OpenCL library
 	exitRegression  = 5   // compare --fail-on-regression or history --ci found a regression
-	exitOutlier     = 6   // suite --fail-on-outlier found a device slower than its peers
+	exitOutlier     = 6   // suite or report --fail-on-outlier: a device slower than its peers
 	exitInterrupted = 130 // Ctrl-C: finished results were kept
 )
 
