@@ -68,6 +68,11 @@ func TestReportNodeView(t *testing.T) {
 			t.Errorf("%s to a file: %v, the file lacks %q\n%s", format, err, want, errs)
 		}
 	}
+	html := filepath.Join(dir, "one.html")
+	_, errs, err = report(ReportOptions{Files: []string{one}, Format: "html", Output: html})
+	if b, _ := os.ReadFile(html); err != nil || !strings.Contains(string(b), "<h2>Results</h2>") || strings.Contains(string(b), "Devices side by side") || strings.Contains(errs, "node view") {
+		t.Errorf("html of one device: %v, want no node view section\n%s", err, errs)
+	}
 	if _, _, err = report(ReportOptions{Files: []string{three}, Format: "table", NodeViewOptions: NodeViewOptions{OutlierTolerance: -1}}); fail.KindOf(err) != fail.Usage {
 		t.Errorf("negative tolerance: %v, want a usage error", err)
 	}
