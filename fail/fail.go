@@ -27,7 +27,7 @@ const (
 	// Interrupted is a run stopped by Ctrl-C or SIGTERM; finished results were kept.
 	Interrupted
 	// Outlier is a device slower than its peers of the same model, found
-	// where the user asked to fail on one (suite --fail-on-outlier).
+	// where the user asked to fail on one (suite or report --fail-on-outlier).
 	Outlier
 )
 

@@ -305,12 +305,16 @@ func (v *View) WriteTable(w io.Writer, width int) error {
 
 // writeNotes writes the legend, the cells' notes and the view's.
 func (v *View) writeNotes(w io.Writer, width int) {
-	notes := []string{fmt.Sprintf("%s: worse than the median of its peers (the other devices of its model) by more than %s, and its confidence interval excludes that median; -: no figure", flagMark, units.Percent(v.Tolerance))}
-	notes = append(notes, v.cellNotes()...)
-	notes = append(notes, v.Notes...)
-	for _, n := range notes {
+	for _, n := range v.notes() {
 		table.WriteWrapped(w, n, width, "", "  ")
 	}
+}
+
+// notes are the legend of the marks, the cells' notes and the view's.
+func (v *View) notes() []string {
+	notes := []string{fmt.Sprintf("%s: worse than the median of its peers (the other devices of its model) by more than %s, and its confidence interval excludes that median; -: no figure", flagMark, units.Percent(v.Tolerance))}
+	notes = append(notes, v.cellNotes()...)
+	return append(notes, v.Notes...)
 }
 
 // cellNotes are the notes of the cells, "d1 on NAME: NOTE".
@@ -331,37 +335,92 @@ func (v *View) cellNotes() []string {
 	return out
 }
 
+// A Grid is the view as its markdown and an HTML page show it: one row per
+// benchmark with its unit, each device's figure scaled to it (as the
+// table's), the key of the devices, the notes and the summary. Texts are
+// raw: a renderer escapes them for its format.
+type Grid struct {
+	// Devices are the columns' labels ("d0", "d1" ...), Keys what each
+	// stands for ("d0 = NVIDIA H200 0000:19:00.0 uuid ...": Describe).
+	Devices []string
+	Keys    []string
+	Rows    []GridRow
+	// Notes are the legend of the marks, the cells' notes and the view's.
+	Notes   []string
+	Summary string
+	// Mark follows a flagged figure ("!"), as in the table.
+	Mark string
+}
+
+// A GridRow is one benchmark of a Grid.
+type GridRow struct {
+	// Benchmark is its name and parameters, Unit the unit of its cells.
+	Benchmark, Unit string
+	// Cells holds one cell per device: its figure ("" where the device has
+	// no such benchmark, "-" where it has no figure) and whether the
+	// outlier rule flags it.
+	Cells []GridCell
+}
+
+// A GridCell is one figure of a GridRow.
+type GridCell struct {
+	Text    string
+	Flagged bool
+}
+
+// Grid lays the view out as markdown and HTML show it.
+func (v *View) Grid() Grid {
+	g := Grid{Notes: v.notes(), Summary: v.Summary(), Mark: flagMark}
+	for _, d := range v.Devices {
+		g.Devices = append(g.Devices, d.Label)
+		g.Keys = append(g.Keys, d.Label+" = "+Describe(d))
+	}
+	for i, s := range v.shown("") {
+		row := GridRow{Benchmark: v.Rows[i].Label(), Unit: s.unit}
+		for d, c := range s.cells {
+			cell := v.Rows[i].Cells[d]
+			row.Cells = append(row.Cells, GridCell{Text: c, Flagged: cell != nil && cell.Flagged})
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	return g
+}
+
 // WriteMarkdown writes the view as a GitHub-flavoured markdown table (a
 // unit column, flagged figures in bold and marked), the devices' key, the
 // notes and the summary.
 func (v *View) WriteMarkdown(w io.Writer) error {
 	ew := &errWriter{w: w}
+	g := v.Grid()
 	fmt.Fprintln(ew, "## Devices side by side")
 	fmt.Fprintln(ew)
 	head, align := []string{"benchmark", "unit"}, []string{"---", "---"}
-	for _, d := range v.Devices {
-		head, align = append(head, d.Label), append(align, "--:")
+	for _, d := range g.Devices {
+		head, align = append(head, d), append(align, "--:")
 	}
 	mdRow(ew, head, false)
 	mdRow(ew, align, true)
-	for i, s := range v.shown(" " + flagMark) {
-		cells := []string{v.Rows[i].Label(), s.unit}
-		for d, c := range s.cells {
-			if v.Rows[i].Cells[d] != nil && v.Rows[i].Cells[d].Flagged {
-				c = "**" + c + "**"
+	for _, r := range g.Rows {
+		cells := []string{r.Benchmark, r.Unit}
+		for _, c := range r.Cells {
+			t := c.Text
+			if c.Flagged {
+				t = "**" + t + " " + g.Mark + "**"
 			}
-			cells = append(cells, c)
+			cells = append(cells, t)
 		}
 		mdRow(ew, cells, true)
 	}
 	fmt.Fprintln(ew)
-	for _, d := range v.Devices {
-		fmt.Fprintf(ew, "- %s = %s\n", d.Label, mdEscape(Describe(d)))
+	for _, k := range g.Keys {
+		fmt.Fprintf(ew, "- %s\n", mdEscape(k))
 	}
 	fmt.Fprintln(ew)
-	v.writeNotes(&mdList{w: ew}, 1<<30)
+	for _, n := range g.Notes {
+		fmt.Fprintf(ew, "- %s\n", mdEscape(n))
+	}
 	fmt.Fprintln(ew)
-	fmt.Fprintf(ew, "**%s**\n", mdEscape(v.Summary()))
+	fmt.Fprintf(ew, "**%s**\n", mdEscape(g.Summary))
 	return ew.err
 }
 
@@ -383,18 +442,6 @@ func mdRow(w io.Writer, cells []string, raw bool) {
 // escaped (units.Escape) and the characters markdown reads escaped.
 func mdEscape(s string) string {
 	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;").Replace(units.Escape(s))
-}
-
-// mdList writes each line it is given as a markdown list item.
-type mdList struct{ w io.Writer }
-
-func (l *mdList) Write(p []byte) (int, error) {
-	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
-		if _, err := fmt.Fprintf(l.w, "- %s\n", mdEscape(line)); err != nil {
-			return 0, err
-		}
-	}
-	return len(p), nil
 }
 
 // errWriter keeps the first write error and writes nothing after it.

@@ -8,7 +8,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/measure"
-	"github.com/clmeter/clmeter/peers"
 	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/units"
 )
@@ -32,10 +31,8 @@ func init() {
 		&cli.BoolFlag{Name: "no-profile", Usage: "leave the stored device profile alone (peaks, streams, launch, transfers, quick and all update it)"},
 		&cli.IntFlag{Name: "parallel", Usage: "measure at most N devices at once (default: every GPU at once, CPU devices alone after them; 1: one after another)"},
 		&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
-		&cli.StringFlag{Name: "outlier-tolerance", Value: "5%", Usage: "with several devices, flag one whose figure is worse than the median of its peers of the same model by more than this (5%, 0.05; above 0) and outside its noise"},
-		&cli.BoolFlag{Name: "fail-on-outlier", Usage: "exit with status 6 when the node view flags a device (several devices selected)"},
 	}
-	flags = append(append(append(flags, cacheFlags...), storeFlags...), fleetFlags...)
+	flags = append(append(append(append(flags, nodeViewFlags...), cacheFlags...), storeFlags...), fleetFlags...)
 	register(&cli.Command{
 		Name:      "suite",
 		Usage:     "run a built-in suite: " + strings.Join(runner.SuiteChoices(), ", "),
@@ -131,18 +128,4 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 		fmt.Fprintf(c.App.ErrWriter, "clmeter: %s\n", note)
 	}
 	return o, nil
-}
-
-// outlierTolerance reads --outlier-tolerance: a percentage ("5%") or a
-// fraction (0.05), above 0 and below 100%.
-func outlierTolerance(c *cli.Context) (float64, error) {
-	s := c.String("outlier-tolerance")
-	tol, err := parsePercent(s)
-	if err == nil {
-		err = peers.CheckTolerance(tol)
-	}
-	if err != nil {
-		return 0, usageErr("--outlier-tolerance %s: %v", s, err)
-	}
-	return tol, nil
 }

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/clmeter/clmeter/peers"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/units"
 )
@@ -21,6 +22,7 @@ type htmlData struct {
 	Title    string
 	Sources  []htmlSource
 	Devices  []htmlDevice
+	Node     *htmlNode
 	Header   []string
 	Rows     []htmlRow
 	Geomeans [][]string
@@ -41,6 +43,13 @@ type htmlSource struct{ Path, Desc string }
 // htmlDevice is one line of the device legend: the short label the tables
 // and charts use, and what it stands for.
 type htmlDevice struct{ Label, Name, Desc string }
+
+// htmlNode is the node view's section: the view laid out (peers.Grid),
+// and whether it flags a device.
+type htmlNode struct {
+	peers.Grid
+	Slow bool
+}
 
 type htmlRow struct {
 	Cells []string
@@ -100,41 +109,40 @@ func ShortDeviceName(name string) string {
 // lower case, a dash, then the CPU's own name.
 var llvmCPU = regexp.MustCompile(`^[a-z][a-z0-9_]*(?:-[a-z0-9_]+)*-([A-Z].*)$`)
 
-// deviceLabels gives every device (and where) of r a short distinct label.
+// deviceLabels gives every device (and where) of r a short distinct label:
+// its short name (ShortDeviceName), the short form of its key when another
+// device has its name (deviceNames), and where it was measured when that
+// tells rows apart.
 func (r *Report) deviceLabels() (func(device, where string) string, []htmlDevice) {
 	type dk struct{ dev, where string }
-	info := map[dk]results.DeviceInfo{}
-	var order []dk
-	add := func(b *results.Benchmark, where string) {
-		k := dk{results.DeviceLabel(b.Device), where}
-		if _, ok := info[k]; !ok {
-			info[k] = b.Device
-			order = append(order, k)
-		}
+	type info struct {
+		b   *results.Benchmark
+		tag string
 	}
+	infos := map[dk]info{}
+	var order []dk
 	for _, s := range r.Sources {
-		where := ""
-		for _, row := range r.Rows {
-			if row.Source == s.Path {
-				where = row.Where
-				break
-			}
+		w := ""
+		if r.MultiHost {
+			w = cmp.Or(s.File.Host.Hostname, "?")
+		} else if len(r.Sources) > 1 {
+			w = s.Path
 		}
 		for i := range s.File.Benchmarks {
-			w := where
-			if r.MultiHost {
-				w = s.File.Host.Hostname
-			} else if len(r.Sources) > 1 {
-				w = s.Path
+			b := &s.File.Benchmarks[i]
+			k := dk{r.names.key(b).Device, w}
+			if _, ok := infos[k]; !ok {
+				infos[k] = info{b, r.names.tag(b)}
+				order = append(order, k)
 			}
-			add(&s.File.Benchmarks[i], w)
 		}
 	}
 	labels := map[dk]string{}
 	used := map[string]int{}
 	var legend []htmlDevice
 	for _, k := range order {
-		l := ShortDeviceName(k.dev)
+		in := infos[k]
+		l := ShortDeviceName(results.DeviceLabel(in.b.Device)) + in.tag
 		if k.where != "" {
 			w := k.where
 			if !r.MultiHost {
@@ -149,18 +157,11 @@ func (r *Report) deviceLabels() (func(device, where string) string, []htmlDevice
 			used[l] = 1
 		}
 		labels[k] = l
-		d := info[k]
-		desc := strings.Join(nonEmpty(d.Type, d.Platform, "driver "+orDash(d.DriverVersion),
-			func() string {
-				if d.ComputeUnits > 0 {
-					return strconv.Itoa(d.ComputeUnits) + " compute units"
-				}
-				return ""
-			}()), ", ")
+		desc := legendDesc(in.b.Device)
 		if k.where != "" {
 			desc += "; " + k.where
 		}
-		legend = append(legend, htmlDevice{Label: l, Name: k.dev, Desc: desc})
+		legend = append(legend, htmlDevice{Label: l, Name: results.DeviceLabel(in.b.Device), Desc: desc})
 	}
 	return func(device, where string) string {
 		if l, ok := labels[dk{device, where}]; ok {
@@ -168,6 +169,28 @@ func (r *Report) deviceLabels() (func(device, where string) string, []htmlDevice
 		}
 		return ShortDeviceName(device)
 	}, legend
+}
+
+// legendDesc says what a device of the legend is: its type, platform,
+// driver and compute units, then what identifies it: its UUID and PCI
+// address, or its fallback key when it has neither.
+func legendDesc(d results.DeviceInfo) string {
+	cus := ""
+	if d.ComputeUnits > 0 {
+		cus = strconv.Itoa(d.ComputeUnits) + " compute units"
+	}
+	desc := strings.Join(nonEmpty(d.Type, d.Platform, "driver "+orDash(d.DriverVersion), cus), ", ")
+	var id []string
+	if d.UUID != "" {
+		id = append(id, "UUID "+d.UUID)
+	}
+	if d.PCI != "" {
+		id = append(id, "PCI "+d.PCI)
+	}
+	if len(id) == 0 {
+		id = append(id, "key "+d.SeriesKey())
+	}
+	return desc + "; " + strings.Join(id, ", ")
 }
 
 func nonEmpty(ss ...string) []string {
@@ -244,6 +267,9 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	d := htmlData{Title: "clmeter report", Header: htmlColumns}
 	label, devices := r.deviceLabels()
 	d.Devices = devices
+	if v := r.NodeView; v != nil {
+		d.Node = &htmlNode{Grid: v.Grid(), Slow: len(v.Outliers) > 0}
+	}
 	for _, s := range r.Sources {
 		h := s.File.Host
 		d.Sources = append(d.Sources, htmlSource{s.Path, fmt.Sprintf("%s/%s, %s, %d cores, host %s, %s, %s %s",
@@ -365,6 +391,8 @@ td.num, th.num { text-align: right; white-space: nowrap; font-variant-numeric: t
 td.dev { white-space: nowrap; }
 td.bench { overflow-wrap: anywhere; max-width: 17em; }
 td.params { max-width: 16em; }
+td.desc, ul.nodekey li, ul.notes li { overflow-wrap: anywhere; }
+td.flag { color: #b00020; font-weight: bold; }
 tr.geomean td { font-weight: bold; }
 .plots { display: flex; flex-wrap: wrap; gap: 1em; }
 figure { margin: 0; border: 1px solid #e5e7eb; border-radius: 4px; padding: 0.5em; width: 600px; box-sizing: border-box; }
@@ -386,8 +414,16 @@ ol.key { margin: 0.3em 0; padding-left: 1.8em; }
 <ul>{{range .Sources}}<li><code>{{.Path}}</code>: {{.Desc}}</li>{{end}}</ul>
 {{if .Devices}}<h2>Devices</h2>
 <table id="devices"><thead><tr><th>label</th><th>device</th><th>what it is</th></tr></thead><tbody>
-{{range .Devices}}<tr><td class="dev">{{.Label}}</td><td>{{.Name}}</td><td>{{.Desc}}</td></tr>
+{{range .Devices}}<tr><td class="dev">{{.Label}}</td><td>{{.Name}}</td><td class="desc">{{.Desc}}</td></tr>
 {{end}}</tbody></table>{{end}}
+{{with .Node}}<h2>Devices side by side</h2>
+<p>The node view: one row per benchmark, one column per device (the key below says which is which); a figure marked {{.Mark}} is worse than the median of its peers of the same model by more than the tolerance, outside its noise.</p>
+<table id="nodeview"><thead><tr><th>benchmark</th><th>unit</th>{{range .Devices}}<th class="num">{{.}}</th>{{end}}</tr></thead><tbody>
+{{range .Rows}}<tr><td class="bench">{{.Benchmark}}</td><td>{{.Unit}}</td>{{range .Cells}}<td class="num{{if .Flagged}} flag{{end}}">{{.Text}}{{if .Flagged}} {{$.Node.Mark}}{{end}}</td>{{end}}</tr>
+{{end}}</tbody></table>
+<ul class="nodekey">{{range .Keys}}<li>{{.}}</li>{{end}}</ul>
+<ul class="notes">{{range .Notes}}<li>{{.}}</li>{{end}}</ul>
+<p class="summary{{if .Slow}} err{{end}}"><strong>{{.Summary}}</strong></p>{{end}}
 {{define "fig"}}<figure class="{{.Class}}">{{.P.SVG}}<figcaption><span class="title">{{.P.Title}}</span>{{if .P.Legend}}<ul class="legend">{{range .P.Legend}}<li><span class="swatch{{if .Line}} line{{end}}{{if .Dashed}} dashed{{end}}" style="{{if .Line}}border-color{{else}}background{{end}}: {{.Colour}}"></span>{{.Label}}</li>{{end}}</ul>{{end}}{{if .P.Key}}<ol class="key">{{range .P.Key}}<li>{{.}}</li>{{end}}</ol>{{end}}{{.P.Note}}</figcaption></figure>
 {{end}}
 {{if .Peaks}}<h2>Device peaks</h2>

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/peers"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/units"
 )
@@ -32,6 +33,12 @@ type Report struct {
 	// MultiHost is true when the files come from more than one host; renderers
 	// then show the host beside the device.
 	MultiHost bool
+	// NodeView, when the caller sets it, is the benchmarks of several
+	// devices side by side (package peers); the HTML report shows it as a
+	// table, the other formats leave it to the caller.
+	NodeView *peers.View
+	// names labels the devices: two of one name by their keys.
+	names deviceNames
 }
 
 // A Row is one benchmark of one file.
@@ -44,7 +51,12 @@ type Row struct {
 	Where string
 	// Bench is the benchmark; Measurement is non-nil for a row of Report.Rows.
 	Bench *results.Benchmark
-	Key   results.Key
+	// Key names the benchmark and its device: by name, and, when another
+	// device of the report has that name and another key, by name and the
+	// short form of its key ("NVIDIA H200 [uuid 1a2b3c4d]").
+	Key results.Key
+	// DeviceKey is the device's key (results.DeviceInfo.SeriesKey).
+	DeviceKey string
 }
 
 // M returns the row's measurement (nil for a failed or figures-only benchmark).
@@ -53,7 +65,8 @@ func (r Row) M() *measure.Result { return r.Bench.Measurement }
 // A Geomean summarises the rows of one device: the geometric mean of their
 // median per-launch times and of their bandwidths (over the rows that have one).
 type Geomean struct {
-	Device, Host string
+	// Device is the device's label (Row.Key.Device), DeviceKey its key.
+	Device, DeviceKey, Host string
 	// Where is as Row.Where.
 	Where string
 	// N is the number of rows; NBandwidth the number with a bandwidth.
@@ -66,8 +79,10 @@ type Geomean struct {
 // A FigureRow is one Figure of one benchmark.
 type FigureRow struct {
 	Source, Host, Where string
-	Key                 results.Key
-	Kind                string
+	// Key and DeviceKey are as Row's.
+	Key       results.Key
+	DeviceKey string
+	Kind      string
 	// Identity is the benchmark's (nil when it has none).
 	Identity *results.Identity
 	Figure   results.Figure
@@ -81,6 +96,7 @@ func New(srcs []results.Source) *Report {
 		hosts[s.File.Host.Hostname] = true
 	}
 	r.MultiHost = len(hosts) > 1
+	r.names = newDeviceNames(srcs)
 	var all []Row
 	for _, s := range srcs {
 		where := ""
@@ -95,7 +111,7 @@ func New(srcs []results.Source) *Report {
 		}
 		for i := range s.File.Benchmarks {
 			b := &s.File.Benchmarks[i]
-			all = append(all, Row{Source: s.Path, Host: s.File.Host.Hostname, Where: where, Bench: b, Key: results.KeyOf(b)})
+			all = append(all, Row{Source: s.Path, Host: s.File.Host.Hostname, Where: where, Bench: b, Key: r.names.key(b), DeviceKey: b.Device.SeriesKey()})
 		}
 	}
 	slices.SortStableFunc(all, compareRows)
@@ -107,7 +123,7 @@ func New(srcs []results.Source) *Report {
 			r.Rows = append(r.Rows, row)
 		}
 		for _, f := range b.Figures {
-			r.Figures = append(r.Figures, FigureRow{Source: row.Source, Host: row.Host, Where: row.Where, Key: row.Key, Kind: b.Kind, Identity: b.Identity, Figure: f})
+			r.Figures = append(r.Figures, FigureRow{Source: row.Source, Host: row.Host, Where: row.Where, Key: row.Key, DeviceKey: row.DeviceKey, Kind: b.Kind, Identity: b.Identity, Figure: f})
 		}
 	}
 	r.Geomeans = geomeans(r.Rows)
@@ -189,7 +205,7 @@ func geomeans(rows []Row) []Geomean {
 		k := [2]string{row.Key.Device, row.Where}
 		a := byDev[k]
 		if a == nil {
-			a = &acc{g: Geomean{Device: row.Key.Device, Host: row.Host, Where: row.Where}, firstRowIndex: i}
+			a = &acc{g: Geomean{Device: row.Key.Device, DeviceKey: row.DeviceKey, Host: row.Host, Where: row.Where}, firstRowIndex: i}
 			byDev[k] = a
 			order = append(order, k)
 		}

@@ -257,8 +257,10 @@ func MarkdownRow(w io.Writer, cells []string) {
 
 // csvColumns are the CSV header. A "benchmark" record is a sampled benchmark,
 // "geomean" a device's geomean, "figure" one Figure, "failed" a failed
-// benchmark. Times are integer nanoseconds, rates in GB/s and G<ops_unit>/s.
-var csvColumns = []string{"record", "file", "host", "name", "params", "device", "kind", "timer", "n",
+// benchmark. device is the device's label (its name, and the short form of
+// its key when another device has that name), device_key its whole key.
+// Times are integer nanoseconds, rates in GB/s and G<ops_unit>/s.
+var csvColumns = []string{"record", "file", "host", "name", "params", "device", "device_key", "kind", "timer", "n",
 	"median_ns", "min_ns", "max_ns", "mean_ns", "geomean_ns", "stddev_ns", "cv", "ci_low_ns", "ci_high_ns",
 	"outliers", "gb_per_s", "gops_per_s", "ops_unit", "stop_reason", "verdict", "percent_of_roof", "intensity",
 	"figure", "value", "unit", "warnings", "error"}
@@ -301,7 +303,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		m := row.M()
 		s := m.Summary
 		kv := map[string]string{"record": "benchmark", "file": row.Source, "host": row.Host, "name": row.Key.Name,
-			"params": row.Key.Params, "device": row.Key.Device, "kind": row.Bench.Kind, "timer": string(m.Timer),
+			"params": row.Key.Params, "device": row.Key.Device, "device_key": row.DeviceKey, "kind": row.Bench.Kind, "timer": string(m.Timer),
 			"n": strconv.Itoa(s.N), "median_ns": i64(int64(s.Median)), "min_ns": i64(int64(s.Min)), "max_ns": i64(int64(s.Max)),
 			"mean_ns": i64(int64(s.Mean)), "geomean_ns": i64(int64(s.Geomean)), "stddev_ns": i64(int64(s.Stddev)),
 			"cv": f(s.CV), "ci_low_ns": i64(int64(s.CI95Low)), "ci_high_ns": i64(int64(s.CI95High)),
@@ -316,17 +318,17 @@ func (r *Report) WriteCSV(w io.Writer) error {
 		rec(kv)
 	}
 	for _, g := range r.Geomeans {
-		rec(map[string]string{"record": "geomean", "host": g.Host, "device": g.Device, "n": strconv.Itoa(g.N),
+		rec(map[string]string{"record": "geomean", "host": g.Host, "device": g.Device, "device_key": g.DeviceKey, "n": strconv.Itoa(g.N),
 			"median_ns": i64(int64(g.Median)), "gb_per_s": f(g.GBPerSecond)})
 	}
 	for _, fr := range r.Figures {
 		rec(map[string]string{"record": "figure", "file": fr.Source, "host": fr.Host, "name": fr.Key.Name,
-			"params": fr.Key.Params, "device": fr.Key.Device, "kind": fr.Kind, "figure": fr.Figure.Name,
+			"params": fr.Key.Params, "device": fr.Key.Device, "device_key": fr.DeviceKey, "kind": fr.Kind, "figure": fr.Figure.Name,
 			"value": f(fr.Figure.Value), "unit": fr.Figure.Unit, "warnings": fr.Figure.Note})
 	}
 	for _, row := range r.Failed {
 		rec(map[string]string{"record": "failed", "file": row.Source, "host": row.Host, "name": row.Key.Name,
-			"params": row.Key.Params, "device": row.Key.Device, "kind": row.Bench.Kind, "error": row.Bench.Error})
+			"params": row.Key.Params, "device": row.Key.Device, "device_key": row.DeviceKey, "kind": row.Bench.Kind, "error": row.Bench.Error})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -351,13 +353,15 @@ type ReportFileJSON struct {
 
 // ReportRowJSON is one sampled benchmark of a ReportJSON.
 type ReportRowJSON struct {
-	File       string              `json:"file"`
-	Host       string              `json:"host"`
-	Name       string              `json:"name"`
-	Kind       string              `json:"kind"`
-	Params     map[string]string   `json:"params"`
-	ParamOrder []string            `json:"param_order"`
+	File       string            `json:"file"`
+	Host       string            `json:"host"`
+	Name       string            `json:"name"`
+	Kind       string            `json:"kind"`
+	Params     map[string]string `json:"params"`
+	ParamOrder []string          `json:"param_order"`
+	// Device is the device's label (Row.Key.Device), DeviceKey its key.
 	Device     string              `json:"device"`
+	DeviceKey  string              `json:"device_key"`
 	Timer      measure.Timer       `json:"timer"`
 	Summary    measure.Summary     `json:"summary"`
 	Throughput *measure.Throughput `json:"throughput,omitempty"`
@@ -370,6 +374,7 @@ type ReportRowJSON struct {
 // GeomeanJSON is one Geomean of a ReportJSON.
 type GeomeanJSON struct {
 	Device      string  `json:"device"`
+	DeviceKey   string  `json:"device_key"`
 	Host        string  `json:"host"`
 	N           int     `json:"n"`
 	MedianNS    int64   `json:"median_ns"`
@@ -378,20 +383,22 @@ type GeomeanJSON struct {
 
 // FigureJSON is one figure of a ReportJSON.
 type FigureJSON struct {
-	File   string         `json:"file"`
-	Name   string         `json:"name"`
-	Params string         `json:"params"`
-	Device string         `json:"device"`
-	Figure results.Figure `json:"figure"`
+	File      string         `json:"file"`
+	Name      string         `json:"name"`
+	Params    string         `json:"params"`
+	Device    string         `json:"device"`
+	DeviceKey string         `json:"device_key"`
+	Figure    results.Figure `json:"figure"`
 }
 
 // FailedJSON is one failed benchmark of a ReportJSON.
 type FailedJSON struct {
-	File   string `json:"file"`
-	Name   string `json:"name"`
-	Params string `json:"params"`
-	Device string `json:"device"`
-	Error  string `json:"error"`
+	File      string `json:"file"`
+	Name      string `json:"name"`
+	Params    string `json:"params"`
+	Device    string `json:"device"`
+	DeviceKey string `json:"device_key"`
+	Error     string `json:"error"`
 }
 
 // JSON returns the report as ReportJSON.
@@ -412,17 +419,17 @@ func (r *Report) JSON() ReportJSON {
 			order = append(order, p.Name)
 		}
 		out.Benchmarks = append(out.Benchmarks, ReportRowJSON{File: row.Source, Host: row.Host, Name: b.Name, Kind: b.Kind,
-			Params: params, ParamOrder: order, Device: row.Key.Device, Timer: m.Timer, Summary: m.Summary,
+			Params: params, ParamOrder: order, Device: row.Key.Device, DeviceKey: row.DeviceKey, Timer: m.Timer, Summary: m.Summary,
 			Throughput: m.Throughput, StopReason: m.StopReason, Warnings: m.AllWarnings(), Roofline: b.Roofline})
 	}
 	for _, g := range r.Geomeans {
-		out.Geomeans = append(out.Geomeans, GeomeanJSON{Device: g.Device, Host: g.Host, N: g.N, MedianNS: int64(g.Median), GBPerSecond: g.GBPerSecond})
+		out.Geomeans = append(out.Geomeans, GeomeanJSON{Device: g.Device, DeviceKey: g.DeviceKey, Host: g.Host, N: g.N, MedianNS: int64(g.Median), GBPerSecond: g.GBPerSecond})
 	}
 	for _, f := range r.Figures {
-		out.Figures = append(out.Figures, FigureJSON{File: f.Source, Name: f.Key.Name, Params: f.Key.Params, Device: f.Key.Device, Figure: f.Figure})
+		out.Figures = append(out.Figures, FigureJSON{File: f.Source, Name: f.Key.Name, Params: f.Key.Params, Device: f.Key.Device, DeviceKey: f.DeviceKey, Figure: f.Figure})
 	}
 	for _, row := range r.Failed {
-		out.Failed = append(out.Failed, FailedJSON{File: row.Source, Name: row.Key.Name, Params: row.Key.Params, Device: row.Key.Device, Error: row.Bench.Error})
+		out.Failed = append(out.Failed, FailedJSON{File: row.Source, Name: row.Key.Name, Params: row.Key.Params, Device: row.Key.Device, DeviceKey: row.DeviceKey, Error: row.Bench.Error})
 	}
 	return out
 }
