@@ -89,9 +89,7 @@ func printNodeView(stdout, stderr io.Writer, v *peers.View, what, format string)
 }
 
 // nodeView is o's NodeViewOptions.
-func (o SuiteOptions) nodeView() NodeViewOptions {
-	return NodeViewOptions{OutlierTolerance: o.OutlierTolerance, FailOnOutlier: o.FailOnOutlier}
-}
+func (o SuiteOptions) nodeView() NodeViewOptions { return o.NodeViewOptions }
 
 // checkNodeView refuses, before anything is measured, a tolerance the
 // outlier rule cannot use.

@@ -37,7 +37,7 @@ func viewFile(n, slow int) *results.File {
 func TestWriteNodeView(t *testing.T) {
 	t.Setenv("COLUMNS", "80")
 	var out, errs bytes.Buffer
-	o := SuiteOptions{Suite: "quick", OutputOptions: OutputOptions{Format: "table"}, FailOnOutlier: true}
+	o := SuiteOptions{Suite: "quick", OutputOptions: OutputOptions{Format: "table"}, NodeViewOptions: NodeViewOptions{FailOnOutlier: true}}
 	err := writeNodeView(&out, &errs, o, viewFile(3, 1))
 	if fail.KindOf(err) != fail.Outlier || !strings.Contains(err.Error(), "slow: d1") {
 		t.Fatalf("error %v (kind %v), want an outlier naming d1", err, fail.KindOf(err))

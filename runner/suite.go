@@ -48,11 +48,9 @@ type SuiteOptions struct {
 	// GPU at once with CPU devices alone after them; one, one device after
 	// another; more, at most that many, CPU devices included.
 	Parallel int
-	// OutlierTolerance is the node view's outlier rule's tolerance, a
-	// fraction (0: peers.DefaultTolerance, 5%); FailOnOutlier makes a
-	// flagged device an error of kind fail.Outlier (runner/nodeview.go).
-	OutlierTolerance float64
-	FailOnOutlier    bool
+	// NodeViewOptions are the node view's (runner/nodeview.go), printed
+	// after a run on several devices.
+	NodeViewOptions
 	// Fleet places the suite in a fleet run: its shard, the file's fleet,
 	// the upload's retries.
 	Fleet FleetOptions

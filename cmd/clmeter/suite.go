@@ -72,10 +72,9 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 		return o, err
 	}
 	o.Format = f
-	if o.OutlierTolerance, err = outlierTolerance(c); err != nil {
+	if o.NodeViewOptions, err = nodeViewOptions(c); err != nil {
 		return o, err
 	}
-	o.FailOnOutlier = c.Bool("fail-on-outlier")
 	if o.Store, o.Labels, err = storeTarget(c); err != nil {
 		return o, err
 	}
