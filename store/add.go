@@ -350,69 +350,20 @@ func (s *Store) deviceID(ctx context.Context, tx *sql.Tx, d results.DeviceInfo, 
 const sampleBatch = 500
 
 func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *sql.Stmt, upload int64, seq int, created, devID int64, devKey string, b *results.Benchmark) error {
-	body := *b
-	var samples []measure.Sample
-	var (
-		timer                       string
-		n                           int
-		median, lo, hi, minNS, mean sql.NullInt64
-		cv, gbs, gops               sql.NullFloat64
-		opsUnit                     string
-		valid                       sql.NullInt64
-	)
-	if m := b.Measurement; m != nil {
-		if b.HasFigure() {
-			samples = m.Samples
-		}
-		mc := *m
-		mc.Samples = []measure.Sample{}
-		body.Measurement = &mc
-		sm := m.Summary
-		timer, n = string(m.Timer), sm.N
-		// A failed or interrupted benchmark carries no figure (an older file
-		// may still hold one): its row is stored, not ok, with no median or
-		// rates.
-		if !b.HasFigure() {
-			n, sm = 0, measure.Summary{}
-		}
-		if sm.N > 0 {
-			median = sql.NullInt64{Int64: int64(sm.Median), Valid: true}
-			lo = sql.NullInt64{Int64: int64(sm.CI95Low), Valid: sm.HasCI()}
-			hi = sql.NullInt64{Int64: int64(sm.CI95High), Valid: sm.HasCI()}
-			minNS = sql.NullInt64{Int64: int64(sm.Min), Valid: true}
-			mean = sql.NullInt64{Int64: int64(sm.Mean), Valid: true}
-			cv = sql.NullFloat64{Float64: sm.CV, Valid: true}
-		}
-		if t := m.Throughput; t != nil && b.HasFigure() {
-			gbs = sql.NullFloat64{Float64: t.GBPerSecond, Valid: t.BytesPerLaunch > 0}
-			gops = sql.NullFloat64{Float64: t.GOpsPerSecond, Valid: t.OpsPerLaunch > 0}
-			opsUnit = t.OpsUnit
-		}
-		if m.Valid != nil {
-			valid = sql.NullInt64{Valid: true}
-			if *m.Valid {
-				valid.Int64 = 1
-			}
-		}
-	}
-	bodyJSON, err := json.Marshal(body)
+	r, err := makeResultRow(b)
 	if err != nil {
 		return err
-	}
-	ok := 0
-	if median.Valid && b.Error == "" {
-		ok = 1
 	}
 	var id int64
-	err = ins.QueryRowContext(ctx, upload, seq, b.Name, b.Kind, results.ParamString(b), devID, b.Device.Index,
-		created, timer, n, median, lo, hi, minNS, mean, cv, gbs, gops, opsUnit, valid, b.Error, ok, devKey).Scan(&id)
+	err = ins.QueryRowContext(ctx, upload, seq, r.name, r.kind, r.params, devID, r.index,
+		created, r.timer, r.n, r.median, r.lo, r.hi, r.minNS, r.mean, r.cv, r.gbs, r.gops, r.opsUnit, r.valid, r.errText, r.ok, devKey).Scan(&id)
 	if err != nil {
 		return err
 	}
-	if _, err := insBody.ExecContext(ctx, id, string(bodyJSON)); err != nil {
+	if _, err := insBody.ExecContext(ctx, id, r.body); err != nil {
 		return err
 	}
-	for j, sm := range samples {
+	for j, sm := range r.samples {
 		if err := sw.add(ctx, id, j, sm); err != nil {
 			return err
 		}
