@@ -219,46 +219,6 @@ func (s *Store) insertUpload(ctx context.Context, tx *sql.Tx, f *results.File, a
 	return nil
 }
 
-// insertResults inserts every benchmark of f (its device, result row, body
-// and samples) into upload.
-func (s *Store) insertResults(ctx context.Context, tx *sql.Tx, f *results.File, upload int64, source string) error {
-	devices := map[string]int64{}
-	insResult, err := tx.PrepareContext(ctx, s.q(`INSERT INTO results (upload_id, seq, name, kind, params, device_id, device_index,
-		created_ns, timer, n, median_ns, ci_low_ns, ci_high_ns, min_ns, mean_ns, cv, gb_per_s, gops_per_s, ops_unit, valid, error, ok, device_key)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`))
-	if err != nil {
-		return fmt.Errorf("store %s: %w", s.where, err)
-	}
-	defer insResult.Close()
-	insBody, err := tx.PrepareContext(ctx, s.q("INSERT INTO bodies (result_id, body) VALUES (?, ?)"))
-	if err != nil {
-		return fmt.Errorf("store %s: %w", s.where, err)
-	}
-	defer insBody.Close()
-	sw := &sampleWriter{s: s, tx: tx}
-	defer sw.close()
-	created := f.Created.UnixNano()
-	for i := range f.Benchmarks {
-		b := &f.Benchmarks[i]
-		devID, err := s.deviceID(ctx, tx, b.Device, devices)
-		if err != nil {
-			return err
-		}
-		if err := s.addResult(ctx, sw, insResult, insBody, upload, i, created, devID, seriesKey(b.Device, f.Host.Hostname), b); err != nil {
-			return fmt.Errorf("%s: benchmark %d (%s): %w", source, i+1, units.Escape(b.Name), err)
-		}
-		if afterResult != nil {
-			if err := afterResult(i); err != nil {
-				return err
-			}
-		}
-	}
-	if err := sw.flush(ctx); err != nil {
-		return fmt.Errorf("store %s: %w", s.where, err)
-	}
-	return nil
-}
-
 // A sampleWriter writes samples in multi-row INSERTs of sampleBatch rows
 // through one prepared statement, across benchmarks: a 1,000-benchmark
 // file of 20 samples each takes 40 statements, not 20,000.
@@ -348,28 +308,6 @@ func (s *Store) deviceID(ctx context.Context, tx *sql.Tx, d results.DeviceInfo, 
 // sampleBatch is the most samples written by one INSERT (7 values each; both
 // databases take well over 7*500 parameters).
 const sampleBatch = 500
-
-func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *sql.Stmt, upload int64, seq int, created, devID int64, devKey string, b *results.Benchmark) error {
-	r, err := makeResultRow(b)
-	if err != nil {
-		return err
-	}
-	var id int64
-	err = ins.QueryRowContext(ctx, upload, seq, r.name, r.kind, r.params, devID, r.index,
-		created, r.timer, r.n, r.median, r.lo, r.hi, r.minNS, r.mean, r.cv, r.gbs, r.gops, r.opsUnit, r.valid, r.errText, r.ok, devKey).Scan(&id)
-	if err != nil {
-		return err
-	}
-	if _, err := insBody.ExecContext(ctx, id, r.body); err != nil {
-		return err
-	}
-	for j, sm := range r.samples {
-		if err := sw.add(ctx, id, j, sm); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // CheckPaths reads every result file and checks it can be stored (Check),
 // returning the first problem as a fail.Usage error; 'store add' calls it

@@ -83,26 +83,16 @@ func (s *Store) devicePairs(ctx context.Context, spec string) ([]devicePair, err
 	if err != nil {
 		return nil, fail.With(fail.Usage, err)
 	}
-	devs, err := s.Devices(ctx)
+	byID, err := s.deviceRows(ctx)
 	if err != nil {
 		return nil, err
 	}
-	byID := map[int64]Device{}
-	for _, d := range devs {
-		byID[d.ID] = d
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT device_id, device_index FROM results ORDER BY device_index, device_id`)
+	pairs, err := s.storedPairs(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", s.where, err)
+		return nil, err
 	}
-	defer rows.Close()
-	var pairs []devicePair
 	var cands []devsel.Candidate
-	for rows.Next() {
-		var p devicePair
-		if err := rows.Scan(&p.id, &p.index); err != nil {
-			return nil, fmt.Errorf("store %s: %w", s.where, err)
-		}
+	for _, p := range pairs {
 		d := byID[p.id]
 		c := devsel.Candidate{Index: -1, Platform: -1, Device: -1, Type: strings.ToLower(d.Type),
 			Text:  strings.Join([]string{d.Name, d.Vendor, d.Platform, d.PlatformVersion, d.Driver, d.Info.UUID, d.Info.PCI}, "\x00"),
@@ -114,11 +104,7 @@ func (s *Store) devicePairs(ctx context.Context, spec string) ([]devicePair, err
 				c.Platform, c.Device = a, b
 			}
 		}
-		pairs = append(pairs, p)
 		cands = append(cands, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
 	idx, err := sp.Match(cands)
 	if err != nil && !errors.Is(err, devsel.ErrNoMatch) {

@@ -89,6 +89,8 @@ func TestMigrationFillsDeviceKeys(t *testing.T) {
 			t.Fatalf("keys as added: %q", want)
 		}
 		for _, stmt := range []string{
+			"DROP INDEX results_failed",
+			"DROP INDEX results_device_index",
 			"DROP INDEX results_history",
 			"ALTER TABLE results DROP COLUMN device_key",
 			"CREATE INDEX results_history ON results (name, ok, params, device_id, created_ns, id, upload_id, median_ns, ci_low_ns, ci_high_ns, n, cv, valid)",

@@ -121,6 +121,7 @@ CREATE INDEX results_history ON results (name, ok, params, device_id, device_key
 	median_ns, ci_low_ns, ci_high_ns, n, cv, valid);
 `, fillDeviceKeys},
 	{3, "fleet tasks: run, shard, attempt, node per upload and device", fleetSQL, nil},
+	{4, "indexes for a large fleet: failed results per upload, devices and indexes", scaleSQL, nil},
 }
 
 // fillDeviceKeys sets the device key of every stored result, as Add would

@@ -39,7 +39,8 @@ func scalePlan(tb testing.TB) storetest.FleetPlan {
 	if n[0] < 1 || n[1] < 2 || n[2] < 1 {
 		tb.Fatalf("CLMETER_SCALE=%q: want DEVICESxRUNSxBENCHMARKS (at least 1x2x1), e.g. 1000x100x50, or full", v)
 	}
-	return storetest.FleetPlan{Devices: n[0], Runs: n[1], Benchmarks: n[2]}
+	smp, _ := strconv.Atoi(os.Getenv("CLMETER_SCALE_SAMPLES"))
+	return storetest.FleetPlan{Devices: n[0], Runs: n[1], Benchmarks: n[2], Samples: smp}
 }
 
 // A scaleFixture is a store filled with a plan's fleet by bulkLoad.
@@ -165,7 +166,9 @@ func BenchmarkScaleHistoryPostgres(b *testing.B)  { benchScaleHistory(b, Postgre
 
 // BenchmarkScaleAddPostgres: one more fleet run (every node's file) added
 // through Add by 8 concurrent writers into the PostgreSQL fixture; reports
-// results stored per second.
+// results stored per second, and the CPU time the writers' process and the
+// server took per result (on a shared machine, what its load inflates
+// least).
 func BenchmarkScaleAddPostgres(b *testing.B) {
 	loc, p := scaleStore(b, Postgres)
 	ctx := context.Background()
@@ -175,7 +178,7 @@ func BenchmarkScaleAddPostgres(b *testing.B) {
 	}
 	defer st.Close()
 	const writers = 8
-	var elapsed time.Duration
+	var elapsed, client, server time.Duration
 	stored := 0
 	for i := range b.N {
 		b.StopTimer()
@@ -186,7 +189,11 @@ func BenchmarkScaleAddPostgres(b *testing.B) {
 		}
 		close(files)
 		b.StartTimer()
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime()
+		s0, err := pgServerCPU(ctx, st)
+		if err != nil {
+			b.Fatal(err)
+		}
 		var wg sync.WaitGroup
 		errs := make(chan error, writers)
 		for range writers {
@@ -201,6 +208,12 @@ func BenchmarkScaleAddPostgres(b *testing.B) {
 		}
 		wg.Wait()
 		elapsed += time.Since(t0)
+		client += cpuTime() - c0
+		s1, err := pgServerCPU(ctx, st)
+		if err != nil {
+			b.Fatal(err)
+		}
+		server += s1 - s0
 		close(errs)
 		if err := <-errs; err != nil {
 			b.Fatal(err)
@@ -208,6 +221,8 @@ func BenchmarkScaleAddPostgres(b *testing.B) {
 		stored += p.Devices * p.Benchmarks
 	}
 	b.ReportMetric(float64(stored)/elapsed.Seconds(), "results/s")
+	b.ReportMetric(float64(client)/1e3/float64(stored), "client-cpu-µs/result")
+	b.ReportMetric(float64(server)/1e3/float64(stored), "server-cpu-µs/result")
 }
 
 // fleetRunResults reads what the fleet view compares: every result of the

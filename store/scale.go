@@ -1,0 +1,77 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+)
+
+// scaleSQL is migration 4: what reading one fleet run or one device's
+// history out of millions of results needs (docs/STORE.md, "Scale").
+//   - results_failed: the results that kept no figure, by upload; partial
+//     (only those rows), so it costs a write only for a failed benchmark.
+//     FleetTasks counts each upload's failures through it instead of
+//     visiting every result of the run.
+//   - results_device_index: the (device row, index) pairs, for
+//     devicePairs' loose index scan instead of a pass over every result.
+const scaleSQL = `
+CREATE INDEX results_failed ON results (upload_id) WHERE ok = 0;
+CREATE INDEX results_device_index ON results (device_id, device_index);
+`
+
+// deviceRows reads every device row, without the per-device counts that
+// Devices adds (those read every result).
+func (s *Store) deviceRows(ctx context.Context) (map[int64]Device, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, name, vendor, platform, platform_version, version, driver_version, type,
+		compute_units, max_clock_mhz, info FROM devices`)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	defer rows.Close()
+	out := map[int64]Device{}
+	for rows.Next() {
+		var d Device
+		var info string
+		if err := rows.Scan(&d.ID, &d.Name, &d.Vendor, &d.Platform, &d.PlatformVersion, &d.Version, &d.Driver, &d.Type,
+			&d.ComputeUnits, &d.MaxClockMHz, &info); err != nil {
+			return nil, fmt.Errorf("store %s: %w", s.where, err)
+		}
+		json.Unmarshal([]byte(info), &d.Info)
+		out[d.ID] = d
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	return out, nil
+}
+
+// storedPairs returns every distinct (device row, index) of the stored
+// results, ordered by index then device row: a loose index scan of
+// results_device_index, one index seek per pair, not a pass over every
+// result.
+func (s *Store) storedPairs(ctx context.Context) ([]devicePair, error) {
+	rows, err := s.db.QueryContext(ctx, `WITH RECURSIVE pairs (device_id, device_index) AS (
+			SELECT device_id, device_index FROM (SELECT device_id, device_index FROM results
+				ORDER BY device_id, device_index LIMIT 1) first
+			UNION ALL
+			SELECT r.device_id, r.device_index FROM pairs p JOIN results r ON r.id = (SELECT n.id FROM results n
+				WHERE n.device_id > p.device_id OR (n.device_id = p.device_id AND n.device_index > p.device_index)
+				ORDER BY n.device_id, n.device_index LIMIT 1))
+		SELECT device_id, device_index FROM pairs ORDER BY device_index, device_id`)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	defer rows.Close()
+	var out []devicePair
+	for rows.Next() {
+		var p devicePair
+		if err := rows.Scan(&p.id, &p.index); err != nil {
+			return nil, fmt.Errorf("store %s: %w", s.where, err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	return out, nil
+}
