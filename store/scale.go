@@ -19,6 +19,14 @@ CREATE INDEX results_failed ON results (upload_id) WHERE ok = 0;
 CREATE INDEX results_device_index ON results (device_id, device_index);
 `
 
+// pairsSQL is storedPairs' query.
+const pairsSQL = `WITH RECURSIVE pairs (device_id, device_index) AS (
+		SELECT d.id, (SELECT MIN(r.device_index) FROM results r WHERE r.device_id = d.id) FROM devices d
+		UNION ALL
+		SELECT p.device_id, (SELECT MIN(r.device_index) FROM results r WHERE r.device_id = p.device_id AND r.device_index > p.device_index)
+		FROM pairs p WHERE p.device_index IS NOT NULL)
+	SELECT device_id, device_index FROM pairs WHERE device_index IS NOT NULL ORDER BY device_index, device_id`
+
 // deviceRows reads every device row, without the per-device counts that
 // Devices adds (those read every result).
 func (s *Store) deviceRows(ctx context.Context) (map[int64]Device, error) {
@@ -47,17 +55,10 @@ func (s *Store) deviceRows(ctx context.Context) (map[int64]Device, error) {
 
 // storedPairs returns every distinct (device row, index) of the stored
 // results, ordered by index then device row: a loose index scan of
-// results_device_index, one index seek per pair, not a pass over every
-// result.
+// results_device_index, one index seek per device row and pair, not a pass
+// over every result.
 func (s *Store) storedPairs(ctx context.Context) ([]devicePair, error) {
-	rows, err := s.db.QueryContext(ctx, `WITH RECURSIVE pairs (device_id, device_index) AS (
-			SELECT device_id, device_index FROM (SELECT device_id, device_index FROM results
-				ORDER BY device_id, device_index LIMIT 1) first
-			UNION ALL
-			SELECT r.device_id, r.device_index FROM pairs p JOIN results r ON r.id = (SELECT n.id FROM results n
-				WHERE n.device_id > p.device_id OR (n.device_id = p.device_id AND n.device_index > p.device_index)
-				ORDER BY n.device_id, n.device_index LIMIT 1))
-		SELECT device_id, device_index FROM pairs ORDER BY device_index, device_id`)
+	rows, err := s.db.QueryContext(ctx, pairsSQL)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
 	}
