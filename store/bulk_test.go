@@ -57,19 +57,44 @@ func newBulkLoader(ctx context.Context, s *Store, source string, labels map[stri
 	return l, err
 }
 
-// add queues f's rows, making its device rows now (as Add does, in its
-// benchmarks' order).
-func (l *bulkLoader) add(ctx context.Context, f *results.File) error {
-	if err := Check(f, l.source); err != nil {
-		return err
+// A preparedFile is a file with what the loader computes of it before
+// ids are known (on another goroutine): its hash and result rows.
+type preparedFile struct {
+	f    *results.File
+	hash string
+	rows []resultRow
+	err  error
+}
+
+func prepareFile(f *results.File, source string) preparedFile {
+	pf := preparedFile{f: f}
+	if pf.err = Check(f, source); pf.err != nil {
+		return pf
 	}
+	if pf.hash, pf.err = Hash(f); pf.err != nil {
+		return pf
+	}
+	for i := range f.Benchmarks {
+		r, err := makeResultRow(&f.Benchmarks[i])
+		if err != nil {
+			pf.err = err
+			return pf
+		}
+		pf.rows = append(pf.rows, r)
+	}
+	return pf
+}
+
+// add queues a prepared file's rows, making its device rows now (as Add
+// does, in its benchmarks' order).
+func (l *bulkLoader) add(ctx context.Context, pf preparedFile) error {
+	if pf.err != nil {
+		return pf.err
+	}
+	f, hash := pf.f, pf.hash
 	labels := fleetLabels(f, l.labels)
 	if labels == nil {
 		labels = map[string]string{}
-	}
-	hash, err := Hash(f)
-	if err != nil {
-		return err
 	}
 	l.upload++
 	up := l.upload
@@ -85,7 +110,7 @@ func (l *bulkLoader) add(ctx context.Context, f *results.File) error {
 	for _, k := range keys {
 		l.put(1, up, k, labels[k])
 	}
-	if err := l.addResults(ctx, f, up); err != nil {
+	if err := l.addResults(ctx, f, pf.rows, up); err != nil {
 		return err
 	}
 	if fl := f.Fleet; fl != nil && fl.Run != "" {
@@ -101,7 +126,7 @@ func (l *bulkLoader) add(ctx context.Context, f *results.File) error {
 	return nil
 }
 
-func (l *bulkLoader) addResults(ctx context.Context, f *results.File, up int64) error {
+func (l *bulkLoader) addResults(ctx context.Context, f *results.File, rows []resultRow, up int64) error {
 	created := f.Created.UnixNano()
 	for i := range f.Benchmarks {
 		b := &f.Benchmarks[i]
@@ -109,10 +134,7 @@ func (l *bulkLoader) addResults(ctx context.Context, f *results.File, up int64) 
 		if err != nil {
 			return err
 		}
-		r, err := makeResultRow(b)
-		if err != nil {
-			return err
-		}
+		r := rows[i]
 		l.result++
 		id := l.result
 		l.put(2, id, up, i, r.name, r.kind, r.params, devID, r.index, created, r.timer, r.n, r.median, r.lo, r.hi, r.minNS, r.mean,
@@ -239,7 +261,8 @@ func (l *bulkLoader) finish(ctx context.Context) error {
 }
 
 // bulkLoadPlan loads runs from to to-1 of plan p, about 20,000 results to a
-// transaction, files made on a second goroutine while the first writes.
+// transaction, files made and prepared by two goroutines while this one
+// writes.
 func bulkLoadPlan(ctx context.Context, s *Store, p storetest.FleetPlan, from, to int) error {
 	l, err := newBulkLoader(ctx, s, "bulk", nil)
 	if err != nil {
@@ -247,22 +270,26 @@ func bulkLoadPlan(ctx context.Context, s *Store, p storetest.FleetPlan, from, to
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	files := make(chan *results.File, 64)
-	go func() {
-		defer close(files)
-		for r := from; r < to; r++ {
-			for n := range p.Nodes() {
+	// Worker k makes files k, k+workers, ...; they are read back in order.
+	const workers = 2
+	var out [workers]chan preparedFile
+	total := (to - from) * p.Nodes()
+	for k := range out {
+		out[k] = make(chan preparedFile, 16)
+		go func() {
+			defer close(out[k])
+			for i := k; i < total; i += workers {
 				select {
-				case files <- p.File(r, n):
+				case out[k] <- prepareFile(p.File(from+i/p.Nodes(), i%p.Nodes()), l.source):
 				case <-ctx.Done():
 					return
 				}
 			}
-		}
-	}()
+		}()
+	}
 	per := max(1, 20000/(storetest.GPUsPerNode*p.Benchmarks))
-	for f := range files {
-		if err := l.add(ctx, f); err != nil {
+	for i := range total {
+		if err := l.add(ctx, <-out[i%workers]); err != nil {
 			return err
 		}
 		if l.uploadsSinceCommit >= per {
