@@ -115,9 +115,22 @@ func timeQuery(b *testing.B, query func() (int, error)) {
 // device key (fleetRunResults).
 func benchScaleFleet(b *testing.B, d Dialect) {
 	loc, p := scaleStore(b, d)
-	st := openScale(b, loc)
+	timeQuery(b, scaleFleetQuery(openScale(b, loc), p))
+}
+
+// benchScaleHistory: 'clmeter history triad --device UUID', the store's
+// part: one benchmark name (its parameter sets) on one GPU, across its two
+// drivers and every run.
+func benchScaleHistory(b *testing.B, d Dialect) {
+	loc, p := scaleStore(b, d)
+	timeQuery(b, scaleHistoryQuery(openScale(b, loc), p))
+}
+
+// scaleFleetQuery reads the middle run of p's fleet as the fleet view
+// does and checks that it is whole.
+func scaleFleetQuery(st *Store, p storetest.FleetPlan) func() (int, error) {
 	run := p.RunID(p.Runs / 2)
-	timeQuery(b, func() (int, error) {
+	return func() (int, error) {
 		tasks, err := st.FleetTasks(context.Background(), run)
 		if err != nil || len(tasks) != p.Devices {
 			return 0, fmt.Errorf("%d tasks of %d devices: %v", len(tasks), p.Devices, err)
@@ -127,27 +140,24 @@ func benchScaleFleet(b *testing.B, d Dialect) {
 			err = fmt.Errorf("%d results, want %d", rows, p.Devices*p.Benchmarks)
 		}
 		return rows, err
-	})
+	}
 }
 
-// benchScaleHistory: 'clmeter history triad --device UUID', the store's
-// part: one benchmark name (its parameter sets) on one GPU, across its two
-// drivers and every run.
-func benchScaleHistory(b *testing.B, d Dialect) {
-	loc, p := scaleStore(b, d)
-	st := openScale(b, loc)
-	uuid := p.Device(5, 0).UUID
-	timeQuery(b, func() (int, error) {
+// scaleHistoryQuery reads the history of "triad" on one GPU of p's fleet
+// by its UUID and checks that every run is there.
+func scaleHistoryQuery(st *Store, p storetest.FleetPlan) func() (int, error) {
+	uuid := p.Device(min(5, p.Devices-1), 0).UUID
+	return func() (int, error) {
 		h, err := st.History(context.Background(), Filter{Pattern: "triad", Device: uuid})
 		n := 0
 		for _, s := range h {
 			n += len(s.Points)
 		}
-		if err == nil && (n == 0 || n%p.Runs != 0) {
-			err = fmt.Errorf("%d points in %d series, want a multiple of %d runs", n, len(h), p.Runs)
+		if err == nil && (n == 0 || n%p.Runs != 0 || len(h) != 2*n/p.Runs) {
+			err = fmt.Errorf("%d points in %d series, want a multiple of %d runs in two drivers' series", n, len(h), p.Runs)
 		}
 		return n, err
-	})
+	}
 }
 
 func openScale(b *testing.B, loc string) *Store {
@@ -182,31 +192,19 @@ func BenchmarkScaleAddPostgres(b *testing.B) {
 	stored := 0
 	for i := range b.N {
 		b.StopTimer()
-		run := p.Runs + i
-		files := make(chan *results.File, p.Nodes())
-		for n := range p.Nodes() {
-			files <- p.File(run, n)
+		files := make([]*results.File, p.Nodes())
+		for n := range files {
+			files[n] = p.File(p.Runs+i, n)
 		}
-		close(files)
 		b.StartTimer()
 		t0, c0 := time.Now(), cpuTime()
 		s0, err := pgServerCPU(ctx, st)
 		if err != nil {
 			b.Fatal(err)
 		}
-		var wg sync.WaitGroup
-		errs := make(chan error, writers)
-		for range writers {
-			wg.Go(func() {
-				for f := range files {
-					if _, err := st.Add(ctx, f, "bench", nil); err != nil {
-						errs <- err
-						return
-					}
-				}
-			})
+		if err := addConcurrently(ctx, st, files, writers); err != nil {
+			b.Fatal(err)
 		}
-		wg.Wait()
 		elapsed += time.Since(t0)
 		client += cpuTime() - c0
 		s1, err := pgServerCPU(ctx, st)
@@ -214,10 +212,6 @@ func BenchmarkScaleAddPostgres(b *testing.B) {
 			b.Fatal(err)
 		}
 		server += s1 - s0
-		close(errs)
-		if err := <-errs; err != nil {
-			b.Fatal(err)
-		}
 		stored += p.Devices * p.Benchmarks
 	}
 	b.ReportMetric(float64(stored)/elapsed.Seconds(), "results/s")
@@ -247,4 +241,76 @@ func fleetRunResults(ctx context.Context, st *Store, run string) (int, error) {
 		n++
 	}
 	return n, rows.Err()
+}
+
+// addConcurrently adds files through Add from writers goroutines.
+func addConcurrently(ctx context.Context, st *Store, files []*results.File, writers int) error {
+	queue := make(chan *results.File, len(files))
+	for _, f := range files {
+		queue <- f
+	}
+	close(queue)
+	var wg sync.WaitGroup
+	errs := make(chan error, writers)
+	for range writers {
+		wg.Go(func() {
+			for f := range queue {
+				if _, err := st.Add(ctx, f, "bench", nil); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// TestScaleSmoke runs what the scale benchmarks run, once, on a fleet of
+// 20 GPUs, 4 runs and 5 benchmarks, on SQLite and PostgreSQL: the bulk
+// load, the fleet run's read, one GPU's history, and a fifth run added by 8
+// concurrent writers, which the fleet view then reads whole.
+func TestScaleSmoke(t *testing.T) {
+	ctx := context.Background()
+	for _, d := range []Dialect{SQLite, Postgres} {
+		t.Run(d.String(), func(t *testing.T) {
+			p := storetest.FleetPlan{Devices: 20, Runs: 4, Benchmarks: 5, Samples: 2}
+			loc := filepath.Join(t.TempDir(), "r.db")
+			if d == Postgres {
+				loc = storetest.PostgresURL(t)
+			}
+			st, err := Open(ctx, loc, Options{Create: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			if err := bulkLoadPlan(ctx, st, p, 0, p.Runs); err != nil {
+				t.Fatal(err)
+			}
+			for name, q := range map[string]func() (int, error){"fleet": scaleFleetQuery(st, p), "history": scaleHistoryQuery(st, p)} {
+				if n, err := q(); err != nil {
+					t.Errorf("%s: %v", name, err)
+				} else {
+					t.Logf("%s: %d rows", name, n)
+				}
+			}
+			files := make([]*results.File, p.Nodes())
+			for n := range files {
+				files[n] = p.File(p.Runs, n)
+			}
+			if err := addConcurrently(ctx, st, files, 8); err != nil {
+				t.Fatal(err)
+			}
+			p.Runs++
+			if n, err := fleetRunResults(ctx, st, p.RunID(p.Runs-1)); err != nil || n != p.Devices*p.Benchmarks {
+				t.Errorf("the run added by 8 writers: %d results, want %d: %v", n, p.Devices*p.Benchmarks, err)
+			}
+			var total int
+			st.db.QueryRow("SELECT COUNT(*) FROM results").Scan(&total)
+			if total != p.Results() {
+				t.Errorf("%d results stored, want %d", total, p.Results())
+			}
+		})
+	}
 }
