@@ -78,10 +78,17 @@ BENCH_DEVICE ?=
 # suite row: go test -bench . ./... runs all).
 GOBENCH_PKGS ?= ./measure/ ./runtime/ ./runtime/spec/ ./clkernels/ ./changepoint/
 GOBENCH ?= Engine|Guard|HostBuffer|HostData|CheckSaxpy|FillTriad|Analyze400$$|PowerStudy
+# Then the store's scale benchmarks (docs/STORE.md, "Scale"): a synthetic fleet bulk-loaded
+# into SQLite and into a private PostgreSQL, then one fleet run's read, one GPU's history
+# and Add by 8 concurrent writers. SCALE is DEVICESxRUNSxBENCHMARKS, 48x20x50 when empty;
+# SCALE=full is 1000x100x50, 5 million results (SCALE_SAMPLES samples each, default 10).
+SCALE ?=
+SCALE_SAMPLES ?=
 bench: build bin/rawlaunch bin/progbin bin/saxpyrun
 	@command -v clpeak >/dev/null || { [ -f /etc/debian_version ] && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clpeak >/dev/null; } || echo "bench: clpeak not installed: its rows are left out"
 	$(GO) run ./bench -clmeter $(BIN) -cdir bin $(if $(BENCH_DEVICE),-device $(BENCH_DEVICE))
 	$(GO) test -run '^$$' -bench '$(GOBENCH)' -benchtime 1x -timeout 10m $(GOBENCH_PKGS)
+	CLMETER_SCALE=$(SCALE) CLMETER_SCALE_SAMPLES=$(SCALE_SAMPLES) $(GO) test -run '^$$' -bench '^BenchmarkScale' -benchtime 5x -timeout 180m ./store/
 
 # make bench-kit: the bench binary, clmeter and the C probes in .device/, for a
 # machine without Go (docs/OWNCOST.md: .device/bench -clmeter .device/clmeter -cdir .device).

@@ -47,7 +47,17 @@ func scalePlan(tb testing.TB) storetest.FleetPlan {
 type scaleFixture struct {
 	once     sync.Once
 	location string
+	dir      string // a temporary folder to remove at the end
 	err      error
+}
+
+// cleanupScale removes the SQLite fixture's temporary folder (TestMain).
+func cleanupScale() {
+	for _, fx := range scaleFixtures {
+		if fx.dir != "" {
+			os.RemoveAll(fx.dir)
+		}
+	}
 }
 
 var scaleFixtures = map[Dialect]*scaleFixture{SQLite: {}, Postgres: {}}
@@ -67,11 +77,11 @@ func scaleStore(b *testing.B, d Dialect) (string, storetest.FleetPlan) {
 				return
 			}
 		} else {
-			dir, err := os.MkdirTemp("", "clmeter-scale-")
-			if fx.err = err; err != nil {
+			fx.dir, fx.err = os.MkdirTemp("", "clmeter-scale-")
+			if fx.err != nil {
 				return
 			}
-			fx.location = filepath.Join(dir, "results.db")
+			fx.location = filepath.Join(fx.dir, "results.db")
 		}
 		ctx := context.Background()
 		st, err := Open(ctx, fx.location, Options{Create: true})

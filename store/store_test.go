@@ -25,6 +25,7 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	storetest.StopShared()
 	cleanupBig()
+	cleanupScale()
 	os.Exit(code)
 }
 
