@@ -138,9 +138,8 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 // both records of each pair to pa's output and store, and prints the
 // comparison of b against a.
 func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, stdout, stderr io.Writer) (err error) {
-	file := results.NewFile(pa.tool, pa.command)
-	var w *results.Writer
-	defer func() { w.CloseInto(&err) }()
+	rec := &record{path: pa.output, file: results.NewFile(pa.tool, pa.command)}
+	defer rec.close(&err)
 	var pairs []compare.Pair
 	var measured []results.Benchmark
 	for i := range pa.items {
@@ -149,7 +148,7 @@ func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, std
 		if err != nil {
 			return err
 		}
-		if err := appendOutput(&w, pa.output, file, *ra, *rb); err != nil {
+		if err := rec.add(*ra, *rb); err != nil {
 			return err
 		}
 		measured = append(measured, *ra, *rb)
@@ -167,8 +166,7 @@ func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, std
 		return err
 	}
 	fmt.Fprintf(stderr, "clmeter: measured interleaved (ABBA): ratio = B / A\n")
-	file.Benchmarks = measured
-	if err := saveToStore(ctx, pa.store, pa.labels, pa.output, file, stderr, Backoff{}); err != nil {
+	if err := rec.save(ctx, StoreOptions{Store: pa.store, Labels: pa.labels}, Backoff{}, stderr); err != nil {
 		return err
 	}
 	return checkRegressions(cmp, opts.Threshold)
