@@ -154,8 +154,8 @@ func suiteTable(peak bool) *table.Table {
 
 func suiteParams(b results.Benchmark) string {
 	var ps []string
-	for _, p := range b.OrderedParams() {
-		ps = append(ps, p.Name+"="+p.Value)
+	if s := results.ParamsBeyondName(&b); s != "" {
+		ps = append(ps, s)
 	}
 	// The launch benchmarks' local size, settled by a race (not a param).
 	if l, ok := b.Extra["local_size"].(string); ok {

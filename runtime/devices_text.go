@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/runtime/cl"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -50,12 +51,12 @@ func ListDevices(ctx context.Context, opts ListOptions, stdout io.Writer) error 
 		return enc.Encode(out)
 	}
 	plats, _ := m.Platforms()
-	fmt.Fprintf(stdout, "%d platform(s), %d device(s); enumeration took %s (loader %s)\n", len(plats), len(devs), m.EnumerationTime().Round(time.Microsecond), cl.LibraryPath())
+	width := table.Width(stdout)
+	table.WriteWrapped(stdout, fmt.Sprintf("%s, %s; enumeration took %s (loader %s)", units.Count(len(plats), "platform"),
+		units.Count(len(devs), "device"), m.EnumerationTime().Round(time.Microsecond), cl.LibraryPath()), width, "", "  ")
 	if len(devs) == 0 {
 		fmt.Fprintln(stdout, "no OpenCL device found: run 'clmeter doctor' to see why")
-		for _, h := range PlatformHints(plats, devs) {
-			fmt.Fprintln(stdout, "note: "+h)
-		}
+		writeHints(stdout, PlatformHints(plats, devs), width)
 		return nil
 	}
 	if opts.Verbose {
@@ -64,22 +65,40 @@ func ListDevices(ctx context.Context, opts ListOptions, stdout io.Writer) error 
 		}
 		return nil
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "IDX\tP:D\tTYPE\tNAME\tPLATFORM\tCU\tMHZ\tGLOBAL\tMAX ALLOC\tLOCAL\tTIMER\tFP64\tOPENCL")
+	devicesTable(devs).Write(stdout, width)
+	writeHints(stdout, PlatformHints(plats, devs), width)
+	return nil
+}
+
+// devicesTable is the devices' table: the figures that tell devices apart
+// first, the ones that may be left out to fit last (OpenCL shows only the
+// version number; --verbose shows the whole string).
+func devicesTable(devs []*Device) *table.Table {
+	t := table.New(table.Column{Header: "IDX", Right: true}, table.Column{Header: "P:D"},
+		table.Column{Header: "TYPE"}, table.Column{Header: "NAME", Wrap: true},
+		table.Column{Header: "PLATFORM", Wrap: true, Drop: 3}, table.Column{Header: "CU", Right: true},
+		table.Column{Header: "MHZ", Right: true, Drop: 4}, table.Column{Header: "GLOBAL", Right: true},
+		table.Column{Header: "MAX ALLOC", Short: "ALLOC", Right: true, Drop: 5}, table.Column{Header: "LOCAL", Right: true, Drop: 6},
+		table.Column{Header: "TIMER", Right: true, Drop: 2}, table.Column{Header: "FP64", Drop: 7},
+		table.Column{Header: "OPENCL", Drop: 1})
 	for _, d := range devs {
 		in := d.Info
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n",
-			d.Index, d.Ref(), in.TypeName, in.Name, d.Platform.Name, in.ComputeUnits, in.MaxClockMHz,
+		version := ""
+		if f := strings.Fields(strings.TrimPrefix(in.Version, "OpenCL ")); len(f) > 0 {
+			version = f[0]
+		}
+		t.Row(fmt.Sprint(d.Index), d.Ref(), in.TypeName, in.Name, d.Platform.Name, fmt.Sprint(in.ComputeUnits), fmt.Sprint(in.MaxClockMHz),
 			units.Bytes(in.GlobalMemBytes), units.Bytes(in.MaxAllocBytes), units.Bytes(in.LocalMemBytes),
-			zeroDash(in.TimerResolution, time.Duration.String), yesNo(in.FP64), strings.TrimPrefix(in.Version, "OpenCL "))
+			zeroDash(in.TimerResolution, time.Duration.String), yesNo(in.FP64), version)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	return t
+}
+
+// writeHints writes each platform hint as a "note:" line wrapped to width.
+func writeHints(w io.Writer, hints []string, width int) {
+	for _, h := range hints {
+		table.WriteWrapped(w, "note: "+h, width, "", "      ")
 	}
-	for _, h := range PlatformHints(plats, devs) {
-		fmt.Fprintln(stdout, "note: "+h)
-	}
-	return nil
 }
 
 func yesNo(b bool) string {

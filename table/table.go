@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/term"
@@ -47,29 +46,43 @@ func IsTerminal(w io.Writer) bool {
 func Len(s string) int { return utf8.RuneCountInString(s) }
 
 // Wrap breaks text into lines of at most width columns at spaces; the first
-// line starts with first, the others with rest (a hanging indent). A word
-// longer than a line is put on a line of its own, whole. Each word is shown
-// through units.Escape (whitespace of any kind separates words). It takes
-// time linear in the length of text.
+// line starts with first, the others with rest (a hanging indent). A number
+// stays on the line of the word after it (its unit). A word longer than a
+// line breaks after a slash where it can (see pieces), else goes on a line of
+// its own, whole. Each word is shown through units.Escape (whitespace of any
+// kind separates words). It takes time linear in the length of text.
 func Wrap(text string, width int, first, rest string) []string {
 	var lines []string
 	var line strings.Builder
 	prefix := first
 	n := 0 // columns in line
-	for _, word := range strings.Fields(text) {
-		word = units.Escape(word)
-		wl := Len(word)
-		if n > 0 && Len(prefix)+n+1+wl > width {
+	add := func(piece string, space bool) {
+		wl := Len(piece)
+		gap := 0
+		if space && n > 0 {
+			gap = 1
+		}
+		if n > 0 && Len(prefix)+n+gap+wl > width {
 			lines = append(lines, prefix+line.String())
 			line.Reset()
-			n, prefix = 0, rest
+			n, prefix, gap = 0, rest, 0
 		}
-		if n > 0 {
+		if gap > 0 {
 			line.WriteByte(' ')
 			n++
 		}
-		line.WriteString(word)
+		line.WriteString(piece)
 		n += wl
+	}
+	for _, word := range tokens(text) {
+		word = units.Escape(word)
+		if Len(rest)+Len(word) <= width || Len(prefix)+n+1+Len(word) <= width {
+			add(word, true)
+			continue
+		}
+		for i, p := range pieces(word) {
+			add(p, i == 0)
+		}
 	}
 	if n > 0 || len(lines) == 0 {
 		lines = append(lines, prefix+line.String())
@@ -181,7 +194,9 @@ func (t *Table) write(w io.Writer, width int) int {
 	dropped := f.dropColumns()
 	f.narrowWrapping()
 	if f.total() > width {
+		// Records show every field: nothing was left out.
 		t.writeRecords(w, width)
+		dropped = nil
 	} else {
 		t.writeRows(w, f.keep, f.short, f.widths)
 	}
@@ -231,20 +246,6 @@ func newFitting(t *Table, width int) *fitting {
 	}
 	f.reset()
 	return f
-}
-
-// longestWord is the width of the longest space-separated word of s.
-func longestWord(s string) int {
-	m, n := 0, 0
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			n = 0
-			continue
-		}
-		n++
-		m = max(m, n)
-	}
-	return m
 }
 
 // header is column i's header as shown.

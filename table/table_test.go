@@ -74,3 +74,26 @@ func TestRefs(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapKeepsNumbersWithUnits(t *testing.T) {
+	got := Wrap("throughput 17.3 GFLOP/s over 18 samples", 16, "", "")
+	want := []string{"throughput", "17.3 GFLOP/s", "over 18 samples"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestWrapBreaksLongNamesAfterSlashes(t *testing.T) {
+	got := Wrap("peaks/bandwidth/stride/float16 57.2 GB/s", 18, "", "")
+	want := []string{"peaks/bandwidth/", "stride/float16", "57.2 GB/s"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// A unit's slash is no break: GB/s stays whole on a line too short.
+	if got := Wrap("GB/s", 3, "", ""); len(got) != 1 || got[0] != "GB/s" {
+		t.Errorf("GB/s wrapped to %q", got)
+	}
+	if n := longestWord("peaks/bandwidth/stride/float16 pattern=stride 213 klaunches/s"); n != len("213 klaunches/s") {
+		t.Errorf("longestWord = %d", n)
+	}
+}

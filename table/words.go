@@ -1,0 +1,85 @@
+package table
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The units of wrapping. Text breaks at spaces, except that a number keeps
+// the word after it (its unit: "17.3 GFLOP/s", "18 samples" are never split
+// over two lines). A word longer than a whole line (a benchmark's name, a
+// path) may break after a slash that has at least two characters on each
+// side, so that a name like peaks/bandwidth/stride/float16 folds where its
+// parts meet, while a unit such as GB/s stays whole.
+
+// tokens splits s into the units Wrap keeps on one line: its words, a number
+// joined to the word after it.
+func tokens(s string) []string {
+	words := strings.Fields(s)
+	var out []string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if i+1 < len(words) && isNumber(w) && startsUnit(words[i+1]) {
+			w += " " + words[i+1]
+			i++
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// isNumber tells whether w is a number as tables print them: digits with a
+// sign, a decimal point, thousands commas, a percent sign or a ± before it.
+func isNumber(w string) bool {
+	digit := false
+	for _, r := range w {
+		switch {
+		case r >= '0' && r <= '9':
+			digit = true
+		case strings.ContainsRune("+-±~.,%", r):
+		default:
+			return false
+		}
+	}
+	return digit
+}
+
+// startsUnit tells whether w can be a number's unit: it starts with a letter
+// (µs, GB/s, klaunches/s, samples).
+func startsUnit(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsLetter(r)
+}
+
+// pieces splits a token at the slashes it may break after (see tokens); a
+// token with a space in it (a number and its unit) is one piece.
+func pieces(tok string) []string {
+	if strings.ContainsRune(tok, ' ') {
+		return []string{tok}
+	}
+	var out []string
+	start := 0
+	for i := 0; i < len(tok); i++ {
+		if tok[i] != '/' {
+			continue
+		}
+		if Len(tok[start:i+1]) >= 3 && Len(tok[i+1:]) >= 2 {
+			out = append(out, tok[start:i+1])
+			start = i + 1
+		}
+	}
+	return append(out, tok[start:])
+}
+
+// longestWord is the width of the longest unit of s that wrapping cannot
+// break (see tokens and pieces): the narrowest s can wrap to.
+func longestWord(s string) int {
+	m := 0
+	for _, t := range tokens(s) {
+		for _, p := range pieces(t) {
+			m = max(m, Len(p))
+		}
+	}
+	return m
+}
