@@ -95,3 +95,20 @@ func nameShows(parts []string, value string) bool {
 	}
 	return false
 }
+
+// ParamTextBeyondName is ParamsBeyondName over a Key's parameter text
+// ("name=value name=value"; a word without "=" belongs to the next name).
+func ParamTextBeyondName(name, params string) string {
+	parts := strings.Split(name, "/")
+	var out, pending []string
+	for _, w := range strings.Fields(params) {
+		pending = append(pending, w)
+		if _, v, ok := strings.Cut(w, "="); ok {
+			if !nameShows(parts, v) {
+				out = append(out, strings.Join(pending, " "))
+			}
+			pending = nil
+		}
+	}
+	return strings.Join(append(out, pending...), " ")
+}
