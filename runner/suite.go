@@ -71,7 +71,7 @@ func SuiteHelp() string {
 	b.WriteString("SUITES:\n")
 	for _, n := range SuiteChoices() {
 		if s, ok := clkernels.LookupSuite(n); ok {
-			fmt.Fprintf(&b, "   %-10s %s\n", n, s.Description)
+			fmt.Fprintf(&b, "   %-10s  %s\n", n, s.Description)
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

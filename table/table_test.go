@@ -97,3 +97,18 @@ func TestWrapBreaksLongNamesAfterSlashes(t *testing.T) {
 		t.Errorf("longestWord = %d", n)
 	}
 }
+
+func TestFitLines(t *testing.T) {
+	text := "NAME:\n   --max-time value   stop sampling a benchmark after this long (default: 0.8s)\n   a paragraph that is longer than the width of the terminal\nshort"
+	got := FitLines(text, 50)
+	want := "NAME:\n" +
+		"   --max-time value   stop sampling a benchmark\n" +
+		"                      after this long (default:\n" +
+		"                      0.8s)\n" +
+		"   a paragraph that is longer than the width of\n" +
+		"       the terminal\n" +
+		"short"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

@@ -83,3 +83,77 @@ func longestWord(s string) int {
 	}
 	return m
 }
+
+// FitLines re-wraps the lines of text longer than width (a help text),
+// keeping shorter lines as they are. A row of two columns (text after a gap
+// of two or more spaces) goes on under its second column. A line of prose
+// too long is joined with the lines that continue its paragraph (indented as
+// much or more, not a row, a heading, a list item or a number's line) and the
+// paragraph wrapped under its second line's indent, or its own plus four.
+func FitLines(text string, width int) string {
+	lines := strings.Split(text, "\n")
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		body := strings.TrimLeft(l, " ")
+		indent := l[:len(l)-len(body)]
+		if col, ok := rowColumn(l); ok {
+			if Len(l) <= width || col > width/2 {
+				out = append(out, l)
+				if Len(l) > width {
+					out[len(out)-1] = strings.Join(Wrap(body, width, indent, indent+"    "), "\n")
+				}
+				continue
+			}
+			rest := strings.TrimLeft(body[strings.Index(body, "  "):], " ")
+			out = append(out, Wrap(rest, width, l[:len(l)-len(rest)], strings.Repeat(" ", col))...)
+			continue
+		}
+		if body == "" || strings.HasSuffix(body, ":") && Len(l) <= width {
+			out = append(out, l) // a blank line or a heading starts no paragraph
+			continue
+		}
+		j, long := i+1, Len(l) > width
+		for j < len(lines) && continues(lines[j], len(indent)) {
+			long = long || Len(lines[j]) > width
+			j++
+		}
+		if !long {
+			out = append(out, lines[i:j]...)
+			i = j - 1
+			continue
+		}
+		hang := indent + "    "
+		if j > i+1 {
+			hang = lines[i+1][:len(lines[i+1])-len(strings.TrimLeft(lines[i+1], " "))]
+		}
+		out = append(out, Wrap(strings.Join(lines[i:j], " "), width, indent, hang)...)
+		i = j - 1
+	}
+	return strings.Join(out, "\n")
+}
+
+// rowColumn is where the second column of a two-column row starts (after a
+// gap of two or more spaces past the line's indent).
+func rowColumn(l string) (int, bool) {
+	body := strings.TrimLeft(l, " ")
+	i := strings.Index(body, "  ")
+	if i <= 0 || strings.TrimSpace(body[i:]) == "" {
+		return 0, false
+	}
+	rest := strings.TrimLeft(body[i:], " ")
+	return Len(l) - Len(rest), true
+}
+
+// continues tells whether line l goes on with a paragraph indented by indent.
+func continues(l string, indent int) bool {
+	body := strings.TrimLeft(l, " ")
+	if body == "" || len(l)-len(body) < indent || strings.HasSuffix(body, ":") {
+		return false
+	}
+	if _, row := rowColumn(l); row {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(body)
+	return !strings.ContainsRune("-*$#0123456789", r)
+}
