@@ -90,7 +90,13 @@ func longestWord(s string) int {
 // too long is joined with the lines that continue its paragraph (indented as
 // much or more, not a row, a heading, a list item or a number's line) and the
 // paragraph wrapped under its second line's indent, or its own plus four.
-func FitLines(text string, width int) string {
+func FitLines(text string, width int) string { return fitLines(text, width, true) }
+
+// FitEachLine is FitLines with no paragraph joined: each line too long is
+// wrapped on its own (a report whose lines are items, like doctor's).
+func FitEachLine(text string, width int) string { return fitLines(text, width, false) }
+
+func fitLines(text string, width int, join bool) string {
 	lines := strings.Split(text, "\n")
 	var out []string
 	for i := 0; i < len(lines); i++ {
@@ -114,7 +120,7 @@ func FitLines(text string, width int) string {
 			continue
 		}
 		j, long := i+1, Len(l) > width
-		for j < len(lines) && continues(lines[j], len(indent)) {
+		for join && j < len(lines) && continues(lines[j], len(indent)) {
 			long = long || Len(lines[j]) > width
 			j++
 		}

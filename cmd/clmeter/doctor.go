@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 	"github.com/clmeter/clmeter/doctor"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -45,7 +47,10 @@ func runDoctor(ctx context.Context, format string, stdout io.Writer) error {
 			return err
 		}
 	} else {
-		writeDiagnosis(stdout, d)
+		// Each line fitted to the terminal, wrapped under its own text.
+		var buf bytes.Buffer
+		writeDiagnosis(&buf, d)
+		io.WriteString(stdout, table.FitEachLine(buf.String(), table.Width(stdout)))
 	}
 	if d.UsableDevices == 0 {
 		return fail.With(fail.NoDevice, fmt.Errorf("no usable OpenCL device: see the fixes above"))

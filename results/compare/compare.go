@@ -311,7 +311,9 @@ func (c *Comparison) WriteTableWidth(w io.Writer, width int) error {
 		}
 		t.Write(ew, width)
 	}
-	c.writeNotes(ew, "")
+	var notes strings.Builder
+	c.writeNotes(&notes, "")
+	io.WriteString(ew, table.FitEachLine(notes.String(), width))
 	return ew.Err
 }
 
