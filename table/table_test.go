@@ -112,3 +112,11 @@ func TestFitLines(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestWrapKeepsPathsWhole(t *testing.T) {
+	for _, p := range []string{"/root/.cache/clmeter/profiles/x.json", "../examples/vectorise/chains.cl", "(/tmp/a/b/c.json)"} {
+		if got := Wrap("saved in "+p, 12, "", ""); got[len(got)-1] != p {
+			t.Errorf("%s wrapped to %q", p, got)
+		}
+	}
+}

@@ -11,7 +11,8 @@ import (
 // over two lines). A word longer than a whole line (a benchmark's name, a
 // path) may break after a slash that has at least two characters on each
 // side, so that a name like peaks/bandwidth/stride/float16 folds where its
-// parts meet, while a unit such as GB/s stays whole.
+// parts meet (a path is never broken, see isPath), while a unit such as GB/s
+// stays whole.
 
 // tokens splits s into the units Wrap keeps on one line: its words, a number
 // joined to the word after it.
@@ -55,7 +56,7 @@ func startsUnit(w string) bool {
 // pieces splits a token at the slashes it may break after (see tokens); a
 // token with a space in it (a number and its unit) is one piece.
 func pieces(tok string) []string {
-	if strings.ContainsRune(tok, ' ') {
+	if strings.ContainsRune(tok, ' ') || isPath(tok) {
 		return []string{tok}
 	}
 	var out []string
@@ -70,6 +71,13 @@ func pieces(tok string) []string {
 		}
 	}
 	return append(out, tok[start:])
+}
+
+// isPath tells whether tok reads as a file path or URL (a copy and paste
+// must find it whole, so it is never broken).
+func isPath(tok string) bool {
+	tok = strings.TrimLeft(tok, "('\"")
+	return strings.HasPrefix(tok, "/") || strings.HasPrefix(tok, ".") || strings.HasPrefix(tok, "~") || strings.Contains(tok, "://")
 }
 
 // longestWord is the width of the longest unit of s that wrapping cannot

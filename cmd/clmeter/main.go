@@ -118,6 +118,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			}
 			seen[c] = true
 			c.OnUsageError = onUsage
+			if c.BashComplete == nil {
+				c.BashComplete = completer(c)
+			}
 			if len(c.Subcommands) > 0 && c.Action == nil {
 				c.Action = unknownSubcommand
 			}

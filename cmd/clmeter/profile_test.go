@@ -98,7 +98,9 @@ func TestProfileCommand(t *testing.T) {
 		t.Errorf("the launch suite does not say its local size:\n%s", stdout)
 	}
 	code, stdout, errs = clm(t, "profile", "rebuild", out)
-	if code != 0 || !strings.Contains(stdout, "rebuilt from "+out) || !strings.Contains(stdout, "(launch/throughput; result file "+out+", ") {
+	// Lines are wrapped to the terminal: compared with spaces collapsed.
+	flat := strings.Join(strings.Fields(stdout), " ")
+	if code != 0 || !strings.Contains(flat, "rebuilt from "+out) || !strings.Contains(flat, "(launch/throughput; result file "+out+", ") {
 		t.Fatalf("rebuild: exit %d %s %s", code, stdout, errs)
 	}
 	// A faster launch floor in the store is kept over the file's, with its
