@@ -43,7 +43,7 @@ func TestStoreAddAndHistoryCI(t *testing.T) {
 	if code, _, errs := clm(append([]string{"store", "add", "--store", db, "--label", "ci=yes"}, append(paths[:2:2], bad)...)...); code != exitUsage || !strings.Contains(errs, "bad.json") || !strings.Contains(errs, "nothing was stored") {
 		t.Fatalf("bad file: exit %d, %q", code, errs)
 	}
-	if code, out, errs := clm(append([]string{"store", "add", "--store", db, "--label", "ci=yes"}, paths...)...); code != 0 || strings.Count(out, "added 2 benchmark(s)") != 20 {
+	if code, out, errs := clm(append([]string{"store", "add", "--store", db, "--label", "ci=yes"}, paths...)...); code != 0 || strings.Count(out, "added 2 benchmarks") != 20 {
 		t.Fatalf("store add: exit %d\n%s\n%s", code, out, errs)
 	}
 	if code, out, _ := clm("store", "add", "--store", db, paths[0]); code != 0 || !strings.Contains(out, "already stored as upload 1") {
