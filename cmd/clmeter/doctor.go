@@ -91,7 +91,7 @@ func writeDiagnosis(w io.Writer, d *doctor.Diagnosis) {
 			} else if f.Problem != "" {
 				fmt.Fprintf(w, ": %s", f.Problem)
 			} else {
-				fmt.Fprintf(w, " (%d platform(s))", f.Platforms)
+				fmt.Fprintf(w, " (%s)", units.Count(f.Platforms, "platform"))
 			}
 			fmt.Fprintln(w)
 		}
@@ -131,7 +131,7 @@ func writeDiagnosis(w io.Writer, d *doctor.Diagnosis) {
 			fmt.Fprintf(w, "  - %s\n", f)
 		}
 	}
-	fmt.Fprintf(w, "%d usable device(s)\n", d.UsableDevices)
+	fmt.Fprintf(w, "%s\n", units.Count(d.UsableDevices, "usable device"))
 }
 
 // writeDoctorTimer prints, under a device of 'clmeter doctor', the timer its
