@@ -64,7 +64,8 @@ func (r *runner) workingSet() (sizing.Plateau, error) {
 // The first measurement skips its validation when it is short of its samples
 // (measure.Settings.ShortUnvalidated), and stops after its warm-up when that
 // used up the time budget: it is thrown away then, and its launches are the
-// longest (1 s each for a strided read of 1 GiB on a 2-core CPU). When it is
+// longest (a second or more for a strided read of a large working set on a
+// CPU). When it is
 // short but cannot shrink (its working set is at the 1 MiB floor) it is
 // measured again, validated.
 func (r *runner) kernelSized(name string, bytes int64, def func(bytes int64) (results.Identity, []param), mk func(bytes int64) (*runtime.KernelBenchmark, error)) (*measure.Result, error) {

@@ -10,8 +10,8 @@ import (
 // same sizes: the five widths of a bandwidth pattern over one working set,
 // a benchmark measured again over a working set it shrank to. Each fresh
 // buffer is memory the device backs anew: on a CPU device every page of it is
-// a page fault on first touch, 1 GiB in 3 s on a VM whose faults cost 16 µs
-// (2-core EPYC, PoCL 3.1), against 50 ms to write it once backed. So while a
+// a page fault on first touch, which on a VM costs many times the write
+// itself (docs/OWNCOST.md has the figures). So while a
 // Device reuses buffers (ReuseBuffers), a benchmark's buffers go to a pool at
 // Teardown, and the next benchmark takes those of its exact size and flags
 // instead of making new ones. A taken buffer is written in full at Setup, as a
