@@ -21,9 +21,9 @@ import (
 // Only where buffers are host memory (a CPU device, or host-unified memory):
 // that is where backing costs page faults, and a pooled buffer holds nothing
 // but its own pages. On a discrete GPU a buffer the benchmark mapped keeps the
-// driver's host staging of the map until it is released: the streams suite on
-// the H100 (driver 580) peaked at 1.8 GB resident with reuse against 0.8 GB
-// without, for 5.3-5.7 s against 6.9-8.5 s and the same figures. So a GPU's
+// driver's host staging of the map until it is released, so reuse there
+// doubles the peak for little time saved (docs/OWNCOST.md has the figures).
+// So a GPU's
 // buffers are released as before.
 //
 // The pool holds buffers within the memory budget of one benchmark: before a
