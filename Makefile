@@ -13,8 +13,13 @@ DEB_PKGS  := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-ic
 # simulator, also 'clmeter check'); PostgreSQL (the store's tests start a private server);
 # Chromium (the dashboard and HTML reports are loaded headless).
 TEST_PKGS := mesa-opencl-icd oclgrind postgresql chromium
-# deps installs PKGS (make deps PKGS="..." for others).
+# Slurm and MUNGE: the fleet tests start a Slurm cluster of their own on loopback
+# (internal/slurmtest), installed without recommends (no mail server, no systemd units run).
+SLURM_PKGS := slurm-wlm munge slurmctld slurmd slurm-client
+# deps installs PKGS (make deps PKGS="..." for others); NORECOMMENDS=1 adds
+# --no-install-recommends.
 PKGS      ?= $(DEB_PKGS)
+NORECOMMENDS ?=
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # go-nvml's cgo warnings are silenced in its copy (third_party/go-nvml/CLMETER.md):
 # a plain go build prints nothing, no CGO_CFLAGS needed.
@@ -31,7 +36,7 @@ deps:
 	  if [ -n "$$missing" ]; then \
 	    echo "deps: installing$$missing"; \
 	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null && \
+	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(if $(NORECOMMENDS),--no-install-recommends) $$missing >/dev/null && \
 	    echo "deps: installed$$missing"; \
 	  else echo "deps: all present ($(PKGS))"; fi; \
 	else \
@@ -57,6 +62,7 @@ run: build
 IMPLS ?= pocl,rusticl,oclgrind
 test-deps:
 	@$(MAKE) --no-print-directory deps PKGS="$(DEB_PKGS) $(TEST_PKGS)"
+	@$(MAKE) --no-print-directory deps PKGS="$(SLURM_PKGS)" NORECOMMENDS=1
 
 test: test-deps
 	$(GO) vet ./...

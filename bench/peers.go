@@ -273,31 +273,10 @@ func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
 	os.Setenv("CLMETER_CACHE", "1")
 	src, _ := filepath.Abs("bench/long.cl")
 	args := []string{"run", "bench/long.cl", "--kernel", "spin", "--global", "64", "--arg", "buf:float:64:zero:out", "--arg", "int:10", "--device", dev.Ref, "--samples", "1", "--format", "json"}
-	var opts string // clmeter's build options, which the C floor builds with too
-	clmBuild := func() (float64, error) {
-		out, err := clm(args...)
-		if err != nil {
-			return 0, err
-		}
-		var f struct {
-			Benchmarks []struct {
-				Program struct {
-					FromCache bool    `json:"from_cache"`
-					BuildTime float64 `json:"build_time_ns"`
-					Options   string  `json:"options"`
-				} `json:"program"`
-			} `json:"benchmarks"`
-		}
-		if err := json.Unmarshal(out, &f); err != nil || len(f.Benchmarks) == 0 {
-			return 0, fmt.Errorf("clmeter run bench/long.cl: %v", err)
-		}
-		opts = f.Benchmarks[0].Program.Options
-		if !f.Benchmarks[0].Program.FromCache {
-			return 0, nil
-		}
-		return f.Benchmarks[0].Program.BuildTime, nil
-	}
-	if _, err := clmBuild(); err != nil { // fills clmeter's cache
+	// The first run fills clmeter's cache and tells its build options,
+	// which the C floor builds with too.
+	_, opts, err := clmCachedBuild(args)
+	if err != nil {
 		return nil, err
 	}
 	// The same program and options on both sides: clmeter's options (-I of
@@ -312,19 +291,7 @@ func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
 	if _, err := clm("cache", "wait"); err != nil {
 		return nil, err
 	}
-	loadC := func() (float64, error) {
-		out, err := exec.Command(*progbin, "load", fmt.Sprint(dev.Index), bin, opts).Output()
-		if err != nil {
-			return 0, fmt.Errorf("progbin load: %v", err)
-		}
-		var c struct {
-			BuildNs float64 `json:"build_ns"`
-		}
-		if err := json.Unmarshal(out, &c); err != nil {
-			return 0, fmt.Errorf("progbin load: %v", err)
-		}
-		return c.BuildNs, nil
-	}
+	loadC := func() (float64, error) { return progbinLoad(dev, bin, opts) }
 	// Each clmeter process between two of the C floor's, as in the launch rows.
 	c, err := loadC()
 	if err != nil {
@@ -333,7 +300,7 @@ func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
 	floor := []float64{c}
 	var ours, ratios, controls []float64
 	for r := 0; r < *cacheRuns; r++ {
-		o, err := clmBuild()
+		o, _, err := clmCachedBuild(args)
 		if err != nil {
 			return nil, err
 		}
@@ -350,6 +317,49 @@ func cacheFloorRow(dev *deviceJSON, dir string) ([]row, error) {
 		fmt.Sprintf("median of %d rounds' ratios [95%% CI], each clmeter process between two of the C floor's (over their geometric mean); C: read the binary + clCreateProgramWithBinary + clBuildProgram (bench/c/progbin.c), clmeter's build options; clmeter: the hit on the build's path (its lookup runs while the context is made)", *cacheRuns))
 	rw.value += "; control, C after / before: " + ciString(controls)
 	return []row{rw}, nil
+}
+
+// clmCachedBuild runs clmeter with args (a run of bench/long.cl as JSON)
+// and returns its program's build time when it came from the cache (0 when
+// it did not) and the build options clmeter used.
+func clmCachedBuild(args []string) (buildNs float64, opts string, err error) {
+	out, err := clm(args...)
+	if err != nil {
+		return 0, "", err
+	}
+	var f struct {
+		Benchmarks []struct {
+			Program struct {
+				FromCache bool    `json:"from_cache"`
+				BuildTime float64 `json:"build_time_ns"`
+				Options   string  `json:"options"`
+			} `json:"program"`
+		} `json:"benchmarks"`
+	}
+	if err := json.Unmarshal(out, &f); err != nil || len(f.Benchmarks) == 0 {
+		return 0, "", fmt.Errorf("clmeter run bench/long.cl: %v", err)
+	}
+	p := f.Benchmarks[0].Program
+	if !p.FromCache {
+		return 0, p.Options, nil
+	}
+	return p.BuildTime, p.Options, nil
+}
+
+// progbinLoad is the C floor of a warm build: bench/c/progbin loads the
+// binary bin with options opts on dev and returns its build time.
+func progbinLoad(dev *deviceJSON, bin, opts string) (float64, error) {
+	out, err := exec.Command(*progbin, "load", fmt.Sprint(dev.Index), bin, opts).Output()
+	if err != nil {
+		return 0, fmt.Errorf("progbin load: %v", err)
+	}
+	var c struct {
+		BuildNs float64 `json:"build_ns"`
+	}
+	if err := json.Unmarshal(out, &c); err != nil {
+		return 0, fmt.Errorf("progbin load: %v", err)
+	}
+	return c.BuildNs, nil
 }
 
 // clpeakTests returns the clpeak flags selecting every test clmeter has a row

@@ -208,7 +208,11 @@ func runChildTrial(program, device, nonce, launch string, cfg cache.Config, stde
 }
 
 // benchLaunch times the first launch and the steady launches of the program's
-// kernel; a kernel it cannot launch gives zero times and a note.
+// kernel; a kernel it cannot launch gives zero times and a note. It times
+// them itself, outside the harness (process start-up timing): the first
+// launch happens once in this fresh process, and the steady launches are part
+// of the process's wall time that the experiment reports; the harness's
+// warm-up and batching would change both (internal/archcheck lists it).
 func benchLaunch(ctx *cl.Context, q *cl.Queue, p *cl.Program, prog benchProgram) (first, steady time.Duration, note string) {
 	kernel, args, itemBytes := prog.Kernel, prog.Args, builtinItemBytes
 	if prog.Dir != "" { // a file: any element type

@@ -107,7 +107,7 @@ type Settings struct {
 	MaxPValue float64
 	// ScanPValue is the family-wise level of the step scan, which looks for
 	// one step where the segmentation found no change or a drift (Penalized
-	// only; default 50·MaxPValue, 0.05 at the default MaxPValue).
+	// only; default 30·MaxPValue, 0.03 at the default MaxPValue).
 	ScanPValue float64
 	// MinSize is the fewest points in a segment (default DefaultMinSize, at
 	// least 2).
@@ -185,6 +185,10 @@ type Change struct {
 	// Versus is one line of evidence for the reading that competed with this
 	// step for the same runs (a drift), "" when none did.
 	Versus string
+	// NoiseNote says why the runs' own noise did not take part in the test
+	// where every run carried it ("" when it did, or when they did not):
+	// their CIs were wider than the scatter between them.
+	NoiseNote string
 }
 
 // A Drift is a segment where the series moves steadily: a trend, reported

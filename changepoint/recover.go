@@ -106,7 +106,7 @@ func changes(y, se []float64, segs segmentation, b []int, fits []line, stats []S
 		c := Change{Index: at, Before: stats[i-1], After: stats[i]}
 		before, after := fits[i-1].at(at), fits[i].at(at)
 		if f, ok := steps[at]; ok {
-			c.PValue, c.Test, c.Noise, c.NoiseSigma, c.Versus = f.scan.p, f.test, f.scan.noise, f.scan.sigma, f.versus
+			c.PValue, c.Test, c.Noise, c.NoiseSigma, c.Versus, c.NoiseNote = f.scan.p, f.test, f.scan.noise, f.scan.sigma, f.versus, f.scan.note
 			q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: f.scan.df}.Quantile(0.975)
 			c.SizeLow, c.SizeHigh = f.scan.diff-q*f.scan.se, f.scan.diff+q*f.scan.se
 		} else {
@@ -120,9 +120,7 @@ func changes(y, se []float64, segs segmentation, b []int, fits []line, stats []S
 			q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(0.975)
 			c.SizeLow, c.SizeHigh = after-before-q*diff, after-before+q*diff
 			if c.Test == TestT && knownSE(se, lo, hi) {
-				if pw, sw := withinP(y, se, lo, at, hi, segs.s.MinSize); pw > c.PValue {
-					c.PValue, c.Noise, c.NoiseSigma = pw, NoiseWithin, sw
-				}
+				c.withinNoise(y, se, lo, at, hi, segs)
 			}
 		}
 		if before != 0 {
@@ -181,4 +179,18 @@ func withinP(y, se []float64, a, b, c, minSize int) (float64, float64) {
 	z := math.Abs(m2-m1) / math.Sqrt(1/w1+1/w2)
 	p := 2 * distuv.UnitNormal.Survival(z)
 	return math.Min(1, p*float64(max(1, c-a-2*minSize+1))), math.Sqrt(float64(c-a) / (w1 + w2))
+}
+
+// withinNoise tests the change c at b, found between the flat levels of
+// [a, b) and [b, e), against the runs' own noise too, where their SEs fit
+// the scatter between them: the larger p-value is kept, with its noise.
+// Where they do not, c says so.
+func (c *Change) withinNoise(y, se []float64, a, b, e int, segs segmentation) {
+	if !consistentSE(se[a:e], segs.sigma) {
+		c.NoiseNote = seNote(se[a:e], y[a:e])
+		return
+	}
+	if pw, sw := withinP(y, se, a, b, e, segs.s.MinSize); pw > c.PValue {
+		c.PValue, c.Noise, c.NoiseSigma = pw, NoiseWithin, sw
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -14,7 +15,12 @@ import (
 // its samples is that level times (1 + within-run noise). A run is
 // analysed as clmeter does: its median, with the standard error its
 // order-statistic 95% CI gives (or, with fewer than 6 samples, 1.2533·sd/√n).
-// σ is the run-to-run noise: the standard deviation of the runs' medians.
+//
+// σ is the run-to-run noise of the runs' medians, measured robustly: both
+// noises of a kind are scaled so that 1.4826·MAD of the medians' deviations
+// from the level is σ (noiseScale). For Gaussian noise that is the medians'
+// standard deviation; for heavy tails it is the spread of the bulk of the
+// runs, not a standard deviation that a few far runs inflate.
 
 // noiseKind is the distribution of the between-run noise.
 type noiseKind int
@@ -46,6 +52,12 @@ type spec struct {
 	// missing is the share of runs left out; few the share of runs with
 	// only 3 to 5 samples.
 	missing, few float64
+	// reused: every run holds the same samples (one row drawn for the
+	// history, its median's SE 3σ) times the run's level, so the runs' CIs
+	// are three times wider than their medians' scatter (issue 47's
+	// histories: the run-to-run noise applied to every sample of a real
+	// result row).
+	reused bool
 }
 
 // planted is a generated history: its runs and where the step landed
@@ -75,17 +87,63 @@ var meanInvN = func() float64 {
 	return s / 91
 }()
 
-// generate makes one history of sp from rng.
+// noiseScale[reused][kind] scales the noise of that kind so that the
+// robust spread (1.4826·MAD) of the runs' medians about their level is σ:
+// measured once on 300 quiet histories of 40 runs generated unscaled.
+var noiseScale = sync.OnceValue(func() [2][]float64 {
+	var out [2][]float64
+	for r := range 2 {
+		for k := range noiseNames {
+			rng := rand.New(rand.NewPCG(uint64(k), uint64(r)))
+			var dev []float64
+			for range 300 {
+				h := generateScaled(rng, spec{noise: noiseKind(k), before: 40, reused: r == 1}, 1)
+				for _, run := range h.runs {
+					dev = append(dev, (run.Value/1e6-1)/sigma)
+				}
+			}
+			out[r] = append(out[r], 1/robustSpread(dev))
+		}
+	}
+	return out
+})
+
+// robustSpread is 1.4826·MAD of v about its median.
+func robustSpread(v []float64) float64 {
+	d := slices.Clone(v)
+	m := median(d)
+	for i := range d {
+		d[i] = math.Abs(d[i] - m)
+	}
+	return 1.4826 * median(d)
+}
+
+// generate makes one history of sp from rng, σ the robust spread of its
+// medians' noise.
 func generate(rng *rand.Rand, sp spec) planted {
+	r := 0
+	if sp.reused {
+		r = 1
+	}
+	return generateScaled(rng, sp, noiseScale()[r][sp.noise])
+}
+
+// generateScaled makes one history of sp with both noises scaled by c.
+func generateScaled(rng *rand.Rand, sp spec, c float64) planted {
 	n := sp.before + sp.after
 	bn := betweenNoise(rng, sp.noise, n)
+	share := between
+	var row []float64
+	if sp.reused {
+		share, row = 1, reusedRow(rng)
+	}
 	// The within-run σ of one sample whose median's variance at the mean
 	// 1/n is the rest of σ².
-	sw := math.Sqrt((1-between)*sigma*sigma/meanInvN) / 1.2533
+	sw := c * math.Sqrt((1-between)*sigma*sigma/meanInvN) / 1.2533
 	var runs []Run
 	p := planted{step: -1, driftAt: -1}
 	for i := range n {
-		sig := bn[i] * math.Sqrt(between)
+		sig := c * bn[i] * math.Sqrt(share)
 		if sp.after > 0 && i >= sp.before {
 			sig += sp.step
 		}
@@ -105,16 +163,50 @@ func generate(rng *rand.Rand, sp spec) planted {
 		if sp.drift != 0 && i == sp.driftAt {
 			p.driftAt = len(runs)
 		}
+		level := 1e6 * (1 + sigma*sig)
+		if row != nil {
+			runs = append(runs, scaledRun(row, level/1e6))
+			continue
+		}
 		ns := 10 + rng.IntN(91)
 		if rng.Float64() < sp.few {
 			ns = 3 + rng.IntN(3)
 		}
-		runs = append(runs, sampleRun(rng, 1e6*(1+sigma*sig), sw, ns))
+		runs = append(runs, sampleRun(rng, level, sw, ns))
 	}
 	return p.with(runs)
 }
 
 func (p planted) with(runs []Run) planted { p.runs = runs; return p }
+
+// reusedRow draws the one row of samples (10 to 100, sorted) a reused
+// history repeats, its median 1e6 and its median's SE 3σ (relative).
+func reusedRow(rng *rand.Rand) []float64 {
+	ns := 10 + rng.IntN(91)
+	row := make([]float64, ns)
+	for j := range row {
+		row[j] = rng.NormFloat64()
+	}
+	slices.Sort(row)
+	m := median(row)
+	for j := range row {
+		row[j] -= m
+	}
+	a := 3 * sigma / sampleSE(row)
+	for j := range row {
+		row[j] = 1e6 * (1 + a*row[j])
+	}
+	return row
+}
+
+// scaledRun is the run whose samples are row's times f.
+func scaledRun(row []float64, f float64) Run {
+	s := make([]float64, len(row))
+	for j, v := range row {
+		s[j] = v * f
+	}
+	return Run{Value: median(s), SE: sampleSE(s)}
+}
 
 // betweenNoise returns n draws of unit variance of the kind k.
 func betweenNoise(rng *rand.Rand, k noiseKind, n int) []float64 {

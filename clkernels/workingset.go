@@ -2,7 +2,6 @@ package clkernels
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/clmeter/clmeter/harness"
@@ -37,31 +36,28 @@ func probePattern(dev *runtime.Device) (string, int) {
 	return PatternStride, 4
 }
 
-type workingSetKey struct {
-	dev    *runtime.Device
-	budget int64
-}
-
-var (
-	workingSetMu sync.Mutex
-	workingSets  = map[workingSetKey]sizing.Plateau{}
-)
+// workingSets are the working sets measured on a device, by budget (its
+// total and per-buffer sizes), on the device's session: one probe at a time a
+// device, devices at once.
+var workingSets = runtime.NewMemo[[2]int64, sizing.Plateau]("working set")
 
 // WorkingSet is the working set memory bandwidth is measured at on dev: a
 // read-only buffer grown from a fraction of the reported cache until its
 // bandwidth plateaus beyond that cache, inside budget, or one read of it
 // takes longer than a sample (sizing.SearchWithin, DefaultMinSampleTime). The
 // buffers are filled in place (a pattern), so the search makes no host
-// copies. It is measured once per device and budget in a process.
+// copies. It is measured once per device and budget in a process; devices
+// measured at once probe at once.
 func WorkingSet(ctx context.Context, dev *runtime.Device, budget sizing.Budget) (sizing.Plateau, error) {
-	key := workingSetKey{dev, budget.Total<<1 ^ budget.PerBuffer}
-	workingSetMu.Lock()
-	defer workingSetMu.Unlock()
-	if p, ok := workingSets[key]; ok {
-		return p, nil
-	}
+	return workingSets.Do(dev, [2]int64{budget.Total, budget.PerBuffer}, func() (sizing.Plateau, error) {
+		return probeWorkingSet(ctx, dev, budget)
+	})
+}
+
+// probeWorkingSet is WorkingSet's search.
+func probeWorkingSet(ctx context.Context, dev *runtime.Device, budget sizing.Budget) (sizing.Plateau, error) {
 	pattern, width := probePattern(dev)
-	p, err := sizing.SearchWithin(ctx, dev.Info.GlobalCacheBytes, budget.Buffer(1), measure.DefaultMinSampleTime, budget, func(ctx context.Context, bytes int64) (float64, error) {
+	return sizing.SearchWithin(ctx, dev.Info.GlobalCacheBytes, budget.Buffer(1), measure.DefaultMinSampleTime, budget, func(ctx context.Context, bytes int64) (float64, error) {
 		b, err := harness.Measure(ctx, harness.Item{Name: "working-set probe", Device: dev, Settings: probeSettings,
 			Modes: harness.Modes{NoPhases: true},
 			Make: func() (harness.Bench, error) {
@@ -79,25 +75,10 @@ func WorkingSet(ctx context.Context, dev *runtime.Device, budget sizing.Budget) 
 		// sample down, so the fastest is the steadiest figure of a short probe.
 		return res.Throughput.BestGBPerSecond, nil
 	})
-	if err != nil {
-		return p, err
-	}
-	workingSets[key] = p
-	return p, nil
 }
 
 // found returns the working sets measured on dev in this process.
-func found(dev *runtime.Device) []sizing.Plateau {
-	workingSetMu.Lock()
-	defer workingSetMu.Unlock()
-	var ps []sizing.Plateau
-	for k, p := range workingSets {
-		if k.dev == dev {
-			ps = append(ps, p)
-		}
-	}
-	return ps
-}
+func found(dev *runtime.Device) []sizing.Plateau { return workingSets.Values(dev) }
 
 // Region is where a working set of bytes lives on dev: sizing.RegionCache
 // when it fits the last-level cache the device reports, or a cache the

@@ -235,10 +235,11 @@ func seriesTag(platform, name string) string {
 func deviceTag(d store.Device) string { return seriesTag(d.Platform, d.Name) }
 
 type latestRow struct {
-	Device, Driver, Median, CI, When string
-	MedianNS                         int64
-	Ratio                            float64
-	ResultID                         int64
+	// Which tells Device from others of its name (store.Series.Which).
+	Device, Which, Driver, Median, CI, When string
+	MedianNS                                int64
+	Ratio                                   float64
+	ResultID                                int64
 	// Tag says why a row is not ranked: "simulator" or "host-timed"; ""
 	// for a device-timed run on hardware, the only ones ranked.
 	Tag string
@@ -333,7 +334,7 @@ func (s *Server) latest(r *http.Request, hs []history.Series) []latestGroup {
 				tag = "host-timed"
 			}
 		}
-		g.Rows = append(g.Rows, latestRow{Device: h.Device, Driver: h.Driver, Median: report.FormatDuration(p.Median), CI: history.CIText(p),
+		g.Rows = append(g.Rows, latestRow{Device: h.Device, Which: h.Which, Driver: h.Driver, Median: report.FormatDuration(p.Median), CI: history.CIText(p),
 			When: p.Created.Format("2006-01-02"), MedianNS: int64(p.Median), ResultID: p.ResultID, Tag: tag})
 	}
 	out := make([]latestGroup, 0, len(order))
@@ -355,7 +356,11 @@ func (s *Server) latest(r *http.Request, hs []history.Series) []latestGroup {
 				continue
 			}
 			g.Rows[i].Ratio = float64(g.Rows[i].MedianNS) / float64(max(g.Rows[0].MedianNS, 1))
-			bars = append(bars, bar{Label: report.ShortDeviceName(g.Rows[i].Device) + " · driver " + g.Rows[i].Driver, Ratio: g.Rows[i].Ratio, Href: fmt.Sprintf("/run/%d", g.Rows[i].ResultID)})
+			label := report.ShortDeviceName(g.Rows[i].Device)
+			if g.Rows[i].Which != "" {
+				label += " [" + g.Rows[i].Which + "]"
+			}
+			bars = append(bars, bar{Label: label + " · driver " + g.Rows[i].Driver, Ratio: g.Rows[i].Ratio, Href: fmt.Sprintf("/run/%d", g.Rows[i].ResultID)})
 		}
 		if len(bars) >= 2 {
 			g.Chart = ratioChart(bars)

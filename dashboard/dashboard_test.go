@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/store"
 	"github.com/clmeter/clmeter/store/storetest"
 )
@@ -248,5 +249,50 @@ func TestConsoleCheckWorks(t *testing.T) {
 	_, console := load(t, browser, srv.URL+"/")
 	if len(console) == 0 || !strings.Contains(strings.Join(console, "\n"), "deliberate") {
 		t.Errorf("a thrown error was not seen: %v", console)
+	}
+}
+
+// TestTwinDevicesTwoSeries stores runs on two PoCL devices of one name
+// and driver that differ only in compute units and index (so in key): the
+// bench page shows two trends, each heading telling its device apart, and
+// ranks both in the latest table.
+func TestTwinDevicesTwoSeries(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "r.db")
+	ctx := context.Background()
+	st, err := store.Open(ctx, path, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := storetest.Devices[0]
+	b := a
+	b.Index, b.ComputeUnits = "0:1", 1
+	specs := storetest.Suite(1)
+	for i := range 4 {
+		for j, d := range []results.DeviceInfo{a, b} {
+			f := storetest.File(specs, storetest.Options{Created: day0.Add(time.Duration(i) * time.Hour), Device: d, Seed: uint64(10*i + j), Scale: float64(1 + j)})
+			if _, err := st.Add(ctx, f, fmt.Sprintf("run%d-%d.json", i, j), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	st.Close()
+	ro, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	srv := httptest.NewServer(New(ro, 0))
+	defer srv.Close()
+	code, body := get(t, srv.URL+"/bench?name=copy")
+	if code != 200 {
+		t.Fatalf("bench %d: %.500s", code, body)
+	}
+	if n := strings.Count(body, `<svg class="chart trend"`); n != 2 {
+		t.Errorf("%d trend charts, want 2 (one per device)", n)
+	}
+	for _, which := range []string{"[ci-1 0:0]", "[ci-1 0:1]"} {
+		if n := strings.Count(body, which); n < 2 {
+			t.Errorf("%q shown %d times, want in a heading and the latest table:\n%.3000s", which, n, body)
+		}
 	}
 }

@@ -7,17 +7,26 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/store"
 )
 
 // deviceLabels names each stored device distinctly for a list: its short
-// name and driver, then its compute units and clock where two would read the
-// same, then its number; a simulator is marked.
+// name and driver, then the short form of its key (results.ShortKey: two
+// identical GPUs) where two would read the same, then its compute units and
+// clock, then its number; a simulator is marked.
 func deviceLabels(devs []store.Device) map[int64]string {
 	out := map[int64]string{}
 	levels := []func(d store.Device) string{
 		func(d store.Device) string { return report.ShortDeviceName(d.Name) + " · driver " + d.Driver },
+		func(d store.Device) string {
+			l := report.ShortDeviceName(d.Name) + " · driver " + d.Driver
+			if d.Info.Key != "" {
+				l += " · " + results.ShortKey(d.Info.Key)
+			}
+			return l
+		},
 		func(d store.Device) string {
 			return fmt.Sprintf("%s · driver %s · %d CUs, %d MHz", report.ShortDeviceName(d.Name), d.Driver, d.ComputeUnits, d.MaxClockMHz)
 		},

@@ -1,7 +1,8 @@
 // Package fail names the kinds of failure a clmeter package can report, so that
 // packages that know nothing of the command line still let it choose the exit
 // status: bad usage, a result that failed validation, no usable device, a
-// regression, an interruption. cmd/clmeter maps each Kind to one exit status.
+// regression, an interruption, a device slower than its peers. cmd/clmeter
+// maps each Kind to one exit status.
 package fail
 
 import (
@@ -25,6 +26,9 @@ const (
 	Regression
 	// Interrupted is a run stopped by Ctrl-C or SIGTERM; finished results were kept.
 	Interrupted
+	// Outlier is a device slower than its peers of the same model, found
+	// where the user asked to fail on one (suite --fail-on-outlier).
+	Outlier
 )
 
 // An Error is an error with a Kind.

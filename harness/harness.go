@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clmeter/clmeter/internal/drvthread"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
@@ -138,13 +139,23 @@ func (it Item) Record() results.Benchmark {
 	return b
 }
 
-// settings are the item's measure settings with its timer override.
+// settings are the item's measure settings with its timer override and, when
+// the device has one (threaded), its driver thread.
 func (it Item) settings() measure.Settings {
 	s := it.Settings
 	if it.Timer != "" {
 		s.Timer = it.Timer
 	}
+	if d, ok := it.Device.(threaded); ok && s.Thread == nil {
+		s.Thread = d.DriverThread()
+	}
 	return s
+}
+
+// threaded is a Device with a driver thread of its own (*runtime.Device's
+// session): its measurements' calls into the driver all come from it.
+type threaded interface {
+	DriverThread() *drvthread.Home
 }
 
 // Measure makes, measures and records it. It returns the record and the error
@@ -206,7 +217,7 @@ func (it Item) finish(b *results.Benchmark, bench Bench, mb measure.Benchmark, e
 		return
 	}
 	if m := b.Measurement; it.FailInvalid && m != nil && m.Valid != nil && !*m.Valid {
-		b.Error = "validation failed: " + m.ValidationError
+		b.FailValidation(m.ValidationError)
 	}
 }
 

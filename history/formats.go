@@ -47,6 +47,7 @@ type jsonChange struct {
 	Noise        string  `json:"noise"`
 	NoiseSigma   float64 `json:"noise_sigma_ns"`
 	Versus       string  `json:"versus,omitempty"`
+	NoiseNote    string  `json:"noise_note,omitempty"`
 }
 
 type jsonDrift struct {
@@ -78,6 +79,8 @@ type jsonSeries struct {
 	Benchmark string        `json:"benchmark"`
 	Params    string        `json:"params"`
 	Device    string        `json:"device"`
+	DeviceKey string        `json:"device_key"`
+	Which     string        `json:"which,omitempty"`
 	Driver    string        `json:"driver"`
 	Platform  string        `json:"platform"`
 	Points    []jsonPoint   `json:"points"`
@@ -97,14 +100,14 @@ func toJSONPoint(p store.Point) jsonPoint {
 func writeJSON(w io.Writer, hs []Series) error {
 	out := make([]jsonSeries, len(hs))
 	for i, h := range hs {
-		js := jsonSeries{Benchmark: h.Benchmark, Params: h.Params, Device: h.Device, Driver: h.Driver, Platform: h.Platform,
+		js := jsonSeries{Benchmark: h.Benchmark, Params: h.Params, Device: h.Device, DeviceKey: h.DeviceKey, Which: h.Which, Driver: h.Driver, Platform: h.Platform,
 			Points: make([]jsonPoint, len(h.Points)), Changes: []jsonChange{}, Drifts: []jsonDrift{}, Outliers: []jsonOutlier{}}
 		for j, p := range h.Points {
 			js.Points[j] = toJSONPoint(p)
 		}
 		for _, c := range h.Changes {
 			js.Changes = append(js.Changes, jsonChange{c.Index, c.Last.ResultID, c.First.ResultID, c.Before.Median, c.After.Median,
-				c.Before.N, c.After.N, c.Size, c.PValue, c.Confidence, c.Verdict, c.Newest, c.SizeLow, c.SizeHigh, c.Test, c.Noise, c.NoiseSigma, c.Versus})
+				c.Before.N, c.After.N, c.Size, c.PValue, c.Confidence, c.Verdict, c.Newest, c.SizeLow, c.SizeHigh, c.Test, c.Noise, c.NoiseSigma, c.Versus, c.NoiseNote})
 		}
 		for _, d := range h.Drifts {
 			js.Drifts = append(js.Drifts, jsonDrift{d.Start, d.N, d.First.ResultID, d.Last.ResultID, d.Level, d.Slope, d.Slope / math.Abs(d.Level),
@@ -176,7 +179,7 @@ func writeCSV(w io.Writer, hs []Series) error {
 			if hasCI(p) {
 				lo, hi = strconv.FormatInt(int64(p.CILow), 10), strconv.FormatInt(int64(p.CIHigh), 10)
 			}
-			cw.Write([]string{h.Benchmark, h.Params, h.Device, h.Driver, strconv.FormatInt(p.ResultID, 10), strconv.FormatInt(p.UploadID, 10),
+			cw.Write([]string{h.Benchmark, h.Params, h.DeviceLabel(), h.Driver, strconv.FormatInt(p.ResultID, 10), strconv.FormatInt(p.UploadID, 10),
 				p.Created.Format(time.RFC3339), strconv.FormatInt(int64(p.Median), 10), lo, hi, strconv.Itoa(p.N), strconv.FormatFloat(p.CV, 'g', 6, 64), store.LabelList(p.Labels)})
 		}
 	}
@@ -198,17 +201,17 @@ func writeChangesCSV(w io.Writer, hs []Series) error {
 			return id(h.Points[i-1])
 		}
 		for _, c := range h.Changes {
-			cw.Write([]string{h.Benchmark, h.Params, h.Device, h.Driver, id(c.Last), id(c.First), c.First.Created.Format(time.RFC3339),
+			cw.Write([]string{h.Benchmark, h.Params, h.DeviceLabel(), h.Driver, id(c.Last), id(c.First), c.First.Created.Format(time.RFC3339),
 				f(c.Before.Median), f(c.After.Median), strconv.FormatFloat(c.Size, 'g', 6, 64), strconv.FormatFloat(c.PValue, 'g', 3, 64), c.Verdict,
 				strconv.FormatBool(c.Newest), "step", strconv.Itoa(c.After.N)})
 		}
 		for _, d := range h.Drifts {
-			cw.Write([]string{h.Benchmark, h.Params, h.Device, h.Driver, before(d.Start), id(d.First), d.First.Created.Format(time.RFC3339),
+			cw.Write([]string{h.Benchmark, h.Params, h.DeviceLabel(), h.Driver, before(d.Start), id(d.First), d.First.Created.Format(time.RFC3339),
 				f(d.Level), f(d.Level + d.Slope*float64(d.N-1)), strconv.FormatFloat(d.Size, 'g', 6, 64), strconv.FormatFloat(d.PValue, 'g', 3, 64), d.Verdict,
 				strconv.FormatBool(d.Newest), "drift", strconv.Itoa(d.N)})
 		}
 		for _, ol := range h.Outliers {
-			cw.Write([]string{h.Benchmark, h.Params, h.Device, h.Driver, before(ol.Index), id(ol.Runs[0]), ol.Runs[0].Created.Format(time.RFC3339),
+			cw.Write([]string{h.Benchmark, h.Params, h.DeviceLabel(), h.Driver, before(ol.Index), id(ol.Runs[0]), ol.Runs[0].Created.Format(time.RFC3339),
 				f(ol.Level), strconv.FormatInt(int64(ol.Runs[0].Median), 10), strconv.FormatFloat(ol.Size, 'g', 6, 64), "", "outlier",
 				strconv.FormatBool(ol.Newest), "outlier", strconv.Itoa(ol.N)})
 		}

@@ -15,7 +15,7 @@ import (
 // series and twelve quiet ones. At least 10 of the 12 steps are found at
 // their run (±1) with nothing else (a 2σ step is placed within ±1 run in
 // about 85-90% of series even by an oracle), at most one quiet series
-// shows anything (the step scan's level is 5% a series), and the table's
+// shows anything (the step scan's level is 3% a series), and the table's
 // Why lines give each step's runs, size with its CI, test, p-value and
 // noise.
 func TestIssue47(t *testing.T) {

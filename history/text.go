@@ -147,7 +147,7 @@ func (ct *changesTable) add(h Series) {
 		name += " " + h.Params
 	}
 	row := func(kind, last, first, median, change, conf, verdict string) {
-		ct.tw.Row(name, h.Device, h.Driver, kind, last, first, median, change, conf, verdict)
+		ct.tw.Row(name, h.DeviceLabel(), h.Driver, kind, last, first, median, change, conf, verdict)
 	}
 	count := func(verdict string, newest bool) {
 		if verdict == "regression" {
@@ -208,6 +208,9 @@ func explain(h Series) []string {
 		l += fmt.Sprintf(", %s against the noise %s", confidence(c.PValue), c.Noise)
 		if med := (c.Before.Median + c.After.Median) / 2; med > 0 && c.NoiseSigma > 0 {
 			l += fmt.Sprintf(" (σ %s a run)", units.Percent(c.NoiseSigma/med))
+		}
+		if c.NoiseNote != "" {
+			l += "; " + c.NoiseNote
 		}
 		out = append(out, l)
 		if c.Versus != "" {

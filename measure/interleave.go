@@ -48,6 +48,12 @@ func RunInterleaved(ctx context.Context, a, b Benchmark, s Settings) (ra, rb *Re
 		ra, _ := ea.fail(ctx, err)
 		return ra, eb.partial(), err
 	}
+	// The warm-ups and samples are a timed loop: the collector waits (gcCoord).
+	leave, err := gc.enter(ctx)
+	if err != nil {
+		return ea.fail2(ctx, eb, err)
+	}
+	defer leave()
 	start := s.Clock.Now()
 	ea.start = start
 	ka, calA, err := ea.warmup(ctx)
@@ -159,7 +165,7 @@ func pairRound(ctx context.Context, steps [2]*pairStep, round int, s Settings) e
 
 func newEngine(b Benchmark, s Settings) *engine {
 	r := &Result{Samples: []Sample{}, Warnings: []string{}, Settings: s}
-	r.Settings.Clock, r.Settings.Progress = nil, nil
+	r.Settings.Clock, r.Settings.Progress, r.Settings.Thread = nil, nil, nil
 	return &engine{b: b, s: s, r: r}
 }
 

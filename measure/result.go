@@ -62,6 +62,10 @@ type PhaseSummaries struct {
 // A Result is everything Run measured of one Benchmark. Durations encode in JSON
 // as integer nanoseconds (fields ending in _ns).
 type Result struct {
+	// Window is when the samples were taken, by the wall clock: from the
+	// start of the first to the end of the last (nil before the first). It
+	// tells which benchmarks of devices measured at once overlapped.
+	Window *Window `json:"window,omitempty"`
 	// Cold is the first launch after setup, timed on its own and never part of
 	// the statistics (it carries JIT compilation and first-use costs).
 	Cold Batch `json:"cold"`
@@ -145,4 +149,30 @@ func (r *Result) PerLaunch() []time.Duration {
 // unvalidated.
 func (r *Result) Short() bool {
 	return r != nil && r.StopReason == StopMaxTime && len(r.Samples) < r.Settings.MinSamples
+}
+
+// A Window is a stretch of wall-clock time.
+type Window struct {
+	From time.Time `json:"from"`
+	To   time.Time `json:"to"`
+}
+
+// widen returns w (made when nil) widened to hold from..to.
+func (w *Window) widen(from, to time.Time) *Window {
+	from, to = from.UTC().Round(0), to.UTC().Round(0) // as JSON keeps them
+	if w == nil {
+		return &Window{From: from, To: to}
+	}
+	if from.Before(w.From) {
+		w.From = from
+	}
+	if to.After(w.To) {
+		w.To = to
+	}
+	return w
+}
+
+// Overlaps reports whether w and o share a moment (false when either is nil).
+func (w *Window) Overlaps(o *Window) bool {
+	return w != nil && o != nil && w.From.Before(o.To) && o.From.Before(w.To)
 }

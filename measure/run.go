@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	goruntime "runtime"
 	"time"
 
 	"github.com/clmeter/clmeter/internal/drvthread"
@@ -101,7 +100,7 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 	s = s.withDefaults()
 	e := &engine{b: b, s: s}
 	r := &Result{Samples: []Sample{}, Warnings: []string{}, Settings: s}
-	r.Settings.Clock, r.Settings.Progress = nil, nil
+	r.Settings.Clock, r.Settings.Progress, r.Settings.Thread = nil, nil, nil
 	e.r = r
 	defer e.stopWorker()
 	defer func() {
@@ -112,9 +111,10 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 			err = errors.Join(err, fmt.Errorf("teardown: %w", terr))
 		}
 		// What Teardown let go of (host copies of the buffers, read-backs)
-		// is collected now, so that the next benchmark's host data reuses
-		// its pages instead of adding to the peak (docs/OWNCOST.md).
-		goruntime.GC()
+		// is collected before the next benchmark, so that its host data
+		// reuses the pages instead of adding to the peak (docs/OWNCOST.md):
+		// now, or once no other device is in its timed loop (gcCoord).
+		gc.request()
 	}()
 	if s.Cold {
 		f, ok := b.(Flusher)
@@ -171,14 +171,18 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 
 // timed runs the warm-up and the samples with the garbage collector paused
 // (the loop allocates little: a sample, a sorted copy for the noise), up to a
-// cap (see pauseGC).
+// cap, and no collection started by another device's benchmark (gcCoord).
 //
 // The warm-up and the samples run as one job on the worker (runLoop), as a
 // C program's loop does: a call a batch handed over between goroutines woke
 // another of the Go scheduler's threads at every batch, and on a machine
 // with few cores the driver's threads paid for it (docs/OWNCOST.md).
 func (e *engine) timed(ctx context.Context) error {
-	defer pauseGC()()
+	leave, err := gc.enter(ctx)
+	if err != nil {
+		return err
+	}
+	defer leave()
 	return e.runLoop(ctx, func() error {
 		k, calibrated, err := e.warmup(ctx)
 		if err != nil {
@@ -393,6 +397,7 @@ func (e *engine) sample(ctx context.Context, k int, calibrated bool) error {
 				return nil
 			}
 		}
+		began := time.Now()
 		b, err := e.launch(ctx, k)
 		if err != nil {
 			return fmt.Errorf("sample %d: %w", n+1, err)
@@ -411,6 +416,7 @@ func (e *engine) sample(ctx context.Context, k int, calibrated bool) error {
 		kd := time.Duration(k)
 		smp := Sample{PerLaunch: took / kd, Launches: k, Host: b.Host / kd, Device: b.Device / kd, DeviceBusy: b.DeviceBusy / kd}
 		r.Samples = append(r.Samples, smp)
+		r.Window = r.Window.widen(began, time.Now())
 		perLaunch = append(perLaunch, smp.PerLaunch)
 		if !s.Cold && took < s.MinSampleTime {
 			// Keep the short sample (dropping fast ones would bias the figures)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/clmeter/clmeter/internal/drvthread"
 )
 
 // Defaults of Settings; DefaultSettings returns them.
@@ -218,6 +220,10 @@ type Settings struct {
 	// Such a run also stops with no sample at all when its warm-up alone used
 	// up MaxTime: its launch time is then Warmup.Duration / Warmup.Launches.
 	ShortUnvalidated bool `json:"-"`
+	// Thread is the driver thread of the device measured (its Home: every
+	// call of the Run comes from it); nil runs the calls on a thread of the
+	// Run's own.
+	Thread *drvthread.Home `json:"-"`
 }
 
 // DefaultSettings returns the default Settings.

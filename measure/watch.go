@@ -109,11 +109,16 @@ func (e *engine) abandon() {
 // the same thread, as in a C loop. With a goroutine a call, the calls landed
 // on whichever thread the scheduler picked: on PoCL the enqueue loop moved
 // between threads from batch to batch (docs/OWNCOST.md). The worker is the
-// process's driver thread when no other Run holds it (drvthread), its C heap
-// made ready while the devices were enumerated.
+// device's driver thread (Settings.Thread) when no other Run holds it, its C
+// heap made ready before its first call; without a device, a thread of the
+// Run's own.
 func (e *engine) onWorker(job func()) {
 	if e.worker == nil {
-		e.worker = drvthread.Acquire()
+		if h := e.s.Thread; h != nil {
+			e.worker = h.Acquire()
+		} else {
+			e.worker = drvthread.Alone()
+		}
 	}
 	e.worker.Do(job)
 }

@@ -78,8 +78,8 @@ func TestGCPausedInTimedLoop(t *testing.T) {
 	if p := debug.SetGCPercent(before); p != before {
 		t.Errorf("GC percent after Run %d, want %d", p, before)
 	}
-	outer := pauseGC()
-	inner := pauseGC()
+	outer, _ := gc.enter(context.Background())
+	inner, _ := gc.enter(context.Background())
 	inner()
 	inner()
 	if p := debug.SetGCPercent(-1); p != -1 {

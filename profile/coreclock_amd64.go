@@ -41,7 +41,10 @@ func addChain(n int64, x uint64) uint64
 // hypervisor interrupted is slower, never faster). Runs of 2 ms fit between
 // the interruptions of a loaded machine and are long enough to give the clock
 // a core sustains rather than a moment's. It runs minChainRuns rounds, and
-// more while the fastest runs are not settled, up to maxChainTime.
+// more while the fastest runs are not settled, up to maxChainTime. It times
+// the chains itself, outside the harness: they run on the host, with no
+// device or launch, and the fastest run is the figure (internal/archcheck
+// lists it).
 func measureChains() MeasuredClock {
 	const (
 		mulTrips = 700_000   // 8.4 M cycles: 2.1 ms at 4 GHz

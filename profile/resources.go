@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -80,26 +79,26 @@ func IsNVIDIA(dev *runtime.Device) bool {
 // kernel's resources are read once a process (sizes and axes share them).
 // Elsewhere Note says the driver does not report registers.
 func KernelResources(dev *runtime.Device, src runtime.Source, options, kernel string) (*results.Resources, error) {
-	key := resourcesKey{dev, src.Text, options, kernel}
-	if r, ok := resourcesSeen.Load(key); ok {
-		c := *r.(*results.Resources)
-		return &c, nil
+	key := resourcesKey{src.Text, options, kernel}
+	r, err := resourcesSeen.Do(dev, key, func() (results.Resources, error) {
+		r, err := kernelResources(dev, src, options, kernel)
+		if err != nil {
+			return results.Resources{}, err
+		}
+		return *r, nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	r, err := kernelResources(dev, src, options, kernel)
-	if err == nil {
-		c := *r
-		resourcesSeen.Store(key, &c)
-	}
-	return r, err
+	return &r, nil
 }
 
-// resourcesKey and resourcesSeen hold the resources read in this process.
-type resourcesKey struct {
-	dev                   *runtime.Device
-	text, options, kernel string
-}
+// resourcesKey names one kernel's resources on a device.
+type resourcesKey struct{ text, options, kernel string }
 
-var resourcesSeen sync.Map
+// resourcesSeen holds the resources read on a device in this process, on the
+// device's session.
+var resourcesSeen = runtime.NewMemo[resourcesKey, results.Resources]("kernel resources")
 
 // nonceSeq numbers the nonce kernels of this process.
 var nonceSeq atomic.Int64

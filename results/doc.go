@@ -2,18 +2,22 @@
 // everything clmeter measures (a single run, a suite, a cache benchmark), and
 // its reader and writer.
 //
-// # Schema, version 3
+// # Schema, version 4
 //
 // A result file is one JSON object, a File:
 //
 //	{
 //	  "schema": "clmeter-result",        // always this string
-//	  "version": 3,                      // SchemaVersion; readers take 1 to 3
+//	  "version": 4,                      // SchemaVersion; readers take 1 to 4
 //	  "tool": {"name": "clmeter", "version": "0.1.0"},
 //	  "command_line": ["clmeter", "run", "--kernel", "triad"],
 //	  "created": "2024-05-01T12:00:00Z", // RFC 3339
 //	  "host": {"os": "linux", "arch": "amd64", "cpu": "AMD EPYC 7B13",
 //	           "cores": 2, "hostname": "ci-1"},
+//	  "fleet": {"run": "4242", "shard": 1, "shards": 4, "attempt": 0,
+//	            "node": "n2", "scheduler": "slurm",
+//	            "labels": {"slurm.job_id": "4244", ...}},
+//	                                     // optional: a FleetInfo (fleet runs)
 //	  "benchmarks": [ ... ]              // Benchmark objects, in the order run
 //	}
 //
@@ -27,7 +31,10 @@
 //	  "identity": {"suite": "streams", "kind": "bandwidth", "kernel": "triad",
 //	               "traffic": "copy", "type": "float", "region": "memory"},
 //	                                     // version 3, built-in suites only: an Identity
-//	  "device": {"index": "0:0", "platform": "Portable Computing Language", ...},
+//	  "device": {"index": "0:0", "platform": "Portable Computing Language", ...,
+//	             "uuid": "...", "pci": "0000:19:00.0", "host": "ci-1",
+//	             "key": "uuid:...", "key_fallback": false},
+//	                                     // uuid, pci, host, key: version 4
 //	  "program": {"from_cache": true, "build_time_ns": 1043000,
 //	              "source": "triad.cl", "options": "-cl-fast-relaxed-math"},
 //	  "measurement": { ... },            // a measure.Result, or absent
@@ -54,6 +61,13 @@
 // "identity" of a built-in suite's benchmark (what it measures, in typed
 // fields: what the profile and the suite table read); the reader derives it
 // for a version 1 or 2 file from the names the suites gave (legacyIdentity).
+// Version 4 added the device's "uuid", "pci", "host" and its stable "key"
+// (DeviceKey: by UUID, else host and PCI address, else the fallback of host,
+// platform, name and index, marked "key_fallback"); for an older file the
+// reader sets the device's host from the file's hostname, and SeriesKey
+// gives its devices their fallback keys.
+// The optional "fleet" (FleetInfo: fleet run, shard, attempt, the
+// scheduler's node and labels) is written only by a task of a fleet run.
 //
 // Writing is atomic: Writer writes the whole file to a temporary file in the
 // same directory, syncs it and renames it over the old one, after every

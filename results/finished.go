@@ -72,3 +72,16 @@ func (b *Benchmark) DropFigures() {
 func (b *Benchmark) HasFigure() bool {
 	return b.Error == "" && b.Measurement != nil && len(b.Measurement.Samples) > 0
 }
+
+// FailValidation records that b's output failed validation against its
+// reference, why saying how: b.Error says so ("validation failed: why"), and
+// Invalid reports it to the process that measured b.
+func (b *Benchmark) FailValidation(why string) {
+	b.Error = "validation failed: " + why
+	b.invalid = true
+}
+
+// Invalid reports whether FailValidation marked b: how a command counts its
+// invalid benchmarks for its exit status, never from b.Error's text. A
+// benchmark read from a file is never marked (its Error says it failed).
+func (b *Benchmark) Invalid() bool { return b.invalid }

@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 )
@@ -99,5 +100,35 @@ func TestReadIdentity(t *testing.T) {
 	}
 	if id := old.Benchmarks[1].Identity; id == nil || id.Kind != KindCompute || id.Type != "float" || id.Width != 0 {
 		t.Errorf("a version 2 benchmark's derived identity %+v", id)
+	}
+}
+
+// TestReadV3DeviceKeys reads a version 3 file of two devices that differ
+// only by index: no key is stored, the host comes from the file, and
+// SeriesKey gives each a fallback key of its own. A version 3 file that
+// holds a key is rejected.
+func TestReadV3DeviceKeys(t *testing.T) {
+	f, err := Read("testdata/pocl-v3-two-devices.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := f.Benchmarks[0].Device, f.Benchmarks[1].Device
+	if a.Key != "" || b.Key != "" || a.Host != "ci-1" || b.Host != "ci-1" {
+		t.Fatalf("v3 devices read as %+v and %+v: want no key, host ci-1", a, b)
+	}
+	ka, kb := a.SeriesKey(), b.SeriesKey()
+	if ka == kb || !IsFallbackKey(ka) || !IsFallbackKey(kb) {
+		t.Errorf("series keys %q and %q: want two fallback keys", ka, kb)
+	}
+	if !strings.Contains(ka, "ci-1/") || !strings.HasSuffix(ka, "/0:0") {
+		t.Errorf("series key %q: want the host and the index in it", ka)
+	}
+	data, err := os.ReadFile("testdata/pocl-v3-two-devices.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := bytes.Replace(data, []byte(`"index": "0:1",`), []byte(`"index": "0:1", "key": "uuid:x",`), 1)
+	if _, err := Decode(bytes.NewReader(bad), "v3.json"); err == nil || !strings.Contains(err.Error(), `field "device.key" is not in schema version 3 (it came in version 4)`) {
+		t.Errorf("a version 3 file with a device key: %v", err)
 	}
 }

@@ -112,9 +112,13 @@ func decode(data []byte, name string) (*File, error) {
 	if err := checkVersionFields(&f, name); err != nil {
 		return nil, err
 	}
-	if f.Version < 3 {
-		for i := range f.Benchmarks {
-			f.Benchmarks[i].Identity = legacyIdentity(f.Benchmarks[i])
+	for i := range f.Benchmarks {
+		b := &f.Benchmarks[i]
+		if f.Version < 3 {
+			b.Identity = legacyIdentity(*b)
+		}
+		if f.Version < 4 && b.Device.Host == "" {
+			b.Device.Host = f.Host.Hostname // the machine the file was measured on
 		}
 	}
 	return &f, nil
@@ -137,13 +141,33 @@ func checkVersionFields(f *File, name string) error {
 		if b.Identity != nil {
 			fields["identity"] = 3
 		}
-		for _, field := range []string{"roofline", "resources", "clocks", "identity"} {
+		if f := deviceIdentityField(b.Device); f != "" {
+			fields[f] = 4
+		}
+		for _, field := range []string{"roofline", "resources", "clocks", "identity", "device.uuid", "device.pci", "device.key", "device.key_fallback"} {
 			if v, ok := fields[field]; ok && f.Version < v {
 				return fmt.Errorf("%s: benchmark %d (%s): field %q is not in schema version %d (it came in version %d)", name, i, units.Escape(b.Name), field, f.Version, v)
 			}
 		}
 	}
 	return nil
+}
+
+// deviceIdentityField names the first of d's version 4 fields that is set,
+// "" when none is. The host is left out: the reader sets it in an older
+// file (from the file's hostname), which must read again once written.
+func deviceIdentityField(d DeviceInfo) string {
+	switch {
+	case d.UUID != "":
+		return "device.uuid"
+	case d.PCI != "":
+		return "device.pci"
+	case d.Key != "":
+		return "device.key"
+	case d.KeyFallback:
+		return "device.key_fallback"
+	}
+	return ""
 }
 
 // decodeError turns an encoding/json error into one that names the file and,

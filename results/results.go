@@ -17,12 +17,14 @@ const SchemaName = "clmeter-result"
 
 // SchemaVersion is the version of the schema this package writes. It reads
 // MinSchemaVersion to SchemaVersion.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // MinSchemaVersion is the oldest version this package reads: version 1 is
 // version 2 without the roofline, resources and clocks of a Benchmark;
 // version 2 is version 3 without the identity of a Benchmark (the reader
-// derives it: legacyIdentity).
+// derives it: legacyIdentity); version 3 is version 4 without the device's
+// UUID, PCI address, host and key (the reader sets the host from the file's
+// hostname; DeviceInfo.SeriesKey gives such a device its fallback key).
 const MinSchemaVersion = 1
 
 // A File is a whole result file.
@@ -38,6 +40,8 @@ type File struct {
 	Created time.Time `json:"created"`
 	// Host is the machine it ran on.
 	Host HostInfo `json:"host"`
+	// Fleet places the file in a fleet run (nil outside one).
+	Fleet *FleetInfo `json:"fleet,omitempty"`
 	// Benchmarks in the order they ran.
 	Benchmarks []Benchmark `json:"benchmarks"`
 }
@@ -97,6 +101,9 @@ type Benchmark struct {
 	// Clocks are the device's clocks around the benchmark (version 2; nil when
 	// not watched).
 	Clocks *Clocks `json:"clocks,omitempty"`
+	// invalid is set by FailValidation: known to the process that measured
+	// b, not written to the file (Error says it there).
+	invalid bool
 }
 
 // DeviceInfo describes an OpenCL device as the runtime reported it.
@@ -129,7 +136,8 @@ type DeviceInfo struct {
 	Host string `json:"host,omitempty"`
 	// Key is the device's stable identity across runs and indexes: built
 	// from UUID (else PCI address) and host. When neither is known it is
-	// platform + name + ordinal and KeyFallback is set.
+	// platform + name + ordinal and KeyFallback is set. DeviceKey builds it
+	// (version 4; read it through SeriesKey, which also serves older files).
 	Key         string `json:"key,omitempty"`
 	KeyFallback bool   `json:"key_fallback,omitempty"`
 }

@@ -197,8 +197,8 @@ func TestWriterAppendAtomic(t *testing.T) {
 
 func TestVersionRejected(t *testing.T) {
 	tests := []struct{ in, want string }{
-		{`{"schema":"clmeter-result","version":7,"new_field":1}`, "old.json: unsupported result schema version 7 (this clmeter reads 1 to 3)"},
-		{`{"schema":"clmeter-result"}`, "old.json: unsupported result schema version 0 (this clmeter reads 1 to 3)"},
+		{`{"schema":"clmeter-result","version":7,"new_field":1}`, "old.json: unsupported result schema version 7 (this clmeter reads 1 to 4)"},
+		{`{"schema":"clmeter-result"}`, "old.json: unsupported result schema version 0 (this clmeter reads 1 to 4)"},
 		{`{"schema":"benchstat","version":1}`, `old.json: not a clmeter result file (schema "benchstat", want "clmeter-result")`},
 	}
 	for _, tt := range tests {

@@ -49,6 +49,41 @@ func KeyOf(b *Benchmark) Key {
 	return Key{Name: b.Name, Params: ParamString(b), Device: DeviceLabel(b.Device)}
 }
 
+// Twins returns the device labels (DeviceLabel) that more than one device
+// key (SeriesKey) goes by among the benchmarks of files: those that only a
+// device's key tells apart, two identical GPUs of one node.
+func Twins(files ...*File) map[string]bool {
+	keys := map[string]map[string]bool{}
+	for _, f := range files {
+		for i := range f.Benchmarks {
+			d := f.Benchmarks[i].Device
+			l := DeviceLabel(d)
+			if keys[l] == nil {
+				keys[l] = map[string]bool{}
+			}
+			keys[l][d.SeriesKey()] = true
+		}
+	}
+	out := map[string]bool{}
+	for l, ks := range keys {
+		if len(ks) > 1 {
+			out[l] = true
+		}
+	}
+	return out
+}
+
+// KeyAmong is KeyOf with b's device told apart from others of its name
+// when twins (Twins) holds the name: its ShortKey follows in brackets,
+// "NVIDIA H200 [uuid 1a2b3c4d]", so the two are two keys.
+func KeyAmong(b *Benchmark, twins map[string]bool) Key {
+	k := KeyOf(b)
+	if twins[k.Device] {
+		k.Device += " [" + ShortKey(b.Device.SeriesKey()) + "]"
+	}
+	return k
+}
+
 // ParamString joins b's parameters in order as "name=value name=value".
 func ParamString(b *Benchmark) string {
 	var parts []string

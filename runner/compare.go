@@ -155,8 +155,13 @@ func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, std
 		}
 		measured = append(measured, *ra, *rb)
 		p := compare.Samples(floats(ra.Measurement), floats(rb.Measurement), opts.Alpha)
-		p.Key = results.Key{Name: itemLabel(ia) + " -> " + itemLabel(ib), Device: ra.Device.Name}
+		p.Key = results.Key{Name: itemLabel(ia) + " -> " + itemLabel(ib)}
 		pairs = append(pairs, p)
+	}
+	// Each pair's device, told apart from others of its name by its key.
+	twins := results.Twins(&results.File{Benchmarks: measured})
+	for i := range pairs {
+		pairs[i].Key.Device = results.KeyAmong(&measured[2*i], twins).Device
 	}
 	cmp := compare.New(pairs, opts.Alpha)
 	if err := writeComparison(stdout, cmp, opts.Format); err != nil {
@@ -164,7 +169,7 @@ func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, std
 	}
 	fmt.Fprintf(stderr, "clmeter: measured interleaved (ABBA): ratio = B / A\n")
 	file.Benchmarks = measured
-	if err := saveToStore(ctx, pa.store, pa.labels, pa.output, file, stderr); err != nil {
+	if err := saveToStore(ctx, pa.store, pa.labels, pa.output, file, stderr, Backoff{}); err != nil {
 		return err
 	}
 	return checkRegressions(cmp, opts.Threshold)

@@ -32,41 +32,22 @@ type CacheOptions = cache.Config
 type RunOptions struct {
 	// Target is a built-in name, a FILE.cl or a FILE.yaml.
 	Target string
-	// Device selects devices (runtime.Manager.Select syntax).
-	Device string
 	// Flags describe a FILE.cl and override a spec file's axes or a
 	// built-in's size (see package target).
 	Flags target.Flags
-	// Format is "table" or "json".
-	Format string
-	// Output, when set, receives the result file, benchmark by benchmark.
-	Output string
-	// Settings are the measurement settings (Settings.KernelTimeout gives up on
-	// a kernel the device has not finished).
-	Settings measure.Settings
 	// NoDataWarmup leaves buffers unwritten before timing; SyncEach finishes
 	// after every launch.
 	NoDataWarmup, SyncEach bool
-	// Cache chooses the binary cache.
-	Cache CacheOptions
-	// NoProfile never measures a device profile: without a stored one there
-	// is no roofline. Verbose adds kernel resources and clocks to the notes.
-	NoProfile, Verbose bool
-	// ProfileDir is the device profiles' folder (CLMETER_PROFILE_DIR; "": the
-	// user cache folder's).
-	ProfileDir string
-	// Store, when set, also puts the results into this results database (see
-	// store.Open), with Labels.
-	Store  string
-	Labels map[string]string
-	// Tool and Command describe the run in the result file.
-	Tool    results.ToolInfo
-	Command []string
-	// Child reruns this command in a child process (clmeter's binary and its
-	// arguments): where a selected device's driver may crash the process
-	// (runtime.CrashRisk), the command runs there and a crash is one line.
-	// Empty: always in this process.
-	Child []string
+	// Verbose adds kernel resources and clocks to the notes.
+	Verbose bool
+	SessionOptions
+	// OutputOptions' Format is "table" or "json" (RunFormats).
+	OutputOptions
+	StoreOptions
+	ProfileUse
+	// Fleet places the run in a fleet run: its shard of the configurations,
+	// the file's fleet, the upload's retries.
+	Fleet FleetOptions
 }
 
 // Run measures opts.Target on the selected devices and prints the run table
@@ -113,6 +94,7 @@ type runPlan struct {
 	tool     results.ToolInfo
 	store    string
 	labels   map[string]string
+	fleet    FleetOptions
 
 	noDataWarmup bool
 	syncEach     bool
@@ -142,7 +124,7 @@ func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, 
 	if opts.Target == "" {
 		return nil, usageErr("'clmeter run' takes one target (a built-in: %s; a FILE.cl; or a FILE.yaml)", strings.Join(clkernels.Names(), ", "))
 	}
-	plan, err := newRunPlan(opts)
+	plan, err := newRunPlan(opts, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -166,11 +148,15 @@ func planRun(ctx context.Context, opts RunOptions, stderr io.Writer) (*runPlan, 
 		}
 		plan.items = append(plan.items, items...)
 	}
+	if plan.items, err = shardItems(plan.items, opts.Fleet.Shard, opts.Target, stderr); err != nil {
+		plan.mgr.Close()
+		return nil, err
+	}
 	return plan, nil
 }
 
 // newRunPlan checks the format, the result file and the store of opts.
-func newRunPlan(opts RunOptions) (*runPlan, error) {
+func newRunPlan(opts RunOptions, stderr io.Writer) (*runPlan, error) {
 	if opts.Format == "" {
 		opts.Format = "table"
 	}
@@ -178,7 +164,7 @@ func newRunPlan(opts RunOptions) (*runPlan, error) {
 		return nil, usageErr("--format %q is not one of: %s", opts.Format, strings.Join(RunFormats, ", "))
 	}
 	plan := &runPlan{settings: opts.Settings, format: opts.Format, output: opts.Output, command: opts.Command, tool: opts.Tool,
-		store: opts.Store, labels: opts.Labels,
+		store: opts.Store, labels: opts.Labels, fleet: opts.Fleet,
 		noDataWarmup: opts.NoDataWarmup, syncEach: opts.SyncEach,
 		noProfile: opts.NoProfile, verbose: opts.Verbose, profileDir: opts.ProfileDir}
 	if plan.output != "" {
@@ -186,7 +172,7 @@ func newRunPlan(opts RunOptions) (*runPlan, error) {
 			return nil, err
 		}
 	}
-	if err := checkStore(plan.store); err != nil {
+	if err := checkFleetStore(plan.store, plan.fleet, stderr); err != nil {
 		return nil, err
 	}
 	return plan, nil
@@ -237,6 +223,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 	var w *results.Writer
 	defer func() { w.CloseInto(&err) }()
 	file := results.NewFile(plan.tool, plan.command)
+	file.Fleet = plan.fleet.Place
 	var done []results.Benchmark
 	invalid := 0
 	var abandoned error // the error of the benchmark an interrupt stopped
@@ -292,7 +279,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 		}
 	}
 	file.Benchmarks = done
-	if err := saveToStore(ctx, plan.store, plan.labels, plan.output, file, stderr); err != nil {
+	if err := saveToStore(ctx, plan.store, plan.labels, plan.output, file, stderr, plan.fleet.StoreRetry); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {

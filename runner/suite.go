@@ -6,16 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+
 	"regexp"
-	"slices"
+
 	"strings"
 
 	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/devpool"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/internal/suggest"
-	"github.com/clmeter/clmeter/measure"
-	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/results/report"
 	"github.com/clmeter/clmeter/runtime"
@@ -26,14 +25,7 @@ import (
 // SuiteOptions are what 'clmeter suite' was asked to do.
 type SuiteOptions struct {
 	// Suite is a name from SuiteChoices.
-	Suite  string
-	Device string
-	// Output, when set, receives the result file, benchmark by benchmark.
-	Output string
-	// Format is "table" (fitted to the terminal), "json", "csv" or
-	// "markdown" ("md").
-	Format   string
-	Settings measure.Settings
+	Suite string
 	// Small uses the smallest sizes (smoke tests).
 	Small bool
 	// MaxSize is the largest transfer size in bytes.
@@ -44,20 +36,26 @@ type SuiteOptions struct {
 	// Filter, when not empty, is a regular expression: only the benchmarks
 	// whose names it matches run.
 	Filter string
-	// NoProfile leaves the stored device profile alone (peaks, streams,
-	// launch, transfers, quick and all update it otherwise).
-	NoProfile bool
-	// ProfileDir is the device profiles' folder (CLMETER_PROFILE_DIR; "": the
-	// user cache folder's).
-	ProfileDir string
-	Cache      CacheOptions
-	// Store, when set, also puts the results into this results database, with Labels.
-	Store   string
-	Labels  map[string]string
-	Tool    results.ToolInfo
-	Command []string
-	// Child reruns this command in a child process, as RunOptions.Child.
-	Child []string
+	SessionOptions
+	// OutputOptions' Format is "table" (fitted to the terminal), "json",
+	// "csv" or "markdown" ("md").
+	OutputOptions
+	StoreOptions
+	// ProfileUse's NoProfile leaves the stored device profile alone (peaks,
+	// streams, launch, transfers, quick and all update it otherwise).
+	ProfileUse
+	// Parallel bounds how many devices are measured at once: zero, every
+	// GPU at once with CPU devices alone after them; one, one device after
+	// another; more, at most that many, CPU devices included.
+	Parallel int
+	// OutlierTolerance is the node view's outlier rule's tolerance, a
+	// fraction (0: peers.DefaultTolerance, 5%); FailOnOutlier makes a
+	// flagged device an error of kind fail.Outlier (runner/nodeview.go).
+	OutlierTolerance float64
+	FailOnOutlier    bool
+	// Fleet places the suite in a fleet run: its shard, the file's fleet,
+	// the upload's retries.
+	Fleet FleetOptions
 }
 
 // SuiteChoices are the suite names 'clmeter suite' takes.
@@ -92,6 +90,9 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 	if err := o.Settings.Validate(); err != nil {
 		return fail.With(fail.Usage, err)
 	}
+	if err := checkNodeView(o); err != nil {
+		return err
+	}
 	var filter *regexp.Regexp
 	if o.Filter != "" {
 		var err error
@@ -104,7 +105,7 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 			return err
 		}
 	}
-	if err := checkStore(o.Store); err != nil {
+	if err := checkFleetStore(o.Store, o.Fleet, stderr); err != nil {
 		return err
 	}
 	m, err := NewManager(o.Cache, stderr)
@@ -112,11 +113,16 @@ func Suite(ctx context.Context, o SuiteOptions, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer m.CloseContext(ctx)
+	if filter, err = suiteShard(ctx, m, o, filter, stderr); err != nil {
+		return err
+	}
 	return runSuite(ctx, m, o, filter, stdout, stderr)
 }
 
-// runSuite runs the suite on every selected device, writing each benchmark to
-// the result file as it finishes, then prints the report.
+// runSuite runs the suite on every selected device, one worker per device
+// at once (devpool: GPUs together, CPU devices alone), writing each benchmark
+// to the result file as it finishes, then prints the report with the
+// benchmarks in device order.
 func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *regexp.Regexp, stdout, stderr io.Writer) (err error) {
 	devs, err := m.Select(o.Device)
 	if err != nil {
@@ -127,53 +133,36 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	}
 	suite, _ := clkernels.LookupSuite(o.Suite)
 	file := results.NewFile(o.Tool, o.Command)
+	file.Fleet = o.Fleet.Place
 	sr := &suiteRun{output: o.Output, file: file, filtered: filter != nil}
 	defer func() { sr.w.CloseInto(&err) }()
 	if o.Output != "" && filter == nil { // with a filter, at its first match
-		if sr.w, err = results.Create(o.Output, file); err != nil {
+		if sr.w, err = results.Create(o.Output, sr.file); err != nil {
 			return err
 		}
 	}
-	pl := newProgressLine(stderr)
-	defer pl.close()
-	copts := sr.options(o, filter, pl)
-	var runErr error
-	var profiled []func()
-	for _, d := range devs {
-		if pl != nil {
-			pl.update("", measure.Progress{})
-			fmt.Fprintf(stderr, "suite %s on %s\n", o.Suite, d.Label())
-		}
-		first := len(sr.done)
-		if runErr = suite.Run(ctx, d, copts); runErr != nil {
-			break
-		}
-		if sr.filtered && sr.matched == 0 {
-			return sr.noMatch(o, stderr)
-		}
-		var profText strings.Builder
-		updateProfile(ctx, o, d, sr.done[first:], &profText, stderr)
-		profiled = append(profiled, func() { writeWrappedLines(stdout, profText.String(), table.Width(stdout)) })
+	pg := newProgress(stderr, table.IsTerminal(stderr))
+	defer pg.close()
+	runs, tasks := sr.deviceRuns(devs, o, pg)
+	announceDevices(pg, o, runs, tasks)
+	errs := devpool.Run(ctx, tasks, devpool.Options{Parallel: o.Parallel}, func(ctx context.Context, i int) error {
+		return runs[i].run(ctx, suite, o, filter)
+	})
+	runErr := sr.collect(runs, errs, pg)
+	if sr.filtered && sr.matched == 0 && runErr == nil {
+		return sr.noMatch(o, stderr)
 	}
-	profile.SetPeakFigures(sr.done)
-	if sr.w == nil && o.Output != "" {
-		if sr.w, err = results.Create(o.Output, file); err != nil {
-			return err
-		}
-	}
-	if sr.w != nil {
-		if err := sr.w.Replace(sr.done); err != nil && runErr == nil {
-			runErr = err
-		}
-	}
-	file.Benchmarks = sr.done
-	pl.close()
-	if err := writeSuiteOutput(stdout, o, &file, profiled); err != nil {
+	if err := sr.finishFile(&runErr); err != nil {
 		return err
 	}
-	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, file, stderr); err != nil {
+	pg.close()
+	if err := writeSuiteOutput(stdout, o, &sr.file, profileWriters(stdout, runs)); err != nil {
 		return err
 	}
+	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, sr.file, stderr, o.Fleet.StoreRetry); err != nil {
+		return err
+	}
+	nodeErr := writeNodeView(stdout, stderr, o, &sr.file)
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
 		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %s finished and kept%s", units.Count(len(sr.done), "benchmark"), abandonNote(runErr)))
@@ -182,79 +171,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	case sr.invalid > 0:
 		return fail.With(fail.Invalid, fmt.Errorf("%s failed validation against the CPU reference", units.Count(sr.invalid, "benchmark")))
 	}
-	return nil
-}
-
-// suiteRun collects one suite command's benchmarks as they finish, writing
-// each to the result file (w, when set).
-type suiteRun struct {
-	w       *results.Writer
-	done    []results.Benchmark
-	invalid int
-	// output is the result file's path ("" for none) and file its header;
-	// with filtered (a --filter) the file is made at the first benchmark
-	// after a match, so that a filter matching nothing leaves none.
-	output   string
-	file     results.File
-	filtered bool
-	// matched counts the benchmarks the filter let run; skipped names
-	// those it left out, each once.
-	matched int
-	skipped []string
-}
-
-// noMatch is the usage error of a --filter that matched none of the
-// suite's benchmarks: the names it left out, as many as fit on one line.
-func (sr *suiteRun) noMatch(o SuiteOptions, stderr io.Writer) error {
-	head := fmt.Sprintf("--filter %q matches none of suite %s: ", o.Filter, o.Suite)
-	if len(sr.skipped) == 0 {
-		return usageErr("%snone ran", head)
-	}
-	width := max(table.Width(stderr)-len("clmeter: ")-len(head), 60)
-	return usageErr("%s%s", head, suggest.Fit(sr.skipped, width))
-}
-
-// write adds b to the result file, making it at the first benchmark after
-// a match when a filter is set.
-func (sr *suiteRun) write(b results.Benchmark) error {
-	if sr.w != nil {
-		return sr.w.Append(b)
-	}
-	if sr.output == "" || sr.matched == 0 {
-		return nil
-	}
-	f := sr.file
-	f.Benchmarks = sr.done
-	w, err := results.Create(sr.output, f)
-	sr.w = w
-	return err
-}
-
-// options are the suite options of o, with progress on pl and each finished
-// benchmark collected.
-func (sr *suiteRun) options(o SuiteOptions, filter *regexp.Regexp, pl *progressLine) clkernels.Options {
-	exe, _ := os.Executable()
-	var current string
-	settings := o.Settings
-	if pl != nil {
-		settings.Progress = func(p measure.Progress) { pl.update(current, p) }
-	}
-	return clkernels.Options{
-		Settings: settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe,
-		Progress: func(name string) { current = name; sr.matched++; pl.name(name) },
-		Skip: func(name string) {
-			if !slices.Contains(sr.skipped, name) {
-				sr.skipped = append(sr.skipped, name)
-			}
-		},
-		Emit: func(b results.Benchmark) error {
-			sr.done = append(sr.done, b)
-			if strings.HasPrefix(b.Error, "validation failed") {
-				sr.invalid++
-			}
-			return sr.write(b)
-		},
-	}
+	return nodeErr
 }
 
 // writeSuiteOutput writes the suite's report in o.Format: JSON, CSV or

@@ -46,8 +46,8 @@ func TestVerdictSaysVectorised(t *testing.T) {
 	} {
 		out := filepath.Join(t.TempDir(), tt.kernel+".json")
 		var stdout, stderr bytes.Buffer
-		o := RunOptions{Target: filepath.Join("..", "examples", "vectorise", tt.kernel+".cl"), Format: "table", Output: out,
-			Settings: s, ProfileDir: dir, Device: info.Index}
+		o := RunOptions{Target: filepath.Join("..", "examples", "vectorise", tt.kernel+".cl"),
+			OutputOptions: OutputOptions{Format: "table", Output: out}, SessionOptions: SessionOptions{Settings: s, Device: info.Index}, ProfileUse: ProfileUse{ProfileDir: dir}}
 		if err := Run(context.Background(), o, &stdout, &stderr); err != nil {
 			t.Fatalf("%s: %v\n%s", tt.kernel, err, stderr.String())
 		}

@@ -1,15 +1,19 @@
 package runtime
 
 import (
+	"os"
 	"strings"
 
 	"github.com/clmeter/clmeter/results"
 )
 
-// Describe returns the device as result files record it.
+// Describe returns the device as result files record it, with its physical
+// identity (UUID, PCI address, host) and the key built from them
+// (results.DeviceKey).
 func (d *Device) Describe() results.DeviceInfo {
 	in := d.Info
-	return results.DeviceInfo{
+	host, _ := os.Hostname()
+	di := results.DeviceInfo{
 		Index:             d.Ref(),
 		Platform:          d.Platform.Name,
 		PlatformVersion:   d.Platform.Version,
@@ -24,7 +28,12 @@ func (d *Device) Describe() results.DeviceInfo {
 		GlobalMemBytes:    in.GlobalMemBytes,
 		GlobalCacheBytes:  in.GlobalCacheBytes,
 		LocalMemBytes:     in.LocalMemBytes,
+		UUID:              in.UUID,
+		PCI:               in.PCI,
+		Host:              host,
 	}
+	di.Key, di.KeyFallback = results.DeviceKey(di)
+	return di
 }
 
 // ProgramInfo returns a build's record for result files.

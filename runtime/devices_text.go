@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime/cl"
 	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
@@ -20,6 +22,8 @@ type ListOptions struct {
 	Verbose bool
 	// Format is "table" or "json".
 	Format string
+	// Width is the width the table fits (table.Width); 0 is table.DefaultWidth.
+	Width int
 }
 
 // deviceJSON is one device in 'clmeter devices --format json'.
@@ -29,6 +33,12 @@ type deviceJSON struct {
 	Platform      cl.PlatformInfo `json:"platform"`
 	Device        cl.DeviceInfo   `json:"device"`
 	EnumerationNS int64           `json:"enumeration_ns"`
+	// Host and Key are the device's host and key (results.DeviceKey);
+	// KeyFallback says the key is the fallback of host, platform, name and
+	// index.
+	Host        string `json:"host"`
+	Key         string `json:"key"`
+	KeyFallback bool   `json:"key_fallback,omitempty"`
 }
 
 // ListDevices enumerates the platforms and devices and writes them to stdout:
@@ -44,14 +54,16 @@ func ListDevices(ctx context.Context, opts ListOptions, stdout io.Writer) error 
 	if opts.Format == "json" {
 		out := make([]deviceJSON, 0, len(devs))
 		for _, d := range devs {
-			out = append(out, deviceJSON{Index: d.Index, Ref: d.Ref(), Platform: d.Platform, Device: d.Info, EnumerationNS: m.EnumerationTime().Nanoseconds()})
+			di := d.Describe()
+			out = append(out, deviceJSON{Index: d.Index, Ref: d.Ref(), Platform: d.Platform, Device: d.Info, EnumerationNS: m.EnumerationTime().Nanoseconds(),
+				Host: di.Host, Key: di.Key, KeyFallback: di.KeyFallback})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
 	plats, _ := m.Platforms()
-	width := table.Width(stdout)
+	width := cmp.Or(opts.Width, table.DefaultWidth)
 	table.WriteWrapped(stdout, fmt.Sprintf("%s, %s; enumeration took %s (loader %s)", units.Count(len(plats), "platform"),
 		units.Count(len(devs), "device"), m.EnumerationTime().Round(time.Microsecond), cl.LibraryPath()), width, "", "  ")
 	if len(devs) == 0 {
@@ -65,39 +77,44 @@ func ListDevices(ctx context.Context, opts ListOptions, stdout io.Writer) error 
 		}
 		return nil
 	}
-	devicesTable(devs).Write(stdout, width)
+	writeDeviceTable(stdout, devs, width)
 	writeHints(stdout, PlatformHints(plats, devs), width)
 	return nil
-}
-
-// devicesTable is the devices' table: the figures that tell devices apart
-// first, the ones that may be left out to fit last (OpenCL shows only the
-// version number; --verbose shows the whole string).
-func devicesTable(devs []*Device) *table.Table {
-	t := table.New(table.Column{Header: "IDX", Right: true}, table.Column{Header: "P:D"},
-		table.Column{Header: "TYPE"}, table.Column{Header: "NAME", Wrap: true},
-		table.Column{Header: "PLATFORM", Wrap: true, Drop: 3}, table.Column{Header: "CU", Right: true},
-		table.Column{Header: "MHZ", Right: true, Drop: 4}, table.Column{Header: "GLOBAL", Right: true},
-		table.Column{Header: "MAX ALLOC", Short: "ALLOC", Right: true, Drop: 5}, table.Column{Header: "LOCAL", Right: true, Drop: 6},
-		table.Column{Header: "TIMER", Right: true, Drop: 2}, table.Column{Header: "FP64", Drop: 7},
-		table.Column{Header: "OPENCL", Drop: 1})
-	for _, d := range devs {
-		in := d.Info
-		version := ""
-		if f := strings.Fields(strings.TrimPrefix(in.Version, "OpenCL ")); len(f) > 0 {
-			version = f[0]
-		}
-		t.Row(fmt.Sprint(d.Index), d.Ref(), in.TypeName, in.Name, d.Platform.Name, fmt.Sprint(in.ComputeUnits), fmt.Sprint(in.MaxClockMHz),
-			units.Bytes(in.GlobalMemBytes), units.Bytes(in.MaxAllocBytes), units.Bytes(in.LocalMemBytes),
-			zeroDash(in.TimerResolution, time.Duration.String), yesNo(in.FP64), version)
-	}
-	return t
 }
 
 // writeHints writes each platform hint as a "note:" line wrapped to width.
 func writeHints(w io.Writer, hints []string, width int) {
 	for _, h := range hints {
 		table.WriteWrapped(w, "note: "+h, width, "", "      ")
+	}
+}
+
+// writeDeviceTable writes one row per device fitted to width (the least
+// telling columns go first), then each device's key, whole.
+func writeDeviceTable(w io.Writer, devs []*Device, width int) {
+	tb := table.New(table.Column{Header: "IDX"}, table.Column{Header: "P:D"}, table.Column{Header: "TYPE"},
+		table.Column{Header: "NAME", Wrap: true}, table.Column{Header: "PLATFORM", Wrap: true},
+		table.Column{Header: "CU", Right: true, Drop: 4}, table.Column{Header: "MHZ", Right: true, Drop: 6},
+		table.Column{Header: "GLOBAL", Right: true, Drop: 3}, table.Column{Header: "MAX ALLOC", Short: "ALLOC", Right: true, Drop: 8},
+		table.Column{Header: "LOCAL", Right: true, Drop: 7}, table.Column{Header: "TIMER", Drop: 9},
+		table.Column{Header: "FP64", Drop: 5}, table.Column{Header: "OPENCL", Wrap: true, Drop: 10},
+		table.Column{Header: "PCI", Drop: 2}, table.Column{Header: "UUID", Drop: 11})
+	for _, d := range devs {
+		in := d.Info
+		tb.Row(fmt.Sprint(d.Index), d.Ref(), in.TypeName, in.Name, d.Platform.Name,
+			fmt.Sprint(in.ComputeUnits), fmt.Sprint(in.MaxClockMHz), units.Bytes(in.GlobalMemBytes),
+			units.Bytes(in.MaxAllocBytes), units.Bytes(in.LocalMemBytes), zeroDash(in.TimerResolution, time.Duration.String),
+			yesNo(in.FP64), strings.TrimPrefix(in.Version, "OpenCL "), in.PCI, in.UUID)
+	}
+	tb.Write(w, width)
+	fmt.Fprintln(w, "device keys (results, the store and history keep each device's series by it):")
+	for _, d := range devs {
+		di := d.Describe()
+		text := d.Ref() + " " + di.Key
+		if di.KeyFallback {
+			text += " (fallback: no UUID or PCI address)"
+		}
+		table.WriteWrapped(w, text, width, "  ", "      ")
 	}
 }
 
@@ -134,11 +151,22 @@ func writeDeviceVerbose(w io.Writer, d *Device) {
 		{"profiling timer resolution", in.TimerResolution.String()},
 		{"host unified memory", yesNo(in.HostUnifiedMemory)},
 		{"extensions", strings.Join(in.Extensions, " ")},
+		{"UUID", cmp.Or(in.UUID, "not reported")},
+		{"PCI address", cmp.Or(in.PCI, "not reported")},
+		{"key", deviceKeyText(d.Describe())},
 	}
 	for _, r := range rows {
 		fmt.Fprintf(tw, "  %s\t%s\n", r[0], r[1])
 	}
 	tw.Flush()
+}
+
+// deviceKeyText is a device's key, marked when it is the fallback.
+func deviceKeyText(di results.DeviceInfo) string {
+	if di.KeyFallback {
+		return di.Key + " (fallback: no UUID or PCI address)"
+	}
+	return di.Key
 }
 
 // zeroDash writes "-" for a zero duration: a figure of 0 is never printed as a

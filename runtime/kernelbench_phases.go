@@ -47,6 +47,10 @@ func (b *KernelBenchmark) RunPhases(ctx context.Context) (measure.Phases, error)
 	return ph, nil
 }
 
+// readOutputs reads every output buffer back (for validation, and as the
+// phases' copy-out, which its caller times); with a Tracer, each read's host
+// span goes into the trace (timestamps for the timeline, no figure:
+// internal/archcheck lists it).
 func (b *KernelBenchmark) readOutputs() (map[int][]byte, error) {
 	out := map[int][]byte{}
 	for i, a := range b.Args {

@@ -81,6 +81,10 @@ type Device struct {
 	busy atomic.Bool
 	// pool keeps released buffers for the next benchmark (ReuseBuffers).
 	pool bufPool
+	// thread and session are the device's session (session.go): its driver
+	// thread and what the packages above measured for it.
+	thread  drvthread.Home
+	session session
 }
 
 // NewManager returns a Manager that has touched nothing yet.
@@ -88,7 +92,8 @@ func NewManager() *Manager { return &Manager{} }
 
 // enumerate lists every platform and device; it runs once per Manager.
 func (m *Manager) enumerate() {
-	// The driver thread readies its heap while the platforms are listed.
+	// The first driver thread readies its heap while the platforms are
+	// listed; the first device to measure takes it (drvthread.Home).
 	drvthread.Start()
 	m.enumerations.Add(1)
 	start := time.Now()
@@ -170,9 +175,12 @@ func (m *Manager) Select(spec string) ([]*Device, error) {
 // for the device for ever. The Manager must not be used after.
 func (m *Manager) Close() { m.CloseContext(context.Background()) }
 
-// release releases every context and queue made, but a busy device's.
+// release releases every context and queue made, but a busy device's, and
+// gives up the devices' idle driver threads (the first becomes the next
+// Manager's, prepared).
 func (m *Manager) release() {
 	for _, d := range m.devices {
+		d.thread.Close()
 		if d.busy.Load() {
 			continue
 		}

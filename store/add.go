@@ -147,6 +147,7 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 	if err := Check(f, source); err != nil {
 		return Added{}, err
 	}
+	labels = fleetLabels(f, labels)
 	for k, v := range labels {
 		if err := CheckText("the label", k+"="+v); err != nil {
 			return Added{}, err
@@ -176,6 +177,9 @@ func (s *Store) Add(ctx context.Context, f *results.File, source string, labels 
 		return a, nil
 	}
 	if err := s.insertResults(ctx, tx, f, a.UploadID, source); err != nil {
+		return a, err
+	}
+	if err := s.insertFleet(ctx, tx, f, a.UploadID); err != nil {
 		return a, err
 	}
 	if err := tx.Commit(); err != nil {
@@ -220,8 +224,8 @@ func (s *Store) insertUpload(ctx context.Context, tx *sql.Tx, f *results.File, a
 func (s *Store) insertResults(ctx context.Context, tx *sql.Tx, f *results.File, upload int64, source string) error {
 	devices := map[string]int64{}
 	insResult, err := tx.PrepareContext(ctx, s.q(`INSERT INTO results (upload_id, seq, name, kind, params, device_id, device_index,
-		created_ns, timer, n, median_ns, ci_low_ns, ci_high_ns, min_ns, mean_ns, cv, gb_per_s, gops_per_s, ops_unit, valid, error, ok)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`))
+		created_ns, timer, n, median_ns, ci_low_ns, ci_high_ns, min_ns, mean_ns, cv, gb_per_s, gops_per_s, ops_unit, valid, error, ok, device_key)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`))
 	if err != nil {
 		return fmt.Errorf("store %s: %w", s.where, err)
 	}
@@ -240,7 +244,7 @@ func (s *Store) insertResults(ctx context.Context, tx *sql.Tx, f *results.File, 
 		if err != nil {
 			return err
 		}
-		if err := s.addResult(ctx, sw, insResult, insBody, upload, i, created, devID, b); err != nil {
+		if err := s.addResult(ctx, sw, insResult, insBody, upload, i, created, devID, seriesKey(b.Device, f.Host.Hostname), b); err != nil {
 			return fmt.Errorf("%s: benchmark %d (%s): %w", source, i+1, units.Escape(b.Name), err)
 		}
 		if afterResult != nil {
@@ -345,7 +349,7 @@ func (s *Store) deviceID(ctx context.Context, tx *sql.Tx, d results.DeviceInfo, 
 // databases take well over 7*500 parameters).
 const sampleBatch = 500
 
-func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *sql.Stmt, upload int64, seq int, created, devID int64, b *results.Benchmark) error {
+func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *sql.Stmt, upload int64, seq int, created, devID int64, devKey string, b *results.Benchmark) error {
 	body := *b
 	var samples []measure.Sample
 	var (
@@ -401,7 +405,7 @@ func (s *Store) addResult(ctx context.Context, sw *sampleWriter, ins, insBody *s
 	}
 	var id int64
 	err = ins.QueryRowContext(ctx, upload, seq, b.Name, b.Kind, results.ParamString(b), devID, b.Device.Index,
-		created, timer, n, median, lo, hi, minNS, mean, cv, gbs, gops, opsUnit, valid, b.Error, ok).Scan(&id)
+		created, timer, n, median, lo, hi, minNS, mean, cv, gbs, gops, opsUnit, valid, b.Error, ok, devKey).Scan(&id)
 	if err != nil {
 		return err
 	}
@@ -476,11 +480,15 @@ func WithGit(ctx context.Context, labels map[string]string) map[string]string {
 // AddResultFile opens the store at location (creating the default SQLite file
 // if need be), adds f under source with labels and the current folder's git
 // labels, and closes it. It is what run, suite and compare call for --store.
+// A server that does not answer, or that goes away during the upload, gives
+// an error that errors.Is finds ErrUnreachable in (nothing was stored: the
+// upload is one transaction).
 func AddResultFile(ctx context.Context, location string, f *results.File, source string, labels map[string]string) (Added, error) {
 	st, err := Open(ctx, location, Options{Create: true})
 	if err != nil {
 		return Added{}, err
 	}
 	defer st.Close()
-	return st.Add(ctx, f, source, WithGit(ctx, labels))
+	a, err := st.Add(ctx, f, source, WithGit(ctx, labels))
+	return a, markUnreachable(err)
 }

@@ -105,7 +105,7 @@ func (s *Store) devicePairs(ctx context.Context, spec string) ([]devicePair, err
 		}
 		d := byID[p.id]
 		c := devsel.Candidate{Index: -1, Platform: -1, Device: -1, Type: strings.ToLower(d.Type),
-			Text:  strings.Join([]string{d.Name, d.Vendor, d.Platform, d.PlatformVersion, d.Driver}, "\x00"),
+			Text:  strings.Join([]string{d.Name, d.Vendor, d.Platform, d.PlatformVersion, d.Driver, d.Info.UUID, d.Info.PCI}, "\x00"),
 			Label: strings.TrimSpace(p.index + " " + d.Name + " [" + strings.ToLower(d.Type) + "] (driver " + d.Driver + ")")}
 		if pi, di, ok := strings.Cut(p.index, ":"); ok {
 			a, err1 := strconv.Atoi(pi)

@@ -206,7 +206,7 @@ func CheckWritable(ctx context.Context, location string) error {
 		}
 		defer s.db.Close()
 		if err := s.db.PingContext(ctx); err != nil {
-			return fmt.Errorf("store %s does not answer (%s): start the server or fix the URL", s.where, oneLine(err))
+			return unreachableError{fmt.Errorf("store %s does not answer (%s): start the server or fix the URL", s.where, oneLine(err))}
 		}
 		v, err := s.schemaVersion(ctx, s.db)
 		if err != nil {

@@ -3,17 +3,23 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/clmeter/clmeter/results"
 )
 
 // A migration moves the schema from version-1 to version. SQL is written once
 // for both databases; {{id}} becomes each one's auto-numbered primary key.
+// fill, when set, runs after the SQL in the same transaction: for data that
+// only Go can compute.
 type migration struct {
 	version int
 	name    string
 	sql     string
+	fill    func(ctx context.Context, tx *sql.Tx, s *Store) error
 }
 
 // migrations in order; version i+1 is migrations[i]. Never edit one that has
@@ -102,7 +108,71 @@ CREATE TABLE samples (
 	device_busy_ns BIGINT NOT NULL,
 	PRIMARY KEY (result_id, idx)
 );
-`},
+`, nil},
+	// The device key (results.DeviceInfo.SeriesKey) of each result: what
+	// history and the dashboard keep series apart by. It is a result's, not
+	// a device row's: a record of a file older than result schema 4 has no
+	// key, and its fallback key holds the result's index and the upload's
+	// host. The history index covers it.
+	{2, "results.device_key", `
+ALTER TABLE results ADD COLUMN device_key TEXT NOT NULL DEFAULT '';
+DROP INDEX results_history;
+CREATE INDEX results_history ON results (name, ok, params, device_id, device_key, created_ns, id, upload_id,
+	median_ns, ci_low_ns, ci_high_ns, n, cv, valid);
+`, fillDeviceKeys},
+	{3, "fleet tasks: run, shard, attempt, node per upload and device", fleetSQL, nil},
+}
+
+// fillDeviceKeys sets the device key of every stored result, as Add would
+// have: from the device row's description, the result's index and the
+// upload's host.
+func fillDeviceKeys(ctx context.Context, tx *sql.Tx, s *Store) error {
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT r.device_id, r.device_index, u.hostname, d.info
+		FROM results r JOIN uploads u ON u.id = r.upload_id JOIN devices d ON d.id = r.device_id`)
+	if err != nil {
+		return err
+	}
+	type group struct {
+		id          int64
+		index, host string
+		key         string
+	}
+	var groups []group
+	for rows.Next() {
+		var g group
+		var info string
+		if err := rows.Scan(&g.id, &g.index, &g.host, &info); err != nil {
+			rows.Close()
+			return err
+		}
+		var d results.DeviceInfo
+		json.Unmarshal([]byte(info), &d) // a row Add wrote: it decodes
+		d.Index = g.index
+		g.key = seriesKey(d, g.host)
+		groups = append(groups, g)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, g := range groups {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE results SET device_key = ? WHERE device_id = ? AND device_index = ?
+			AND upload_id IN (SELECT id FROM uploads WHERE hostname = ?)`), g.key, g.id, g.index, g.host); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// seriesKey is the key a result of device d, in a file measured on host,
+// is stored under: d's SeriesKey, its host taken from the file when the
+// record has none (results.Read does so for an older file; a File built in
+// memory may not have).
+func seriesKey(d results.DeviceInfo, host string) string {
+	if d.Host == "" {
+		d.Host = host
+	}
+	return d.SeriesKey()
 }
 
 // SchemaVersion is the schema version this package writes: the number of
@@ -147,6 +217,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	for _, m := range migrations[v:] {
 		for _, stmt := range splitSQL(s.expand(m.sql)) {
 			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("store %s: migration %d (%s): %w", s.where, m.version, m.name, err)
+			}
+		}
+		if m.fill != nil {
+			if err := m.fill(ctx, tx, s); err != nil {
 				return fmt.Errorf("store %s: migration %d (%s): %w", s.where, m.version, m.name, err)
 			}
 		}

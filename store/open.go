@@ -138,8 +138,8 @@ func (s *Store) openError(err error) error {
 		if fix := pgRefusal(err); fix != "" {
 			return fmt.Errorf("store %s %s (%s)", s.where, fix, msg)
 		}
-		if strings.Contains(msg, "failed to connect") {
-			return fmt.Errorf("store %s does not answer (%s): start the server or fix the URL", s.where, msg)
+		if strings.Contains(msg, "failed to connect") || errors.Is(markUnreachable(err), ErrUnreachable) {
+			return unreachableError{fmt.Errorf("store %s does not answer (%s): start the server or fix the URL", s.where, msg)}
 		}
 		return fmt.Errorf("store %s: %s", s.where, msg)
 	}

@@ -46,16 +46,32 @@ type Point struct {
 	Valid *bool
 }
 
-// A Series is one benchmark (name and parameters) on one device and driver,
-// in run order.
+// A Series is one benchmark (name and parameters) on one device (by its
+// key: two identical GPUs are two series, one GPU under another index is
+// one) and driver, in run order.
 type Series struct {
 	Benchmark string `json:"benchmark"`
 	Params    string `json:"params"`
 	Device    string `json:"device"`
+	// DeviceKey is the device's key (results.DeviceInfo.SeriesKey).
+	DeviceKey string `json:"device_key"`
+	// Which tells the device from others of its name (results.ShortKey),
+	// set only when another series of the same benchmark, parameters,
+	// device name and driver has another key.
+	Which string `json:"which,omitempty"`
 	// Driver is the driver version; Platform the OpenCL platform.
 	Driver   string  `json:"driver"`
 	Platform string  `json:"platform"`
 	Points   []Point `json:"points"`
+}
+
+// DeviceLabel names the series' device for people: its name, with Which
+// in brackets when set ("NVIDIA H200 [uuid 1a2b3c4d]").
+func (s *Series) DeviceLabel() string {
+	if s.Which != "" {
+		return s.Device + " [" + s.Which + "]"
+	}
+	return s.Device
 }
 
 // Key names the series in one line: "triad n=1024 @ Device (driver 1.2)".
@@ -64,7 +80,7 @@ func (s *Series) Key() string {
 	if s.Params != "" {
 		k += " " + s.Params
 	}
-	return k + " @ " + s.Device + " (driver " + s.Driver + ")"
+	return k + " @ " + s.DeviceLabel() + " (driver " + s.Driver + ")"
 }
 
 // Medians returns the points' medians in nanoseconds.
@@ -161,9 +177,9 @@ func (s *Store) historyWhere(ctx context.Context, f Filter) ([]string, []any, er
 
 // A historyRow is one result of a history query with its series' key.
 type historyRow struct {
-	name, params string
-	dev          deviceName
-	p            Point
+	name, params, key string
+	dev               deviceName
+	p                 Point
 }
 
 // historyRows runs the history query and returns its rows, unsorted, and
@@ -176,7 +192,7 @@ func (s *Store) historyRows(ctx context.Context, where []string, args []any) ([]
 	// One pass over the covering index; devices and labels are looked up
 	// apart (a few rows each) and the sorting is done here: the query then
 	// reads nothing but index entries.
-	query := `SELECT r.id, r.upload_id, r.name, r.params, r.device_id, r.created_ns,
+	query := `SELECT r.id, r.upload_id, r.name, r.params, r.device_id, r.device_key, r.created_ns,
 		r.median_ns, COALESCE(r.ci_low_ns, 0), COALESCE(r.ci_high_ns, 0), r.n, r.cv, r.valid
 		FROM results r WHERE ` + strings.Join(where, " AND ")
 	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
@@ -195,11 +211,11 @@ func (s *Store) historyRows(ctx context.Context, where []string, args []any) ([]
 			cv                   sql.NullFloat64
 			valid                sql.NullInt64
 		)
-		if err := rows.Scan(&rw.p.ResultID, &rw.p.UploadID, &rw.name, &rw.params, &devID, &created,
+		if err := rows.Scan(&rw.p.ResultID, &rw.p.UploadID, &rw.name, &rw.params, &devID, &rw.key, &created,
 			&med, &lo, &hi, &rw.p.N, &cv, &valid); err != nil {
 			return nil, nil, fmt.Errorf("store %s: %w", s.where, err)
 		}
-		for _, sp := range []*string{&rw.name, &rw.params} {
+		for _, sp := range []*string{&rw.name, &rw.params, &rw.key} {
 			if v, ok := intern[*sp]; ok {
 				*sp = v
 			} else {
@@ -223,8 +239,9 @@ func (s *Store) historyRows(ctx context.Context, where []string, args []any) ([]
 	return all, uploads, nil
 }
 
-// groupSeries sorts rows into series order (benchmark, parameters, device,
-// driver, then run order) and groups them into series, labels attached.
+// groupSeries sorts rows into series order (benchmark, parameters, device
+// name, device key, driver, then run order) and groups them into series,
+// labels attached.
 func groupSeries(all []historyRow, uploads map[int64]map[string]string) []Series {
 	sort.Slice(all, func(i, j int) bool {
 		a, b := &all[i], &all[j]
@@ -235,6 +252,8 @@ func groupSeries(all []historyRow, uploads map[int64]map[string]string) []Series
 			return a.params < b.params
 		case a.dev.name != b.dev.name:
 			return a.dev.name < b.dev.name
+		case a.key != b.key:
+			return a.key < b.key
 		case a.dev.driver != b.dev.driver:
 			return a.dev.driver < b.dev.driver
 		case a.p.Created != b.p.Created:
@@ -247,12 +266,14 @@ func groupSeries(all []historyRow, uploads map[int64]map[string]string) []Series
 		rw := &all[i]
 		rw.p.Labels = uploads[rw.p.UploadID]
 		n := len(out)
-		if n == 0 || out[n-1].Benchmark != rw.name || out[n-1].Params != rw.params || out[n-1].Device != rw.dev.name || out[n-1].Driver != rw.dev.driver {
-			out = append(out, Series{Benchmark: rw.name, Params: rw.params, Device: rw.dev.name, Driver: rw.dev.driver, Platform: rw.dev.platform})
+		if n == 0 || out[n-1].Benchmark != rw.name || out[n-1].Params != rw.params || out[n-1].Device != rw.dev.name ||
+			out[n-1].DeviceKey != rw.key || out[n-1].Driver != rw.dev.driver {
+			out = append(out, Series{Benchmark: rw.name, Params: rw.params, Device: rw.dev.name, DeviceKey: rw.key, Driver: rw.dev.driver, Platform: rw.dev.platform})
 			n++
 		}
 		out[n-1].Points = append(out[n-1].Points, rw.p)
 	}
+	markTwins(out)
 	return out
 }
 

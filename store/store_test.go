@@ -338,7 +338,7 @@ func TestMigrations(t *testing.T) {
 		// A later migration applies once, over the data already there.
 		saved := migrations
 		t.Cleanup(func() { migrations = saved })
-		migrations = append(append([]migration{}, saved...), migration{len(saved) + 1, "test column", "ALTER TABLE uploads ADD COLUMN note TEXT NOT NULL DEFAULT ''"})
+		migrations = append(append([]migration{}, saved...), migration{len(saved) + 1, "test column", "ALTER TABLE uploads ADD COLUMN note TEXT NOT NULL DEFAULT ''", nil})
 		for range 2 {
 			s2 := open(t, loc)
 			var note string

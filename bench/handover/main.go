@@ -45,29 +45,9 @@ func run(device, mode string, pairs int, batchLen time.Duration) error {
 	if err != nil {
 		return err
 	}
-	// The driver thread: one locked goroutine serving jobs, as measure's.
-	jobs := make(chan func())
-	go func() {
-		goruntime.LockOSThread()
-		for j := range jobs {
-			j()
-		}
-	}()
-	defer close(jobs)
-	// call hands f to the thread and waits in a select with a timer, as
-	// measure's call did for every batch before runLoop.
-	call := func(f func() error) error {
-		done := make(chan error, 1)
-		jobs <- func() { done <- f() }
-		t := time.NewTimer(time.Minute)
-		defer t.Stop()
-		select {
-		case err := <-done:
-			return err
-		case <-t.C:
-			return fmt.Errorf("a batch took over a minute")
-		}
-	}
+	th := startThread()
+	defer th.stop()
+	call := th.call
 	ctx := context.Background()
 	if err := call(func() error { _, err := b.Setup(ctx); return err }); err != nil {
 		return err
@@ -79,17 +59,9 @@ func run(device, mode string, pairs int, batchLen time.Duration) error {
 		}
 		return bt.Host / time.Duration(k)
 	}
-	// Size a batch: grow until one lasts batchLen on the host clock.
-	k := 1
-	for {
-		var bt measure.Batch
-		if err := call(func() (err error) { bt, err = b.Launch(ctx, k); return }); err != nil {
-			return err
-		}
-		if bt.Host >= batchLen || k >= 1<<22 {
-			break
-		}
-		k = min(k*2, 1<<22)
+	k, err := sizeBatch(ctx, call, b, batchLen)
+	if err != nil {
+		return err
 	}
 	var handed, oneJob []time.Duration
 	for range pairs {
@@ -116,6 +88,55 @@ func run(device, mode string, pairs int, batchLen time.Duration) error {
 	fmt.Printf("%s on %s, %d launches a batch, %d batches each way: a job a batch %s, batches in one job %s, ratio %.3f\n",
 		mode, devs[0].Info.Name, k, len(handed), units.Duration(mh), units.Duration(mo), float64(mh)/float64(mo))
 	return nil
+}
+
+// thread is the driver thread: one locked goroutine serving jobs, as
+// measure's.
+type thread struct{ jobs chan func() }
+
+// startThread starts the driver thread; stop ends it.
+func startThread() *thread {
+	t := &thread{jobs: make(chan func())}
+	go func() {
+		goruntime.LockOSThread()
+		for j := range t.jobs {
+			j()
+		}
+	}()
+	return t
+}
+
+func (t *thread) stop() { close(t.jobs) }
+
+// call hands f to the thread and waits in a select with a timer, as
+// measure's call did for every batch before runLoop.
+func (t *thread) call(f func() error) error {
+	done := make(chan error, 1)
+	t.jobs <- func() { done <- f() }
+	timer := time.NewTimer(time.Minute)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		return fmt.Errorf("a batch took over a minute")
+	}
+}
+
+// sizeBatch returns the number of launches in a batch: it grows until one
+// lasts batchLen on the host clock.
+func sizeBatch(ctx context.Context, call func(func() error) error, b *clkernels.LaunchBenchmark, batchLen time.Duration) (int, error) {
+	k := 1
+	for {
+		var bt measure.Batch
+		if err := call(func() (err error) { bt, err = b.Launch(ctx, k); return }); err != nil {
+			return 0, err
+		}
+		if bt.Host >= batchLen || k >= 1<<22 {
+			return k, nil
+		}
+		k = min(k*2, 1<<22)
+	}
 }
 
 func median(v []time.Duration) time.Duration {

@@ -279,6 +279,9 @@ func badInputRows(fx badFixtures) []badInput {
 		{name: "suite bad max-memory", args: suite("--max-memory", "lots"), code: u, want: []string{"--max-memory", "lots"}},
 		{name: "suite bad warmup", args: suite("--warmup", "lots"), code: u, want: []string{"--warmup"}},
 		{name: "suite negative kernel-timeout", args: suite("--kernel-timeout", "-1s"), code: u, want: []string{"--kernel-timeout must not be negative"}},
+		{name: "suite zero outlier tolerance", args: suite("--outlier-tolerance", "0"), code: u, want: []string{"--outlier-tolerance 0", "must be above 0", "5%"}},
+		{name: "suite outlier tolerance 500%", args: suite("--outlier-tolerance", "5"), code: u, want: []string{"--outlier-tolerance 5", "below 100%", "5%"}},
+		{name: "suite bad outlier tolerance", args: suite("--outlier-tolerance", "lots"), code: u, want: []string{"--outlier-tolerance lots", "want a percentage"}},
 
 		// store add: files refused with the reason, nothing stored (packages results, store).
 		{name: "store add without files", args: []string{"store", "add"}, code: u, want: []string{"needs result files"}},

@@ -5,15 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"text/tabwriter"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/runner"
-	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cache"
-	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -79,15 +75,15 @@ func init() {
 			"   turn it off; CLMETER_CACHE_DEBUG=1 prints each hit, miss, reuse, store, evict and reject to stderr.",
 		Subcommands: []*cli.Command{
 			cacheReportCommand("stats", "show the cache's folder, entries, size, bound and recorded hits and misses",
-				"Hits and misses are counted by every clmeter process since the last 'cache clear'.", runCacheStats),
+				"Hits and misses are counted by every clmeter process since the last 'cache clear'.", (*cache.Cache).WriteStats),
 			cacheReportCommand("list", "list the entries, most recently used first",
-				"Shows each entry's key prefix, device, source, size and time since last use.\n   --format json prints a list ([] when empty).", runCacheList),
+				"Shows each entry's key prefix, device, source, size and time since last use.\n   --format json prints a list ([] when empty).", (*cache.Cache).WriteList),
 			cacheReportCommand("verify", "check every entry as a build would (whole, proven, loadable with its kernels) and remove the bad ones",
 				"Reads every entry and checks it: magic, header, length, checksum and proof (the binary was\n"+
 					"   loaded back with its source's kernels when stored); an entry of a device of this machine must also\n"+
 					"   be proven on the device's driver library and load with the kernels and arguments of its source.\n"+
 					"   Bad entries are reported and removed (a build would reject and rebuild them). Exit status 1 when\n"+
-					"   any entry was bad, 0 otherwise.", runCacheVerify),
+					"   any entry was bad, 0 otherwise.", (*cache.Cache).WriteVerify),
 			cacheClearCommand(),
 			cacheWaitCommand(),
 			cacheStoreJobsCommand(),
@@ -102,7 +98,7 @@ var cacheFolderFlags = []cli.Flag{cacheDirFlag, cacheMaxSizeFlag}
 
 // cacheReportCommand is a cache subcommand that prints a report of the
 // folder as a table or JSON (stats, list, verify).
-func cacheReportCommand(name, usage, desc string, run func(context.Context, *cache.Cache, string, io.Writer) error) *cli.Command {
+func cacheReportCommand(name, usage, desc string, run func(*cache.Cache, io.Writer, bool) error) *cli.Command {
 	return &cli.Command{
 		Name:        name,
 		Usage:       usage,
@@ -113,7 +109,7 @@ func cacheReportCommand(name, usage, desc string, run func(context.Context, *cac
 			if err != nil {
 				return err
 			}
-			return run(c.Context, bc, format, c.App.Writer)
+			return run(bc, c.App.Writer, format == "json")
 		},
 	}
 }
@@ -189,6 +185,8 @@ func cacheStoreJobsCommand() *cli.Command {
 	}
 }
 
+// cacheCmdSetup checks a report command's arguments and --format and opens
+// the cache folder.
 func cacheCmdSetup(c *cli.Context) (*cache.Cache, string, error) {
 	if err := noArgs(c); err != nil {
 		return nil, "", err
@@ -199,170 +197,4 @@ func cacheCmdSetup(c *cli.Context) (*cache.Cache, string, error) {
 	}
 	bc, err := openCache(c)
 	return bc, format, err
-}
-
-func runCacheStats(ctx context.Context, bc *cache.Cache, format string, stdout io.Writer) error {
-	s, err := bc.Stats()
-	if err != nil {
-		return fmt.Errorf("cache stats: %w", err)
-	}
-	if format == "json" {
-		return writeJSON(stdout, s)
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "folder\t%s\n", s.Dir)
-	fmt.Fprintf(tw, "entries\t%d\n", s.Entries)
-	bound := "none"
-	if s.MaxBytes > 0 {
-		bound = fmt.Sprintf("%s (%.0f%% used)", units.Bytes(s.MaxBytes), 100*float64(s.Bytes)/float64(s.MaxBytes))
-	}
-	fmt.Fprintf(tw, "size\t%s\n", units.Bytes(s.Bytes))
-	fmt.Fprintf(tw, "bound\t%s\n", bound)
-	rate := "-"
-	if s.Hits+s.Misses > 0 {
-		rate = fmt.Sprintf("%.0f%%", 100*float64(s.Hits)/float64(s.Hits+s.Misses))
-	}
-	fmt.Fprintf(tw, "hits / misses\t%d / %d (hit rate %s)\n", s.Hits, s.Misses, rate)
-	fmt.Fprintf(tw, "rejected / evicted\t%d / %d\n", s.Rejected, s.Evictions)
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	return writeSavings(stdout, s.Savings)
-}
-
-// cacheEntryJSON is one entry in 'cache list --format json' and 'cache verify'.
-type cacheEntryJSON struct {
-	Key       string    `json:"key"`
-	Device    string    `json:"device,omitempty"`
-	Platform  string    `json:"platform,omitempty"`
-	Source    string    `json:"source,omitempty"`
-	Options   string    `json:"options,omitempty"`
-	SizeBytes int64     `json:"size_bytes"`
-	LastUsed  time.Time `json:"last_used"`
-	Created   time.Time `json:"created,omitzero"`
-	Error     string    `json:"error,omitempty"`
-}
-
-func entryJSON(e cache.Entry) cacheEntryJSON {
-	j := cacheEntryJSON{Key: e.Key, SizeBytes: e.Size, LastUsed: e.Used.UTC()}
-	if e.Header != nil {
-		j.Device, j.Platform, j.Source, j.Options, j.Created = e.Header.Device, e.Header.Platform, e.Header.Source, e.Header.Options, e.Header.Created
-	}
-	if e.Err != nil {
-		j.Error = e.Err.Error()
-	}
-	return j
-}
-
-func shortKey(k string) string {
-	if len(k) > 12 {
-		return k[:12]
-	}
-	return k
-}
-
-// writeEntryTable writes the entries as a table per device, each device
-// named above its table, fitted to the terminal.
-func writeEntryTable(w io.Writer, es []cache.Entry, withStatus bool) error {
-	var order []string
-	byDev := map[string][]cache.Entry{}
-	for _, e := range es {
-		dev := "?"
-		if e.Header != nil {
-			dev = e.Header.Device
-		}
-		if _, ok := byDev[dev]; !ok {
-			order = append(order, dev)
-		}
-		byDev[dev] = append(byDev[dev], e)
-	}
-	width := table.Width(w)
-	now := time.Now()
-	for i, dev := range order {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		table.WriteWrapped(w, "on "+dev, width, "", "  ")
-		cols := []table.Column{{Header: "KEY"}, {Header: "SOURCE", Wrap: true},
-			{Header: "SIZE", Right: true}, {Header: "LAST USED", Short: "USED", Right: true, Drop: 1}}
-		if withStatus {
-			cols = append(cols, table.Column{Header: "STATUS", Wrap: true})
-		}
-		t := table.New(cols...)
-		for _, e := range byDev[dev] {
-			src := "?"
-			if e.Header != nil {
-				src = e.Header.Source
-			}
-			st := "ok"
-			if e.Err != nil {
-				st = "removed: " + e.Err.Error()
-			}
-			t.Row(shortKey(e.Key), src, units.Bytes(e.Size), now.Sub(e.Used).Round(time.Second).String()+" ago", st)
-		}
-		if err := t.Write(w, width); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func runCacheList(ctx context.Context, bc *cache.Cache, format string, stdout io.Writer) error {
-	es, err := bc.Entries()
-	if err != nil {
-		return fmt.Errorf("cache list: %w", err)
-	}
-	if format == "json" {
-		out := make([]cacheEntryJSON, 0, len(es))
-		for _, e := range es {
-			out = append(out, entryJSON(e))
-		}
-		return writeJSON(stdout, out)
-	}
-	if len(es) == 0 {
-		fmt.Fprintf(stdout, "no entries in %s\n", bc.Dir)
-		return nil
-	}
-	return writeEntryTable(stdout, es, false)
-}
-
-func runCacheVerify(ctx context.Context, bc *cache.Cache, format string, stdout io.Writer) error {
-	// The entries of this machine's devices are also loaded, as a build would
-	// (once proven on the device's driver); without OpenCL, the files alone.
-	var devs []*runtime.Device
-	if es, _ := bc.Entries(); len(es) > 0 {
-		m := runtime.NewManager()
-		defer m.Close()
-		devs, _ = m.Devices()
-	}
-	es, err := bc.VerifyOn(devs)
-	if err != nil {
-		return fmt.Errorf("cache verify: %w", err)
-	}
-	bad := 0
-	for _, e := range es {
-		if e.Err != nil {
-			bad++
-		}
-	}
-	if format == "json" {
-		out := make([]cacheEntryJSON, 0, len(es))
-		for _, e := range es {
-			out = append(out, entryJSON(e))
-		}
-		if err := writeJSON(stdout, out); err != nil {
-			return err
-		}
-	} else {
-		if len(es) > 0 {
-			if err := writeEntryTable(stdout, es, true); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(stdout, "%d entries checked, %d bad (removed)\n", len(es), bad)
-	}
-	if bad > 0 {
-		return fmt.Errorf("cache verify: %d of %d entries were bad and were removed", bad, len(es))
-	}
-	return nil
 }

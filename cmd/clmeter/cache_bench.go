@@ -1,14 +1,9 @@
 package main
 
 import (
-	"fmt"
-	"io"
-	"os"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/cachebench"
-	"github.com/clmeter/clmeter/runtime/cache"
 )
 
 func cacheBenchCommand() *cli.Command {
@@ -58,56 +53,20 @@ func cacheBenchChildCommand() *cli.Command {
 		Usage:  "one trial of 'cache bench' (internal): prints one JSON line",
 		Hidden: true,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "program", Required: true},
+			&cli.StringFlag{Name: "program"},
 			&cli.StringFlag{Name: "device"},
 			&cli.StringFlag{Name: "nonce"},
 			&cli.StringFlag{Name: "launch"},
 			&cli.BoolFlag{Name: "probe"},
 		},
 		Action: func(c *cli.Context) error {
+			if c.String("program") == "" {
+				return usageErr("'clmeter cache bench-child' needs --program")
+			}
 			if c.Bool("probe") {
 				return cachebench.Probe(c.String("program"), c.String("device"), c.App.Writer, c.App.ErrWriter)
 			}
 			return cachebench.Child(c.String("program"), c.String("device"), c.String("nonce"), c.String("launch"), env.cacheConfig(), c.App.Writer, c.App.ErrWriter)
 		},
 	}
-}
-
-// writeCacheAdvice prints what each binary cache saves on a device: clmeter's
-// policy for its driver and, when 'cache bench' ran here, the measured figures.
-func writeCacheAdvice(w io.Writer, indent string, pol cache.Policy, s *cache.Savings) {
-	writePolicy(w, indent, pol)
-	if s == nil {
-		fmt.Fprintf(w, "%sno measurement of what each cache saves on this device: run clmeter cache bench\n", indent)
-		return
-	}
-	fmt.Fprintf(w, "%smeasured by clmeter cache bench on %s:\n", indent, s.Measured.Format("2006-01-02"))
-	for _, p := range s.Programs {
-		fmt.Fprintf(w, "%s  %s\n", indent, p.Summary())
-	}
-}
-
-// writeSavings prints, per device measured, what each cache saves there.
-func writeSavings(w io.Writer, all []cache.Savings) error {
-	if len(all) == 0 {
-		_, err := fmt.Fprintln(w, "what each cache saves: not measured here yet (run clmeter cache bench)")
-		return err
-	}
-	for _, s := range all {
-		fmt.Fprintf(w, "\nwhat each cache saves on %s (%s), measured %s:\n", s.Device, s.Platform, s.Measured.Format("2006-01-02"))
-		for _, p := range s.Programs {
-			fmt.Fprintf(w, "  %s\n", p.Summary())
-		}
-		writePolicy(w, "  ", cache.PolicyFor(s.Family, os.Environ()))
-	}
-	return nil
-}
-
-// writePolicy prints clmeter's binary-cache policy for a driver.
-func writePolicy(w io.Writer, indent string, pol cache.Policy) {
-	state := "off"
-	if pol.On {
-		state = "on"
-	}
-	fmt.Fprintf(w, "%sbinary cache: clmeter's is %s by default on this driver; it stores %s (%s)\n", indent, state, pol.Stores, pol.Why)
 }

@@ -65,7 +65,7 @@ func TestCacheCommands(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "a.cl") || !strings.Contains(out, "b.cl") || !strings.Contains(out, "\nKEY ") {
 		t.Errorf("list:\n%s", out)
 	}
-	var es []cacheEntryJSON
+	var es []cache.EntryReport
 	if _, out, _ := clm(t, "cache", "list", "--format", "json"); json.Unmarshal([]byte(out), &es) != nil || len(es) != 2 || es[0].Device == "" {
 		t.Errorf("list json: %s", out)
 	}
@@ -103,6 +103,10 @@ func TestCacheCommands(t *testing.T) {
 	}
 	if code, _, _ := clm(t, "cache", "stats", "--cache-max-size", "huge"); code != exitUsage {
 		t.Errorf("bad --cache-max-size: exit %d, want %d", code, exitUsage)
+	}
+	// The usage line names the whole command, not its last word.
+	if code, _, errs := clm(t, "cache", "stats", "extra"); code != exitUsage || !strings.Contains(errs, "'clmeter cache stats' takes no arguments") {
+		t.Errorf("cache stats extra: exit %d, %s", code, errs)
 	}
 }
 

@@ -2,13 +2,15 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/clmeter/clmeter/results"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/store"
 )
@@ -91,7 +93,7 @@ func recordedCommand(c *cli.Context) []string {
 // noArgs fails when a command that takes no arguments got some.
 func noArgs(c *cli.Context) error {
 	if c.NArg() > 0 {
-		return usageErr("'clmeter %s' takes no arguments, got %q", c.Command.FullName(), c.Args().First())
+		return usageErr("'clmeter %s' takes no arguments, got %q", fullName(c), c.Args().First())
 	}
 	return nil
 }
@@ -103,4 +105,21 @@ func checkOutput(c *cli.Context) error {
 		return results.CheckWritable(o)
 	}
 	return nil
+}
+
+// sessionOptions reads the flags of a measuring command's session (--device,
+// the cache flags, the child to rerun in) with its settings.
+func sessionOptions(c *cli.Context, settings measure.Settings) runner.SessionOptions {
+	return runner.SessionOptions{Device: c.String("device"), Settings: settings, Cache: cacheOptions(c), Child: rerunCommand(c)}
+}
+
+// outputOptions reads -o and describes the command in the result file; the
+// caller checks --format against its own formats.
+func outputOptions(c *cli.Context) runner.OutputOptions {
+	return runner.OutputOptions{Output: c.String("output"), Tool: toolInfo(), Command: recordedCommand(c)}
+}
+
+// profileUse reads --no-profile and the profiles' folder.
+func profileUse(c *cli.Context) runner.ProfileUse {
+	return runner.ProfileUse{NoProfile: c.Bool("no-profile"), ProfileDir: env.profileDir()}
 }

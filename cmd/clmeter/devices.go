@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/table"
 )
 
 func init() {
@@ -24,7 +25,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			return runtime.ListDevices(c.Context, runtime.ListOptions{Verbose: c.Bool("verbose"), Format: format}, c.App.Writer)
+			return runtime.ListDevices(c.Context, runtime.ListOptions{Verbose: c.Bool("verbose"), Format: format, Width: table.Width(c.App.Writer)}, c.App.Writer)
 		},
 	})
 }

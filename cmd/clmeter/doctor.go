@@ -12,6 +12,7 @@ import (
 	"github.com/clmeter/clmeter/doctor"
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
@@ -120,7 +121,7 @@ func writeDiagnosis(w io.Writer, d *doctor.Diagnosis) {
 				}
 				fmt.Fprintln(w)
 				writeDoctorTimer(w, dc)
-				writeCacheAdvice(w, "      ", dc.CachePolicy, dc.Savings)
+				cache.WriteAdvice(w, "      ", dc.CachePolicy, dc.Savings)
 			}
 		}
 	}

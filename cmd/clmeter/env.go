@@ -8,6 +8,7 @@ import (
 	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/icd"
+	"github.com/clmeter/clmeter/sched"
 )
 
 // environment reads the CLMETER_* variables that are no flag's EnvVars:
@@ -79,4 +80,17 @@ func (environment) checkSwitches() error {
 		}
 	}
 	return nil
+}
+
+// scheduler is the batch scheduler's context of this task: the variables
+// of package sched (Slurm's, a Kubernetes Indexed Job's), read here and
+// handed to sched.FromEnv.
+func (environment) scheduler() (sched.Context, error) {
+	vars := map[string]string{}
+	for _, name := range sched.Variables {
+		if v, ok := os.LookupEnv(name); ok {
+			vars[name] = v
+		}
+	}
+	return sched.FromEnv(vars)
 }

@@ -42,6 +42,7 @@ const (
 	exitInvalid     = 3   // a result failed validation against its reference
 	exitNoDevice    = 4   // no usable OpenCL device (doctor) or no OpenCL library
 	exitRegression  = 5   // compare --fail-on-regression or history --ci found a regression
+	exitOutlier     = 6   // suite --fail-on-outlier found a device slower than its peers
 	exitInterrupted = 130 // Ctrl-C: finished results were kept
 )
 
@@ -58,12 +59,16 @@ const envHelp = `ENVIRONMENT:
    CLMETER_PROFILE_DIR     where device profiles (rooflines) are kept (default: the user cache folder)
    CLMETER_OPENCL_LIB      the OpenCL library to load instead of the system's libOpenCL
    CLMETER_OCLGRIND_ICD    Oclgrind's ICD library, for check and --device oclgrind
+   CLMETER_FLEET_RUN       the --fleet-run of suite and run (the fleet run a scheduler's task belongs to)
+   CLMETER_K8S_JOB, CLMETER_K8S_POD, CLMETER_K8S_NODE, CLMETER_K8S_NAMESPACE, CLMETER_K8S_INDEX_FAILURES
+                           a Kubernetes pod's job, pod, node, namespace and index failures, set from the
+                           downward API by the manifest of 'clmeter fleet kubernetes' (docs/FLEET.md)
    COLUMNS                 the width tables fit (default: the terminal's, else 100)`
 
 const exitHelp = `EXIT STATUS:
    0 success; 1 error; 2 bad usage; 3 a result failed validation or check found errors;
    4 no usable OpenCL device or library; 5 a regression (compare --fail-on-regression, history --ci);
-   130 interrupted (results finished so far are kept)`
+   6 a device slower than its peers (suite --fail-on-outlier); 130 interrupted (results finished so far are kept)`
 
 // kindCodes maps the failure kinds of package fail to exit statuses.
 var kindCodes = map[fail.Kind]int{
@@ -72,6 +77,7 @@ var kindCodes = map[fail.Kind]int{
 	fail.NoDevice:    exitNoDevice,
 	fail.Regression:  exitRegression,
 	fail.Interrupted: exitInterrupted,
+	fail.Outlier:     exitOutlier,
 }
 
 // usageErr is a bad-usage error: exit status 2.
@@ -146,6 +152,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		// Errors are printed once, in main, as one line.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsage,
+		// 'help WORD' for a WORD that is no command: recorded, for
+		// helpTopicErr to answer as bad usage (urfave would exit 3).
+		CommandNotFound: func(c *cli.Context, topic string) { c.App.Metadata[helpTopicKey] = topic },
+		Metadata:        map[string]any{},
 		// A word that is no command is bad usage, answered with the commands.
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -249,12 +259,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	stdout, writeErr := watchWrites(stdout)
 	app := newApp(stdout, stderr)
-	app.Metadata = map[string]any{"args": args} // for rerunCommand
+	app.Metadata["args"] = args // for rerunCommand
 	err := guardEnumeration(ctx, args)
 	if err == nil {
 		err = app.RunContext(ctx, interspersed(app, args))
 	}
-	err = helpTopicErr(err, args)
+	if err == nil {
+		err = helpTopicErr(app, args)
+	}
 	if werr := writeErr(); err == nil && werr != nil {
 		err = fmt.Errorf("cannot write the output: %v", werr)
 	}
@@ -290,8 +302,6 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		code = exitNoDevice
 	case errors.As(err, &ce):
 		code = ce.ExitCode()
-	case isFlagError(err):
-		code = exitUsage
 	}
 	msg := strings.TrimRight(err.Error(), "\n")
 	if code == exitError && ctx.Done() != nil {
@@ -316,15 +326,19 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return code
 }
 
-// helpTopicErr turns urfave's answer to 'help WORD' for a WORD it does not
-// know (exit status 3, no choices) into a usage error: the nearest
-// commands for 'clmeter help WORD'. Any other err comes back as it is.
-func helpTopicErr(err error, args []string) error {
-	topic, ok := strings.CutPrefix(fmt.Sprint(err), "No help topic for '")
+// helpTopicKey is the app's Metadata key of the WORD of a 'help WORD' that
+// named no command.
+const helpTopicKey = "helpTopic"
+
+// helpTopicErr is the usage error of a 'help WORD' for a WORD that names no
+// command (app.CommandNotFound recorded it): the nearest commands for
+// 'clmeter help WORD'. Nil when there was none.
+func helpTopicErr(app *cli.App, args []string) error {
+	topic, ok := app.Metadata[helpTopicKey].(string)
 	if !ok {
-		return err
+		return nil
 	}
-	if topic = strings.TrimSuffix(topic, "'"); len(args) > 1 && args[1] == "help" {
+	if len(args) > 1 && args[1] == "help" {
 		return unknownCommand(topic)
 	}
 	return usageErr("no help topic %q (see '%s --help')", topic, strings.Join(append([]string{"clmeter"}, args[1:max(len(args)-2, 1)]...), " "))
@@ -347,12 +361,6 @@ func escapeLines(msg string) string {
 type stopped string
 
 func (s stopped) Error() string { return string(s) }
-
-func isFlagError(err error) bool {
-	s := err.Error()
-	return strings.HasPrefix(s, "flag provided but not defined") || strings.HasPrefix(s, "invalid value") ||
-		strings.Contains(s, "Required flag") || strings.HasPrefix(s, "No help topic")
-}
 
 // The main goroutine stays on the process's main thread, which main makes the
 // driver thread (drvthread.ServeMain): the driver is called from the thread a

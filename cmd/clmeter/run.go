@@ -79,7 +79,7 @@ var runFlags = flagList([]cli.Flag{deviceFlag}, kernelFlags, []cli.Flag{
 	&cli.BoolFlag{Name: "no-profile", Usage: "do not measure a short device profile when none is stored (no roofline then)"},
 	&cli.BoolFlag{Name: "verbose", Aliases: []string{"v"}, Usage: "also print each kernel's resources (work-group limits, local and private memory, registers), clocks, and what the driver wrote while building"},
 	&cli.BoolFlag{Name: "check", Usage: "first run 'clmeter check' on the target (Oclgrind, check's own size); measure only when it finds nothing"},
-}, measureFlags, cacheFlags, storeFlags)
+}, measureFlags, cacheFlags, storeFlags, fleetFlags)
 
 func init() {
 	register(&cli.Command{
@@ -117,6 +117,9 @@ func init() {
 			if err != nil {
 				return err
 			}
+			if opts.Fleet, err = fleetFrom(c); err != nil {
+				return err
+			}
 			if opts.Format, err = checkFormat(c, runner.RunFormats...); err != nil {
 				return err
 			}
@@ -139,11 +142,11 @@ func runOptions(c *cli.Context, name string) (runner.RunOptions, error) {
 		return runner.RunOptions{}, err
 	}
 	return runner.RunOptions{
-		Store: st, Labels: labels,
-		Target: name, Device: c.String("device"), Flags: kernelDescription(c),
-		Output: c.String("output"), Settings: settings,
-		NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"),
-		Cache: cacheOptions(c), Tool: toolInfo(), Command: recordedCommand(c), Child: rerunCommand(c),
-		NoProfile: c.Bool("no-profile"), Verbose: c.Bool("verbose"), ProfileDir: env.profileDir(),
+		Target: name, Flags: kernelDescription(c),
+		NoDataWarmup: c.Bool("no-data-warmup"), SyncEach: c.Bool("sync-each"), Verbose: c.Bool("verbose"),
+		SessionOptions: sessionOptions(c, settings),
+		OutputOptions:  outputOptions(c),
+		StoreOptions:   runner.StoreOptions{Store: st, Labels: labels},
+		ProfileUse:     profileUse(c),
 	}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/measure"
+	"github.com/clmeter/clmeter/peers"
 	"github.com/clmeter/clmeter/runner"
 	"github.com/clmeter/clmeter/units"
 )
@@ -28,16 +29,22 @@ func init() {
 		&cli.StringFlag{Name: "filter", Usage: "run only the benchmarks whose names match this regular expression (e.g. 'compute/(float|double)')"},
 		&cli.StringFlag{Name: "max-memory", Usage: "lower the memory budget of one benchmark's buffers to this size (default: a quarter of the smaller of the device's memory and the host's available memory, each buffer within the device's largest allocation)"},
 		&cli.BoolFlag{Name: "no-profile", Usage: "leave the stored device profile alone (peaks, streams, launch, transfers, quick and all update it)"},
+		&cli.IntFlag{Name: "parallel", Usage: "measure at most N devices at once (default: every GPU at once, CPU devices alone after them; 1: one after another)"},
 		&cli.DurationFlag{Name: "kernel-timeout", Value: time.Minute, Usage: "give up on a kernel the device has not finished after this long (0: wait for ever)"},
+		&cli.StringFlag{Name: "outlier-tolerance", Value: "5%", Usage: "with several devices, flag one whose figure is worse than the median of its peers of the same model by more than this (5%, 0.05; above 0) and outside its noise"},
+		&cli.BoolFlag{Name: "fail-on-outlier", Usage: "exit with status 6 when the node view flags a device (several devices selected)"},
 	}
-	flags = append(append(flags, cacheFlags...), storeFlags...)
+	flags = append(append(append(flags, cacheFlags...), storeFlags...), fleetFlags...)
 	register(&cli.Command{
 		Name:      "suite",
 		Usage:     "run a built-in suite: " + strings.Join(runner.SuiteChoices(), ", "),
 		ArgsUsage: "[SUITE]",
 		Description: "Runs a suite of built-in benchmarks on each selected device and prints a table per\n" +
 			"   suite (benchmark, params, median, throughput, % of the device's measured peak, CV,\n" +
-			"   warnings). 'quick' (the default) is a one-minute subset ending with a summary.\n\n" +
+			"   warnings). 'quick' (the default) is a one-minute subset ending with a summary.\n" +
+			"   With several devices a node view follows: one row per benchmark, one column per device,\n" +
+			"   a device worse than the median of its peers (same model) by more than --outlier-tolerance\n" +
+			"   and outside its noise marked '!'.\n\n" +
 			runner.SuiteHelp(),
 		Flags: flags,
 		Action: func(c *cli.Context) error {
@@ -54,8 +61,8 @@ func init() {
 }
 
 func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
-	o := runner.SuiteOptions{Suite: "quick", Device: c.String("device"), Output: c.String("output"), Small: c.Bool("small"), Filter: c.String("filter"),
-		Cache: cacheOptions(c), Tool: toolInfo(), Command: recordedCommand(c), NoProfile: c.Bool("no-profile"), ProfileDir: env.profileDir(), Child: rerunCommand(c)}
+	o := runner.SuiteOptions{Suite: "quick", Small: c.Bool("small"), Filter: c.String("filter"),
+		SessionOptions: sessionOptions(c, measure.Settings{}), OutputOptions: outputOptions(c), ProfileUse: profileUse(c)}
 	if c.NArg() > 1 {
 		return o, usageErr("'clmeter suite' takes one suite name, got %d arguments", c.NArg())
 	}
@@ -67,7 +74,14 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 		return o, err
 	}
 	o.Format = f
+	if o.OutlierTolerance, err = outlierTolerance(c); err != nil {
+		return o, err
+	}
+	o.FailOnOutlier = c.Bool("fail-on-outlier")
 	if o.Store, o.Labels, err = storeTarget(c); err != nil {
+		return o, err
+	}
+	if o.Fleet, err = fleetFrom(c); err != nil {
 		return o, err
 	}
 	size, err := units.ParseByteSize(c.String("max-size"))
@@ -90,6 +104,10 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 	if c.IsSet("max-time") && maxTime <= 0 {
 		return o, usageErr("--max-time must be above zero, got %s (the default is the suite's own: 0.8s for quick, 1.5s for peaks, 3s otherwise)", maxTime)
 	}
+	if c.IsSet("parallel") && c.Int("parallel") < 1 {
+		return o, usageErr("--parallel must be 1 or more, got %d (leave it out to measure every GPU at once)", c.Int("parallel"))
+	}
+	o.Parallel = c.Int("parallel")
 	if c.IsSet("samples") && c.Int("samples") <= 0 {
 		return o, usageErr("--samples must be positive, got %d", c.Int("samples"))
 	}
@@ -112,4 +130,18 @@ func suiteOptionsFrom(c *cli.Context) (runner.SuiteOptions, error) {
 		fmt.Fprintf(c.App.ErrWriter, "clmeter: %s\n", note)
 	}
 	return o, nil
+}
+
+// outlierTolerance reads --outlier-tolerance: a percentage ("5%") or a
+// fraction (0.05), above 0 and below 100%.
+func outlierTolerance(c *cli.Context) (float64, error) {
+	s := c.String("outlier-tolerance")
+	tol, err := parsePercent(s)
+	if err == nil {
+		err = peers.CheckTolerance(tol)
+	}
+	if err != nil {
+		return 0, usageErr("--outlier-tolerance %s: %v", s, err)
+	}
+	return tol, nil
 }

@@ -20,7 +20,7 @@ var envExceptions = map[string]string{
 	"runtime/cl":        "CLMETER_OPENCL_LIB picks the OpenCL library when it is first loaded, in every process (test binaries too), before any option could reach it",
 	"isolate":           "CLMETER_ISOLATED is the marker isolate's parent sets on the child it re-executes, read by the child before any flag is parsed",
 	"internal/impls":    "test support: CLMETER_IMPL and CLMETER_IMPLS_REQUIRED tell a test process which implementations it runs on",
-	"internal/devtest":  "test support: CLMETER_DEVICE picks the device a test process runs on (what each package's test helper read before devtest)",
+	"internal/devtest":  "test support: CLMETER_DEVICE picks the device a test process runs on (what each package's test helper read before devtest); CLMETER_DEVTEST_PAIR marks the child that Pair runs a test in with two devices",
 	"internal/testseed": "test support: CLMETER_TEST_SEED replays a randomised test's logged seed",
 }
 

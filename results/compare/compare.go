@@ -86,20 +86,26 @@ type Comparison struct {
 
 // Files matches the sampled benchmarks of old and new by name, parameters and
 // device (see Options.IgnoreDevice), pooling the samples of the same
-// benchmark within a side, and compares each pair.
+// benchmark within a side, and compares each pair. A device is matched by
+// its name while one side holds one device of that name: a file from one
+// machine compares with a file from another, and an older file (no device
+// key) with a newer one. Where a side holds several devices of one name
+// (two identical GPUs), they are matched by device key
+// (results.DeviceInfo.SeriesKey), each GPU with itself, whatever its index.
 func Files(old, new []results.Source, opts Options) *Comparison {
 	if opts.Alpha <= 0 || opts.Alpha >= 1 {
 		opts.Alpha = DefaultAlpha
 	}
 	c := &Comparison{Alpha: opts.Alpha, Pairs: []Pair{}, OnlyOld: []results.Key{}, OnlyNew: []results.Key{}, NotSampled: []results.Key{}}
 	notSampled := map[results.Key]bool{}
+	twins := sideTwins(old, new)
 	collect := func(srcs []results.Source) (map[results.Key][]float64, []results.Key) {
 		m := map[results.Key][]float64{}
 		var order []results.Key
 		for _, s := range srcs {
 			for i := range s.File.Benchmarks {
 				b := &s.File.Benchmarks[i]
-				k := results.KeyOf(b)
+				k := results.KeyAmong(b, twins)
 				if opts.IgnoreDevice {
 					k.Device = "*"
 				}
@@ -154,6 +160,22 @@ func Files(old, new []results.Source, opts Options) *Comparison {
 		c.Geomean = math.Exp(logSum / float64(len(c.Pairs)))
 	}
 	return c
+}
+
+// sideTwins are the device names that one side of a comparison holds more
+// than one device of.
+func sideTwins(old, new []results.Source) map[string]bool {
+	out := map[string]bool{}
+	for _, side := range [][]results.Source{old, new} {
+		files := make([]*results.File, len(side))
+		for i, s := range side {
+			files[i] = s.File
+		}
+		for name := range results.Twins(files...) {
+			out[name] = true
+		}
+	}
+	return out
 }
 
 func compareParamStrings(a, b string) int {

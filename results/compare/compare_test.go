@@ -164,3 +164,48 @@ func TestCompareIgnoreName(t *testing.T) {
 		}
 	}
 }
+
+// withDevice returns a copy of f whose benchmarks ran on d.
+func withDevice(f results.File, d results.DeviceInfo) results.File {
+	c := f
+	c.Benchmarks = slices.Clone(f.Benchmarks)
+	for i := range c.Benchmarks {
+		c.Benchmarks[i].Device = d
+	}
+	return c
+}
+
+// TestCompareTwinGPUs compares runs on two identical GPUs (one name, two
+// UUIDs), the second 20% slower in both files and listed under swapped
+// indexes in the new one: each GPU is paired with itself (no difference),
+// never pooled with its twin; a lone device still pairs by name with a
+// device of another machine.
+func TestCompareTwinGPUs(t *testing.T) {
+	h200 := readFixtures(t)[1].File
+	dev := h200.Benchmarks[0].Device
+	a, b := dev, dev
+	a.UUID, a.Index = "1a2b3c4d-0000-0000-0000-00000000000a", "0:0"
+	b.UUID, b.Index = "5e6f7081-0000-0000-0000-00000000000b", "0:1"
+	a.Key, _ = results.DeviceKey(a)
+	b.Key, _ = results.DeviceKey(b)
+	slow := func(*results.Benchmark) float64 { return 1.2 }
+	oldA, oldB := withDevice(*h200, a), slowed(withDevice(*h200, b), slow)
+	a.Index, b.Index = "0:1", "0:0" // CUDA_VISIBLE_DEVICES=1,0
+	newA, newB := withDevice(*h200, a), slowed(withDevice(*h200, b), slow)
+	c := Files([]results.Source{{Path: "a", File: &oldA}, {Path: "b", File: &oldB}},
+		[]results.Source{{Path: "a2", File: &newA}, {Path: "b2", File: &newB}}, Options{})
+	sampled := len(c.Pairs)
+	if sampled == 0 || sampled%2 != 0 || len(c.OnlyOld)+len(c.OnlyNew) != 0 {
+		t.Fatalf("%d pairs, only old %v, only new %v: want each GPU's benchmarks paired", sampled, c.OnlyOld, c.OnlyNew)
+	}
+	for _, p := range c.Pairs {
+		if p.Verdict != NoDifference || !strings.Contains(p.Key.Device, "[uuid ") {
+			t.Errorf("%s: %s (ratio %.3f), want no difference on a GPU told apart by its UUID", p.Key, p.Verdict, p.Ratio)
+		}
+	}
+	// One device a side: by name, whatever the keys (another machine's GPU).
+	c = Files([]results.Source{{Path: "a", File: &oldA}}, []results.Source{{Path: "b2", File: &newB}}, Options{})
+	if len(c.Pairs) != sampled/2 || c.Pairs[0].Verdict != Slower || c.Pairs[0].Key.Device != dev.Name {
+		t.Errorf("one device a side: %d pairs (want %d), first %+v", len(c.Pairs), sampled/2, c.Pairs[0])
+	}
+}

@@ -92,6 +92,11 @@ type DeviceInfo struct {
 	// empty elsewhere; NVPCIBusID is the device's PCI bus there, -1 elsewhere.
 	NVComputeCapability string `json:"nv_compute_capability,omitempty"`
 	NVPCIBusID          int    `json:"nv_pci_bus_id"`
+	// UUID is the device's cl_khr_device_uuid (FormatUUID), PCI its PCI
+	// address (PCIAddress.String: cl_khr_pci_bus_info, else NVIDIA's or AMD's
+	// attribute queries); each is empty when the driver does not give it.
+	UUID string `json:"uuid,omitempty"`
+	PCI  string `json:"pci,omitempty"`
 	// ImageSupport and the largest 2D image (CL_DEVICE_IMAGE2D_MAX_*).
 	ImageSupport   bool   `json:"image_support"`
 	Image2DMaxSize [2]int `json:"image2d_max_size"`
@@ -210,6 +215,7 @@ func (d *Device) Info() (DeviceInfo, error) {
 			in.NVPCIBusID = int(leUint(b[:4]))
 		}
 	}
+	d.identity(&in)
 	in.ImageSupport = d.u64(C.CL_DEVICE_IMAGE_SUPPORT) != 0
 	in.Image2DMaxSize = [2]int{int(d.u64(C.CL_DEVICE_IMAGE2D_MAX_WIDTH)), int(d.u64(C.CL_DEVICE_IMAGE2D_MAX_HEIGHT))}
 	if in.Extensions == nil {

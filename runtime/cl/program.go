@@ -88,34 +88,61 @@ func (p *Program) Build(options string, devices ...*Device) error {
 	opts := C.CString(options)
 	defer C.free(unsafe.Pointer(opts))
 	var st C.cl_int
-	p.DriverOutput = strings.TrimSpace(captureStderr(func() {
+	out, shared := captureStderr(func() {
 		st = C.clm_q_clBuildProgram(p.h, C.cl_uint(len(ids)), &ids[0], opts, nil, nil)
-	}))
-	if st != 0 {
-		e := &Error{Func: "clBuildProgram", Status: Status(st)}
-		var logs []string
+	})
+	p.DriverOutput = strings.TrimSpace(out)
+	var logs []string // the devices' build logs: this program's own
+	if st != 0 || p.DriverOutput != "" {
 		for _, d := range devices {
 			if l := strings.TrimSpace(p.BuildLog(d)); l != "" {
 				logs = append(logs, l)
 			}
 		}
-		if p.DriverOutput != "" && !strings.Contains(strings.Join(logs, "\n"), p.DriverOutput) {
-			logs = append(logs, p.DriverOutput)
-		}
-		e.Log = strings.Join(logs, "\n")
+	}
+	p.DriverOutput = driverOutput(logs, p.DriverOutput, shared, st != 0)
+	if st != 0 {
+		e := &Error{Func: "clBuildProgram", Status: Status(st)}
+		e.Log = p.DriverOutput
 		return e
 	}
-	if p.DriverOutput != "" {
-		// The chatter counts warnings; the build log says what they are.
-		var logs []string
-		for _, d := range devices {
-			if l := strings.TrimSpace(p.BuildLog(d)); l != "" && !strings.Contains(p.DriverOutput, l) {
-				logs = append(logs, l)
-			}
-		}
-		p.DriverOutput = strings.TrimSpace(strings.Join(append(logs, p.DriverOutput), "\n"))
-	}
 	return nil
+}
+
+// SharedOutputNote heads what the driver printed to stderr while other builds
+// of the process ran at the same time (on other devices): it cannot be told
+// whose it is.
+const SharedOutputNote = "(printed to stderr while other builds ran at once: some of it may be theirs)"
+
+// driverOutput is a build's record of what the driver said: its build logs
+// (clGetProgramBuildInfo, the program's own) with what it printed to stderr
+// (chatter). A failed build keeps both. A build that succeeded keeps the
+// chatter, which counts warnings, with the logs that say what they are. When
+// other builds ran at once (shared), the chatter may be theirs: it is kept,
+// under SharedOutputNote, only where the build failed or has no log.
+func driverOutput(logs []string, chatter string, shared, failed bool) string {
+	if chatter == "" {
+		if failed {
+			return strings.Join(logs, "\n")
+		}
+		return ""
+	}
+	all := strings.Join(logs, "\n")
+	var parts []string
+	for _, l := range logs {
+		if failed || !strings.Contains(chatter, l) {
+			parts = append(parts, l)
+		}
+	}
+	switch {
+	case shared && len(logs) > 0 && !failed:
+		return strings.Join(logs, "\n")
+	case shared:
+		parts = append(parts, SharedOutputNote+"\n"+chatter)
+	case !failed || !strings.Contains(all, chatter):
+		parts = append(parts, chatter)
+	}
+	return strings.TrimSpace(strings.Join(parts, "\n"))
 }
 
 // BuildLog returns the device's build log ("" when there is none).

@@ -326,8 +326,21 @@ static cl_int clm_dispatch_repeat_(cl_command_queue q, cl_kernel k, cl_uint dims
  * cores), while a warm build's own blocks fit under 128 KiB (the same 21
  * faults). Without mallopt (not glibc) the first large free's raise is all
  * there is. The pointer is volatile so that the compiler keeps the pairs of
- * malloc and free. */
+ * malloc and free. The thresholds are the process's: two devices' driver
+ * threads preparing at once would lower the mmap threshold under each other's
+ * allocation, so preparations run one at a time (prepare_lock). */
+static pthread_mutex_t prepare_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int prepare_heap(size_t n);
+
 int clm_prepare_heap(size_t n) {
+	pthread_mutex_lock(&prepare_lock);
+	int r = prepare_heap(n);
+	pthread_mutex_unlock(&prepare_lock);
+	return r;
+}
+
+static int prepare_heap(size_t n) {
 	char *volatile p;
 #if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
 	mallopt(M_TRIM_THRESHOLD, (int)(2 * n));

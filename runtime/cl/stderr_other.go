@@ -8,9 +8,9 @@ import "os"
 func Stderr() *os.File { return os.Stderr }
 
 // captureStderr runs f; outside Linux the driver's stderr is left as it is.
-func captureStderr(f func()) string {
+func captureStderr(f func()) (string, bool) {
 	f()
-	return ""
+	return "", false
 }
 
 // PrepareStderrCapture does nothing outside Linux, where builds capture nothing.

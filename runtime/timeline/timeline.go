@@ -134,6 +134,9 @@ func (q *QueueTracer) Calibrate() error {
 	return nil
 }
 
+// calibrateTimer maps the clocks with clGetDeviceAndHostTimer: host readings
+// bracket the device's, the tightest of calibrationTries kept (a clock
+// mapping, no figure: internal/archcheck lists it).
 func (q *QueueTracer) calibrateTimer() (ClockSample, error) {
 	best := ClockSample{Method: MethodDeviceAndHostTimer, Uncertainty: -1}
 	for range calibrationTries {
@@ -157,6 +160,9 @@ func bracket(method string, origin, t0, t1 time.Time, dv uint64) ClockSample {
 	return ClockSample{Method: method, At: mid, Offset: time.Duration(int64(dv) - int64(mid)), Uncertainty: (t1.Sub(t0) + 1) / 2}
 }
 
+// calibrateMarker maps the clocks with a marker's profiling times bracketed
+// by host readings, the tightest of calibrationTries kept (a clock mapping,
+// no figure: internal/archcheck lists it).
 func (q *QueueTracer) calibrateMarker() (ClockSample, error) {
 	_, queue, err := q.dev.Context()
 	if err != nil {
