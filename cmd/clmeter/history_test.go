@@ -99,7 +99,7 @@ func TestHistoryDriftsAndOptions(t *testing.T) {
 	}
 	code, out, errs := clm("history", "--store", db, "--regressions")
 	if code != 0 || strings.Count(out, " drift ") != 1 || !strings.Contains(out, "%/run") || !strings.Contains(out, " outlier ") ||
-		!strings.Contains(out, "1 drift(s), 1 outlier(s)") {
+		!strings.Contains(out, "1 drift, 1 outlier") {
 		t.Errorf("history --regressions: exit %d\n%s\n%s", code, out, errs)
 	}
 	t.Logf("history --regressions:\n%s", out)

@@ -124,6 +124,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			}
 			seen[c] = true
 			c.OnUsageError = onUsage
+			// urfave prefixes HelpName with the app's at every run: a
+			// process that builds the app again (a test) would repeat it.
+			c.HelpName = ""
 			if c.BashComplete == nil {
 				c.BashComplete = completer(c)
 			}
