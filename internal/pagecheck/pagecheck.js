@@ -3,6 +3,8 @@
 //   overlap  two text boxes overlap
 //   clipped  a text box leaves its SVG or its card (figure, .card)
 //   marks    a chart (svg.plot, svg.chart) has fewer than 2 data marks
+//   bars     a bar chart (in a figure.peaks or .bars) is one series of fewer
+//            than 3 bars
 //   wide     the page is wider than its viewport
 // A data mark is a drawn shape (circle, rect, path, polygon) in a colour that
 // is not grey: axes, grid lines and text are grey or black; bars, points and
@@ -80,19 +82,28 @@
     var charts = document.querySelectorAll("svg.plot, svg.chart");
     var nmarks = [];
     charts.forEach(function (svg, k) {
-      var marks = 0;
+      var marks = 0, filled = 0;
+      var colours = {};
       svg.querySelectorAll("circle, rect, path, polygon, polyline, line").forEach(function (el) {
         if (el.closest("text, defs, clipPath")) return;
         var st = getComputedStyle(el);
         if (st.display === "none" || st.visibility === "hidden") return;
         var r = el.getBoundingClientRect();
         if (r.width === 0 && r.height === 0) return;
-        if (!grey(st.fill) && st.fill !== "none" || !grey(st.stroke) && st.stroke !== "none") marks++;
+        var fill = !grey(st.fill) && st.fill !== "none", stroke = !grey(st.stroke) && st.stroke !== "none";
+        if (fill || stroke) marks++;
+        if (fill) {
+          filled++; // a bar; lines (ceilings, axes) are strokes
+          colours[st.fill] = true;
+        }
       });
       nmarks.push(marks);
+      var title = svg.closest("figure,.card,section");
+      var name = "chart " + k + " (" + (title ? describe(title).slice(0, 50) : "?") + ")";
       if (marks < 2) {
-        var title = svg.closest("figure,.card,section");
-        problems.push({ kind: "marks", what: "chart " + k + " (" + (title ? describe(title).slice(0, 50) : "?") + ") has " + marks + " data mark(s)" });
+        problems.push({ kind: "marks", what: name + " has " + marks + " data mark(s)" });
+      } else if (svg.closest("figure.peaks, figure.bars") && Object.keys(colours).length < 2 && filled < 3) {
+        problems.push({ kind: "bars", what: name + " is one series of " + filled + " bars: a table says it better" });
       }
     });
     var v = { texts: boxes.length, charts: charts.length, marks: nmarks, width: sw, viewport: vw, problems: problems };
