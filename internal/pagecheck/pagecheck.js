@@ -5,6 +5,8 @@
 //   marks    a chart (svg.plot, svg.chart) has fewer than 2 data marks
 //   bars     a bar chart (in a figure.peaks or .bars) is one series of fewer
 //            than 3 bars
+//   units    a chart's time axis is in one unit, its texts or legend give
+//            times in another
 //   wide     the page is wider than its viewport
 // A data mark is a drawn shape (circle, rect, path, polygon) in a colour that
 // is not grey: axes, grid lines and text are grey or black; bars, points and
@@ -98,6 +100,24 @@
         }
       });
       nmarks.push(marks);
+      // The time unit of the axis, "(µs)", against the times the chart's
+      // texts and legend give ("median 45.4 µs").
+      var texts = [];
+      svg.querySelectorAll("text").forEach(function (t) { texts.push(t.textContent); });
+      var fig = svg.closest("figure");
+      if (fig) fig.querySelectorAll("ul.legend li").forEach(function (li) { texts.push(li.textContent); });
+      var axis = null, used = {};
+      texts.forEach(function (t) {
+        var a = t.match(/\((ns|µs|ms|s)\)/);
+        if (a) axis = a[1];
+        var re = /[0-9.]+\s?(ns|µs|ms|s)\b/g, m;
+        while ((m = re.exec(t))) used[m[1]] = true;
+      });
+      var others = Object.keys(used).filter(function (u) { return u !== axis; });
+      if (axis && others.length > 0) {
+        var t0 = svg.closest("figure,.card,section");
+        problems.push({ kind: "units", what: "chart " + k + " (" + (t0 ? describe(t0).slice(0, 50) : "?") + ") has an axis in " + axis + " and times in " + others.join(", ") });
+      }
       var title = svg.closest("figure,.card,section");
       var name = "chart " + k + " (" + (title ? describe(title).slice(0, 50) : "?") + ")";
       if (marks < 2) {
