@@ -7,6 +7,8 @@
 //            than 3 bars
 //   units    a chart's time axis is in one unit, its texts or legend give
 //            times in another
+//   narrow   a plot takes less than 40% of its .plots container's width, or
+//            a row of plots but the last spans less than 85% of it
 //   wide     the page is wider than its viewport
 // A data mark is a drawn shape (circle, rect, path, polygon) in a colour that
 // is not grey: axes, grid lines and text are grey or black; bars, points and
@@ -81,6 +83,26 @@
         if (inter(a.r, b.r, 1.5)) problems.push({ kind: "overlap", what: "\"" + a.text + "\" overlaps \"" + b.text + "\"" });
       }
     }
+    // Plots use the page's width: every row of a .plots container but its
+    // last spans 85% of it or more, and each plot takes 40% of it or more.
+    document.querySelectorAll(".plots").forEach(function (box, k) {
+      var bw = box.getBoundingClientRect().width;
+      var rows = {}, ys = [];
+      Array.prototype.forEach.call(box.children, function (f) {
+        var r = f.getBoundingClientRect();
+        var y = Math.round(r.top);
+        if (!(y in rows)) { rows[y] = 0; ys.push(y); }
+        rows[y] += r.width;
+        if (bw > 0 && r.width < 0.4 * bw) {
+          problems.push({ kind: "narrow", what: "a plot of row " + k + " is " + Math.round(r.width) + " px of " + Math.round(bw) });
+        }
+      });
+      ys.slice(0, -1).forEach(function (y) {
+        if (bw > 0 && rows[y] < 0.85 * bw) {
+          problems.push({ kind: "narrow", what: "a row of plots " + k + " spans " + Math.round(rows[y]) + " of " + Math.round(bw) + " px" });
+        }
+      });
+    });
     var charts = document.querySelectorAll("svg.plot, svg.chart");
     var nmarks = [];
     charts.forEach(function (svg, k) {

@@ -67,7 +67,8 @@ func TestHTMLGeometry(t *testing.T) {
 // overlapping text, text outside its SVG, a one-mark chart, a bar chart of one
 // series of two bars (the compute chart of a quick run before it became no
 // chart), a time axis in ms beside a median in µs (the distributions' legend
-// before it followed the axis) and a wide table.
+// before it followed the axis), a plot of a quarter of its row and a wide
+// table.
 func TestPageCheckFinds(t *testing.T) {
 	browser := pagecheck.Browser()
 	if browser == "" {
@@ -80,6 +81,7 @@ func TestPageCheckFinds(t *testing.T) {
 <rect x="40" y="20" width="20" height="40" fill="#1f77b4"/><line x1="0" y1="5" x2="200" y2="5" stroke="#d62728"/></svg></figure>
 <figure><svg class="plot" width="300" height="100"><circle cx="10" cy="10" r="3" fill="#1f77b4"/><circle cx="30" cy="30" r="3" fill="#1f77b4"/>
 <text x="100" y="20">time (ms)</text><text x="100" y="60">median 45.4 µs</text></svg></figure>
+<div class="plots" style="display:flex"><figure style="width:200px;margin:0"></figure></div>
 <table><tr><td style="white-space:nowrap">` + strings.Repeat("wide ", 600) + `</td></tr></table></body></html>`
 	srv := pagecheck.ServeHTML([]byte(page))
 	defer srv.Close()
@@ -91,7 +93,7 @@ func TestPageCheckFinds(t *testing.T) {
 	for _, p := range v.Problems {
 		kinds[p.Kind] = true
 	}
-	for _, k := range []string{"overlap", "clipped", "marks", "bars", "units", "wide"} {
+	for _, k := range []string{"overlap", "clipped", "marks", "bars", "units", "narrow", "wide"} {
 		if !kinds[k] {
 			t.Errorf("no %q problem found in %+v", k, v.Problems)
 		}
