@@ -188,11 +188,16 @@ func (t *Table) Write(w io.Writer, width int) error {
 // write is Write; it returns the fitting's steps (fitting.steps).
 func (t *Table) write(w io.Writer, width int) int {
 	f := newFitting(t, width)
-	// 1. Short headers, one at a time, the largest saving first, while even
-	// wrapping could not fit; 2. drop columns; 3. wrap.
-	f.shortenHeaders()
-	dropped := f.dropColumns()
-	f.narrowWrapping()
+	dropped := f.fit()
+	if f.total() > width {
+		// Whole words cannot fit: long names may fold after their slashes
+		// (see pieces) before the table gives way to records.
+		steps := f.steps
+		f = newFitting(t, width)
+		f.fold = true
+		dropped = f.fit()
+		f.steps += steps
+	}
 	if f.total() > width {
 		// Records show every field: nothing was left out.
 		t.writeRecords(w, width)
@@ -207,6 +212,16 @@ func (t *Table) write(w io.Writer, width int) int {
 	return f.steps
 }
 
+// fit fits the columns: 1. short headers, one at a time, the largest saving
+// first, while even wrapping could not fit; 2. drop columns; 3. wrap. It
+// returns the headers of the columns dropped.
+func (f *fitting) fit() []string {
+	f.shortenHeaders()
+	dropped := f.dropColumns()
+	f.narrowWrapping()
+	return dropped
+}
+
 // A fitting is a table's columns being fitted to a width: which are kept,
 // which show their short header, and each one's width. Each column's widest
 // cell and longest word are measured once, so that fitting takes time linear
@@ -219,8 +234,10 @@ type fitting struct {
 	short  []bool
 	widths []int
 	// cell and word are each column's widest cell and longest word, its
-	// header left out.
-	cell, word []int
+	// header left out; folded is its longest piece when names may fold
+	// after a slash (fold).
+	cell, word, folded []int
+	fold               bool
 	// steps counts the fitting's work: a step a byte of the cells measured
 	// and a step a column each time the columns are gone through (the
 	// layout fuzz target bounds it).
@@ -234,14 +251,15 @@ const comfortable = 16
 func newFitting(t *Table, width int) *fitting {
 	n := len(t.Columns)
 	f := &fitting{t: t, width: width, keep: make([]bool, n), short: make([]bool, n), widths: make([]int, n),
-		cell: make([]int, n), word: make([]int, n)}
+		cell: make([]int, n), word: make([]int, n), folded: make([]int, n)}
 	for _, r := range t.rows {
 		for i, c := range r {
 			f.steps += len(c) + 1
 			// A column with no text in any row is left out, unannounced.
 			f.keep[i] = f.keep[i] || c != ""
 			f.cell[i] = max(f.cell[i], Len(c))
-			f.word[i] = max(f.word[i], longestWord(c))
+			f.word[i] = max(f.word[i], longestToken(c))
+			f.folded[i] = max(f.folded[i], longestWord(c))
 		}
 	}
 	f.reset()
@@ -260,7 +278,12 @@ func (f *fitting) header(i int) string {
 func (f *fitting) natural(i int) int { return max(Len(f.header(i)), f.cell[i]) }
 
 // longestWord is the narrowest column i can wrap to.
-func (f *fitting) longestWord(i int) int { return max(Len(f.header(i)), f.word[i]) }
+func (f *fitting) longestWord(i int) int {
+	if f.fold {
+		return max(Len(f.header(i)), f.folded[i])
+	}
+	return max(Len(f.header(i)), f.word[i])
+}
 
 // total is the width of the kept columns (each no wider than its text) with
 // the indent and the gaps.

@@ -80,6 +80,16 @@ func isPath(tok string) bool {
 	return strings.HasPrefix(tok, "/") || strings.HasPrefix(tok, ".") || strings.HasPrefix(tok, "~") || strings.Contains(tok, "://")
 }
 
+// longestToken is the width of the longest unit of s that wrapping keeps on
+// one line when no name folds (see tokens).
+func longestToken(s string) int {
+	m := 0
+	for _, t := range tokens(s) {
+		m = max(m, Len(t))
+	}
+	return m
+}
+
 // longestWord is the width of the longest unit of s that wrapping cannot
 // break (see tokens and pieces): the narrowest s can wrap to.
 func longestWord(s string) int {
