@@ -12,6 +12,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/results/compare"
+	"github.com/clmeter/clmeter/units"
 )
 
 // CompareFormats are the formats compare writes.
@@ -64,7 +65,7 @@ func Compare(ctx context.Context, opts CompareOptions, stdout, stderr io.Writer)
 		return err
 	}
 	if bad := badOld + badNew; bad > 0 {
-		return fmt.Errorf("%d result file(s) could not be read (see above)", bad)
+		return fmt.Errorf("%s could not be read (see above)", units.Count(bad, "result file"))
 	}
 	if len(cmp.Pairs) == 0 {
 		return errors.New("no benchmark is in both OLD and NEW (match is by name, parameters and device; --ignore-device drops the device, --ignore-name the name)")
@@ -98,7 +99,7 @@ func checkRegressions(c *compare.Comparison, threshold float64) error {
 	for _, p := range regs {
 		names = append(names, fmt.Sprintf("%s %+.1f%%", p.Key, 100*(p.Ratio-1)))
 	}
-	return fail.With(fail.Regression, fmt.Errorf("%d regression(s) over %g%%: %s", len(regs), 100*threshold, strings.Join(names, "; ")))
+	return fail.With(fail.Regression, fmt.Errorf("%s over %g%%: %s", units.Count(len(regs), "regression"), 100*threshold, strings.Join(names, "; ")))
 }
 
 // CompareInterleaved measures the run targets a and b alternately

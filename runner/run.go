@@ -22,6 +22,7 @@ import (
 	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/target"
+	"github.com/clmeter/clmeter/units"
 )
 
 // CacheOptions choose the program binary cache (see cache.Open).
@@ -262,7 +263,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 		return fail.With(fail.Interrupted, errors.New(msg))
 	}
 	if rec.invalid > 0 {
-		return fail.With(fail.Invalid, fmt.Errorf("%d result(s) failed validation against the CPU reference: see INVALID above", rec.invalid))
+		return fail.With(fail.Invalid, fmt.Errorf("%s failed validation against the CPU reference: see INVALID above", units.Count(rec.invalid, "result")))
 	}
 	return nil
 }

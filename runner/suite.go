@@ -69,7 +69,7 @@ func SuiteHelp() string {
 	b.WriteString("SUITES:\n")
 	for _, n := range SuiteChoices() {
 		if s, ok := clkernels.LookupSuite(n); ok {
-			fmt.Fprintf(&b, "   %-10s %s\n", n, s.Description)
+			fmt.Fprintf(&b, "   %-10s  %s\n", n, s.Description)
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -173,7 +173,7 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	case runErr != nil:
 		return runErr
 	case sr.invalid > 0:
-		return fail.With(fail.Invalid, fmt.Errorf("%d benchmark(s) failed validation against the CPU reference", sr.invalid))
+		return fail.With(fail.Invalid, fmt.Errorf("%s failed validation against the CPU reference", units.Count(sr.invalid, "benchmark")))
 	}
 	return nodeErr
 }
@@ -197,7 +197,8 @@ func writeSuiteOutput(stdout io.Writer, o SuiteOptions, file *results.File, prof
 		p()
 	}
 	if o.Output != "" {
-		fmt.Fprintf(stdout, "\nresults: %s (%s)\n", o.Output, units.Count(len(file.Benchmarks), "benchmark"))
+		fmt.Fprintln(stdout)
+		table.WriteWrapped(stdout, fmt.Sprintf("results: %s (%s)", o.Output, units.Count(len(file.Benchmarks), "benchmark")), table.Width(stdout), "", "    ")
 	}
 	return nil
 }

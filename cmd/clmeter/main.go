@@ -55,7 +55,7 @@ const envHelp = `ENVIRONMENT:
    CLMETER_NO_CACHE        1 builds every program from source
    CLMETER_CACHE           1 turns the binary cache on for every driver, also where its policy leaves it off
    CLMETER_CACHE_DEBUG     1 prints one line per cache event on stderr
-   CLMETER_CACHE_STORE_WAIT 1 waits for the cache's store of a miss before exiting (scripts that time the next run, tests)
+   CLMETER_CACHE_STORE_WAIT  1 waits for the cache's store of a miss before exiting (scripts that time the next run, tests)
    CLMETER_PROFILE_DIR     where device profiles (rooflines) are kept (default: the user cache folder)
    CLMETER_OPENCL_LIB      the OpenCL library to load instead of the system's libOpenCL
    CLMETER_OCLGRIND_ICD    Oclgrind's ICD library, for check and --device oclgrind
@@ -124,6 +124,12 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			}
 			seen[c] = true
 			c.OnUsageError = onUsage
+			// urfave prefixes HelpName with the app's at every run: a
+			// process that builds the app again (a test) would repeat it.
+			c.HelpName = ""
+			if c.BashComplete == nil {
+				c.BashComplete = completer(c)
+			}
 			if len(c.Subcommands) > 0 && c.Action == nil {
 				c.Action = unknownSubcommand
 			}
