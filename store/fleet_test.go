@@ -117,3 +117,40 @@ func TestFleetPerNode(t *testing.T) {
 		}
 	})
 }
+
+// TestHistoryDeviceKey: one GPU's history by its key, its UUID or the
+// UUID's first digits, across its two drivers; its twin is left out.
+func TestHistoryDeviceKey(t *testing.T) {
+	stores(t, func(t *testing.T, loc string) {
+		ctx := context.Background()
+		s := open(t, loc)
+		gpu := func(d results.DeviceInfo, uuid string) results.DeviceInfo {
+			d.UUID = uuid
+			d.Key, d.KeyFallback = results.DeviceKey(d)
+			return d
+		}
+		one, twin := "AB12CD34-0000-0000-0000-000000000001", "ab12cd99-0000-0000-0000-000000000002"
+		for i, d := range []results.DeviceInfo{gpu(storetest.Devices[2], one), gpu(storetest.Devices[3], one), gpu(storetest.Devices[2], twin)} {
+			f := storetest.File(storetest.Suite(1), storetest.Options{Created: day0.Add(time.Duration(i) * time.Hour), Device: d, Seed: uint64(i)})
+			if _, err := s.Add(ctx, f, "f.json", nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, k := range []string{"uuid:ab12cd34-0000-0000-0000-000000000001", "ab12cd34", "AB12CD34-0000-0000-0000-000000000001"} {
+			series, err := s.History(ctx, Filter{DeviceKey: k})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var drivers []string
+			for _, se := range series {
+				if se.DeviceKey != "uuid:ab12cd34-0000-0000-0000-000000000001" {
+					t.Errorf("%s: series of %s", k, se.DeviceKey)
+				}
+				drivers = append(drivers, se.Driver)
+			}
+			if !slices.Equal(drivers, []string{"550.54.15", "570.86.15"}) {
+				t.Errorf("%s: drivers %v, want both of the GPU's", k, drivers)
+			}
+		}
+	})
+}

@@ -23,6 +23,11 @@ type Filter struct {
 	// text, a type (gpu) or all, joined with commas; "" keeps every device.
 	// A part that names no stored device is an error that lists them.
 	Device string
+	// DeviceKey keeps one device by its key (results.DeviceInfo.SeriesKey,
+	// "uuid:..."), or by its UUID or the UUID's first digits (at least 8)
+	// given bare: one GPU's series across runs and drivers. "" keeps every
+	// device.
+	DeviceKey string
 	// Since keeps runs that started at or after it (zero: all).
 	Since time.Time
 	// Labels keeps uploads that carry every one of these key=value labels.
@@ -158,7 +163,15 @@ func (s *Store) historyWhere(ctx context.Context, f Filter) ([]string, []any, er
 		}
 		where = append(where, "("+strings.Join(ors, " OR ")+")")
 	}
-
+	if k := strings.ToLower(strings.TrimSpace(f.DeviceKey)); k != "" {
+		if strings.Contains(k, ":") {
+			where = append(where, "r.device_key = ?")
+			args = append(args, strings.TrimSpace(f.DeviceKey))
+		} else {
+			where = append(where, `r.device_key LIKE ? ESCAPE '\'`)
+			args = append(args, likePattern("uuid:"+k)+"%")
+		}
+	}
 	if !f.Since.IsZero() {
 		where = append(where, "r.created_ns >= ?")
 		args = append(args, f.Since.UnixNano())
