@@ -106,3 +106,32 @@ func (s *Store) fleetSamples(ctx context.Context, run string, ids map[int64]int,
 	}
 	return nil
 }
+
+// A FleetRun is one fleet run in the store: its name, how many uploads
+// (every attempt) and nodes it has, and when its latest task started.
+type FleetRun struct {
+	Run            string
+	Uploads, Nodes int
+	Last           time.Time
+}
+
+// FleetRuns lists the fleet runs in the store, the latest started first.
+func (s *Store) FleetRuns(ctx context.Context) ([]FleetRun, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT run, COUNT(DISTINCT upload_id), COUNT(DISTINCT node), MAX(created_ns) FROM fleet_tasks
+		GROUP BY run ORDER BY MAX(created_ns) DESC, run`)
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.where, err)
+	}
+	defer rows.Close()
+	out := []FleetRun{}
+	for rows.Next() {
+		var r FleetRun
+		var last int64
+		if err := rows.Scan(&r.Run, &r.Uploads, &r.Nodes, &last); err != nil {
+			return nil, fmt.Errorf("store %s: %w", s.where, err)
+		}
+		r.Last = time.Unix(0, last).UTC()
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
