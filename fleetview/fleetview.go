@@ -12,6 +12,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/clmeter/clmeter/fail"
@@ -106,7 +107,7 @@ func Build(ctx context.Context, st *store.Store, run string, tol float64) (*View
 		return nil, err
 	}
 	if len(tasks) == 0 {
-		return nil, fail.Usagef("fleet run %q: the store %s holds no task of it (the run is --fleet-run, else the scheduler's job id; 'clmeter store uploads' lists what it holds)", run, st)
+		return nil, unknownRun(ctx, st, run)
 	}
 	res, err := st.FleetResults(ctx, tasks)
 	if err != nil {
@@ -119,6 +120,27 @@ func Build(ctx context.Context, st *store.Store, run string, tol float64) (*View
 		return nil, err
 	}
 	return v, nil
+}
+
+// unknownRun is the error for a run st holds nothing of, naming the runs
+// it holds (the latest few).
+func unknownRun(ctx context.Context, st *store.Store, run string) error {
+	runs, err := st.FleetRuns(ctx)
+	if err != nil {
+		return err
+	}
+	held := "it holds no fleet run"
+	if len(runs) > 0 {
+		var names []string
+		for _, r := range runs[:min(len(runs), 5)] {
+			names = append(names, strconv.Quote(r.Run))
+		}
+		held = fmt.Sprintf("it holds %d: %s", len(runs), strings.Join(names, ", "))
+		if len(runs) > 5 {
+			held += " ..."
+		}
+	}
+	return fail.Usagef("fleet run %q: the store %s holds no task of it (the run is --fleet-run, else the scheduler's job id); %s", run, st, held)
 }
 
 // Err is the matrix's verdict: an error wrapping peers.ErrOutliers naming
@@ -239,43 +261,44 @@ func Rerun(tasks []store.FleetTask, k int) Slot {
 // matrix lays the latest attempts' benchmarks out side by side, one column
 // per node and device, and judges them (peers.Build).
 func (v *View) matrix(res []store.FleetResult, tol float64) error {
-	type col struct{ node, key string }
 	slices.SortStableFunc(res, func(a, b store.FleetResult) int {
 		return cmp.Or(strings.Compare(nodeName(a.Task), nodeName(b.Task)), strings.Compare(a.Task.DeviceKey, b.Task.DeviceKey))
 	})
 	bs := make([]results.Benchmark, len(res))
 	cols := map[string]Column{}
+	var order []string
+	used := map[string]bool{}
+	colOf := make([]string, len(res))
 	for i, r := range res {
-		b := r.Benchmark
+		bs[i] = r.Benchmark
 		node := nodeName(r.Task)
-		// The column's key: node and device, so that two logical nodes of
-		// one host (one device key) are two columns.
-		colKey := node + "\x00" + r.Task.DeviceKey
-		if _, ok := cols[colKey]; !ok {
-			key := b.Device.SeriesKey()
-			cols[colKey] = Column{Label: node + "/" + shortKey(b.Device), Node: node, DeviceKey: key, Model: results.DeviceLabel(b.Device),
-				History: historyCommand(key)}
+		// Node and device: two logical nodes of one host (one device key)
+		// are two columns.
+		colOf[i] = node + "\x00" + r.Task.DeviceKey
+		if _, ok := cols[colOf[i]]; !ok {
+			key := r.Benchmark.Device.SeriesKey()
+			label := node + "/" + shortKey(r.Benchmark.Device)
+			for n := 2; used[label]; n++ { // two UUIDs of the same first 8 digits
+				label = fmt.Sprintf("%s/%s#%d", node, shortKey(r.Benchmark.Device), n)
+			}
+			used[label] = true
+			cols[colOf[i]] = Column{Label: label, Node: node, DeviceKey: key,
+				Model: results.DeviceLabel(r.Benchmark.Device), History: historyCommand(key)}
+			order = append(order, colOf[i])
 		}
-		b.Device.Key = colKey
-		bs[i] = b
 	}
-	m, err := peers.Build(bs, tol)
+	m, err := peers.BuildColumns(bs, tol, func(i int) (string, string) { return colOf[i], cols[colOf[i]].Label })
 	if err != nil {
 		return fail.With(fail.Usage, fmt.Errorf("--outlier-tolerance: %w", err))
 	}
-	labels := map[string]string{}
 	v.Columns = []Column{}
-	for i := range m.Devices {
-		d := &m.Devices[i]
-		c := cols[d.Key]
-		labels[d.Label] = c.Label
-		d.Label, d.Key, d.Info.Key = c.Label, c.DeviceKey, c.DeviceKey
-		v.Columns = append(v.Columns, c)
-	}
-	for i := range m.Outliers {
-		o := &m.Outliers[i]
-		o.Device = labels[o.Device]
-		o.Key = m.Devices[slices.IndexFunc(m.Devices, func(d peers.Device) bool { return d.Label == o.Device })].Key
+	for _, d := range m.Devices {
+		for _, k := range order {
+			if cols[k].Label == d.Label {
+				v.Columns = append(v.Columns, cols[k])
+				break
+			}
+		}
 	}
 	v.Matrix = m
 	return nil
