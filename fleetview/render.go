@@ -99,9 +99,9 @@ func (v *View) WriteTable(w io.Writer, width int) error {
 			continue
 		}
 		fmt.Fprintf(ew, "\nmissing shard %d/%d: run it with\n", s.Shard, s.Shards)
-		table.WriteWrapped(ew, "  "+units.Escape(s.Command), width, "", "    ")
+		table.WriteWrapped(ew, units.Escape(s.Command), width, "  ", "    ")
 		if s.Sbatch != "" {
-			table.WriteWrapped(ew, "  or, with the script of 'clmeter fleet slurm': "+units.Escape(s.Sbatch), width, "", "    ")
+			table.WriteWrapped(ew, "or, with the script of 'clmeter fleet slurm': "+units.Escape(s.Sbatch), width, "  ", "    ")
 		}
 	}
 	fmt.Fprintln(ew)
@@ -122,7 +122,7 @@ func (v *View) writeHistory(w io.Writer, width int) {
 	fmt.Fprintln(w)
 	table.WriteWrapped(w, "one device's history across runs and drivers, with its change points (add --store as above):", width, "", "  ")
 	for _, c := range v.Columns {
-		table.WriteWrapped(w, "  "+units.Escape(c.Label)+": "+units.Escape(c.History), width, "", "    ")
+		table.WriteWrapped(w, units.Escape(c.Label)+": "+units.Escape(c.History), width, "  ", "    ")
 	}
 }
 
