@@ -236,7 +236,7 @@ func Rerun(tasks []store.FleetTask, k int) Slot {
 			break
 		}
 	}
-	m := Slot{Slot: fmt.Sprintf("shard %d/%d", k, t.Shards), Shard: k, Shards: t.Shards, State: "missing", Attempt: -1}
+	m := Slot{Slot: fmt.Sprintf("shard %d/%d", k, t.Shards), Shard: k, Shards: t.Shards, State: "missing"}
 	skip := []string{"--shard", "--shards", "--fleet-run", "-o", "--output"}
 	var args []string
 	for i := 0; i < len(t.Command); i++ {

@@ -236,3 +236,40 @@ func checkWidth(t *testing.T, out string, width int) {
 		}
 	}
 }
+
+// TestFleetWide: two nodes of eight identical GPUs, one slow: at 80
+// columns the sixteen columns go on into further tables, every line fits,
+// and the slow GPU is named.
+func TestFleetWide(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.db"), store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for n, node := range []string{"n1", "n2"} {
+		var devs []results.DeviceInfo
+		for i := range 8 {
+			devs = append(devs, gpu(fmt.Sprintf("%d%d00beef-0000-0000-0000-000000000000", n+1, i)))
+		}
+		scale := map[int]float64{}
+		if n == 1 {
+			scale[5] = 1.1
+		}
+		add(t, st, "wide", task{node: node, devs: devs, scale: scale, specs: storetest.Suite(3)})
+	}
+	v, err := Build(context.Background(), st, "wide", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := v.WriteTable(&out, 80); err != nil {
+		t.Fatal(err)
+	}
+	checkWidth(t, out.String(), 80)
+	if n := strings.Count(out.String(), "BENCHMARK"); len(v.Columns) != 16 || n < 2 {
+		t.Errorf("%d columns in %d tables, want 16 in several", len(v.Columns), n)
+	}
+	if !strings.Contains(out.String(), "slow: n2/2500beef") {
+		t.Errorf("the slow GPU is not named:\n%s", out.String())
+	}
+}
