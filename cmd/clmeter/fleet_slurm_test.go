@@ -160,6 +160,33 @@ func TestFleetSlurmShards(t *testing.T) {
 			t.Errorf("shard %d: latest %+v, want one upload of attempt %d", shard, ts, want)
 		}
 	}
+	checkFleetViewOnce(t, pg, id)
+}
+
+// checkFleetViewOnce checks 'fleet view' of a sharded run after a requeue:
+// four shards, each once, shard 1 at attempt 1 with one superseded, and
+// every benchmark once (no record repeated on its device).
+func checkFleetViewOnce(t *testing.T, pg, id string) {
+	t.Helper()
+	code, out, errs := clm(t, "fleet", "view", "--store", pg, "--format", "json", id)
+	var v struct {
+		Slots []struct {
+			Shard, Attempt, Superseded int
+			State                      string
+		}
+		Matrix struct{ Notes []string }
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &v) != nil {
+		t.Fatalf("fleet view: exit %d, %s\n%s", code, errs, out)
+	}
+	if len(v.Slots) != 4 || v.Slots[1].Attempt != 1 || v.Slots[1].Superseded != 1 || v.Slots[0].State != "ok" {
+		t.Errorf("fleet view: slots %+v, want 4, shard 1 at attempt 1 over one superseded", v.Slots)
+	}
+	for _, n := range v.Matrix.Notes {
+		if strings.Contains(n, "repeat") {
+			t.Errorf("fleet view counts a requeued task twice: %s", n)
+		}
+	}
 }
 
 // checkEveryBenchmarkOnce reads the four shards' first attempts of fleet run
