@@ -154,3 +154,42 @@ func TestHistoryDeviceKey(t *testing.T) {
 		}
 	})
 }
+
+// TestHistoryLatestAttempt: a retried shard is one run in history (its
+// latest attempt, on another node), a task without a retry and an upload
+// outside any fleet run are kept.
+func TestHistoryLatestAttempt(t *testing.T) {
+	stores(t, func(t *testing.T, loc string) {
+		ctx := context.Background()
+		s := open(t, loc)
+		dev := storetest.Devices[0]
+		var retry int64
+		for i, f := range []*results.File{fleetFile(0, 2, 0, "n1", day0, dev), fleetFile(0, 2, 1, "n2", day0.Add(time.Minute), dev),
+			fleetFile(1, 2, 0, "n1", day0.Add(2*time.Minute), dev),
+			storetest.File(storetest.Suite(2), storetest.Options{Created: day0.Add(time.Hour), Device: dev, Seed: 5, Hostname: "vm"})} {
+			a, err := s.Add(ctx, f, "f.json", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 1 {
+				retry = a.UploadID
+			}
+		}
+		series, err := s.History(ctx, Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(series) != 2 {
+			t.Fatalf("%d series, want 2", len(series))
+		}
+		for _, se := range series {
+			var ups []int64
+			for _, p := range se.Points {
+				ups = append(ups, p.UploadID)
+			}
+			if len(ups) != 3 || ups[0] != retry {
+				t.Errorf("%s: uploads %v, want 3 runs, the first the retry %d (its first attempt left out)", se.Benchmark, ups, retry)
+			}
+		}
+	})
+}
