@@ -57,6 +57,9 @@ type task struct {
 	// scale multiplies the medians of the device of each index (1: as is).
 	scale map[int]float64
 	specs []storetest.Spec
+	// failOne makes the file's first benchmark a failure, and adds a
+	// record without samples (a summary's), which is no failure.
+	failOne bool
 }
 
 // add stores t as one result file of run, every device's benchmarks in it.
@@ -72,6 +75,12 @@ func add(t *testing.T, st *store.Store, run string, tk task) {
 			continue
 		}
 		f.Benchmarks = append(f.Benchmarks, g.Benchmarks...)
+	}
+	if tk.failOne {
+		f.Benchmarks[0].Error, f.Benchmarks[0].Measurement = "kernel timed out", nil
+		sum := f.Benchmarks[1]
+		sum.Name, sum.Measurement = "quick/summary", nil
+		f.Benchmarks = append(f.Benchmarks, sum)
 	}
 	f.CommandLine = []string{"clmeter", "suite", "quick", "--device", "gpu", "--shards", fmt.Sprint(tk.shards), "--shard", "auto", "-o", "q.json"}
 	f.Fleet = &results.FleetInfo{Run: run, Shard: tk.shard, Shards: tk.shards, Attempt: tk.attempt, Node: tk.node, Scheduler: "slurm"}
@@ -156,7 +165,7 @@ func TestFleetShards(t *testing.T) {
 		add(t, st, "r2", task{shard: 0, shards: 4, node: "n1", devs: n1, specs: part(0)})
 		add(t, st, "r2", task{shard: 0, shards: 4, attempt: 1, node: "n2", devs: n2, specs: part(0)})
 		add(t, st, "r2", task{shard: 1, shards: 4, node: "n2", devs: n2, specs: part(1)})
-		add(t, st, "r2", task{shard: 3, shards: 4, node: "n1", devs: n1, specs: part(3)})
+		add(t, st, "r2", task{shard: 3, shards: 4, node: "n1", devs: n1, specs: part(3), failOne: true})
 		v, err := Build(context.Background(), st, "r2", 0.05)
 		if err != nil {
 			t.Fatal(err)
@@ -165,7 +174,7 @@ func TestFleetShards(t *testing.T) {
 		for _, s := range v.Slots {
 			states = append(states, fmt.Sprintf("%d:%s:%s", s.Shard, s.State, s.Node))
 		}
-		if want := "0:ok:n2 1:ok:n2 2:missing: 3:ok:n1"; strings.Join(states, " ") != want {
+		if want := "0:ok:n2 1:ok:n2 2:missing: 3:failed:n1"; strings.Join(states, " ") != want || v.Slots[3].Failed != 1 {
 			t.Errorf("slots %v, want %s", states, want)
 		}
 		miss := v.Slots[2]
