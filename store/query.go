@@ -190,15 +190,6 @@ func (s *Store) historyWhere(ctx context.Context, f Filter) ([]string, []any, er
 	return where, args, nil
 }
 
-// notSuperseded keeps a result unless its upload is a fleet task's attempt
-// that a later attempt of the same slot replaces (FleetTask.Slot, and
-// markLatest's order: attempt, start, upload): a retried task counts once.
-const notSuperseded = `NOT EXISTS (SELECT 1 FROM fleet_tasks f JOIN fleet_tasks g ON g.run = f.run AND g.shards = f.shards
-	AND ((f.shards > 0 AND g.shard = f.shard) OR (f.shards = 0 AND g.node = f.node AND g.device_key = f.device_key))
-	AND (g.attempt > f.attempt OR (g.attempt = f.attempt AND (g.created_ns > f.created_ns
-		OR (g.created_ns = f.created_ns AND g.upload_id > f.upload_id))))
-	WHERE f.upload_id = r.upload_id)`
-
 // A historyRow is one result of a history query with its series' key.
 type historyRow struct {
 	name, params, key string
