@@ -42,7 +42,7 @@ const (
 	exitInvalid     = 3   // a result failed validation against its reference
 	exitNoDevice    = 4   // no usable OpenCL device (doctor) or no OpenCL library
 	exitRegression  = 5   // compare --fail-on-regression or history --ci found a regression
-	exitOutlier     = 6   // suite or report --fail-on-outlier: a device slower than its peers
+	exitOutlier     = 6   // suite, report or fleet view --fail-on-outlier: a device slower than its peers
 	exitInterrupted = 130 // Ctrl-C: finished results were kept
 )
 
@@ -68,7 +68,7 @@ const envHelp = `ENVIRONMENT:
 const exitHelp = `EXIT STATUS:
    0 success; 1 error; 2 bad usage; 3 a result failed validation or check found errors;
    4 no usable OpenCL device or library; 5 a regression (compare --fail-on-regression, history --ci);
-   6 a device slower than its peers (suite or report --fail-on-outlier); 130 interrupted (results finished so far are kept)`
+   6 a device slower than its peers (suite, report or fleet view --fail-on-outlier); 130 interrupted (results finished so far are kept)`
 
 // kindCodes maps the failure kinds of package fail to exit statuses.
 var kindCodes = map[fail.Kind]int{
