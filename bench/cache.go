@@ -118,7 +118,7 @@ func cacheTTFRRows(dev *deviceJSON, dir string) ([]row, error) {
 // sample, added until the median's 95% CI is within exitCI of it (at least
 // exitMinPairs), -exit-pairs, or -exit-time of pairs (at least
 // exitFewestPairs, the fewest whose extremes cover 97%). A pair's processes
-// take about 1 s each on a quiet 2-core machine; a miss's store child, ended
+// take about a second each; a miss's store child, ended
 // as soon as the miss has exited, costs nothing (see storeChildren).
 const (
 	exitKernels     = 32

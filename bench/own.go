@@ -151,8 +151,7 @@ func hostDataRows(dev *deviceJSON) ([]row, error) {
 		"<= 1.25 x buffers + 200 MB", met(peak <= limit), "median ru_maxrss of the same clmeter processes"}
 	// Inputs land in fresh memory, which the system backs on its first
 	// touch: where that is slower than copying (a VM that takes a fault for
-	// each page: 1.0 GB/s on every core against 15 GB/s of copy on the 2-core
-	// EPYC), it bounds the fill rate of clmeter and of any C program alike.
+	// each page: docs/OWNCOST.md), it bounds the fill rate of clmeter and of any C program alike.
 	touchRow := row{"host data: input fill rate / first touch of fresh memory on every core (C)",
 		fmt.Sprintf("%.3f (%s vs %s; one thread without MADV_POPULATE_WRITE %s)", median(rate)*1e9/hm.TouchAll, gbs(median(rate)), gbs(hm.TouchAll/1e9), gbs(hm.FirstTouch/1e9)),
 		"-", "-", fmt.Sprintf("saxpyrun copy: %s of fresh memory backed (MADV_POPULATE_WRITE) and set (memset) on %d threads, as a careful C program fills the system's own pages; the bound of the row above where first touch is slower than copy", bytesSI(4*float64(n)), hm.Threads)}
@@ -245,10 +244,8 @@ func memoryRows(dev *deviceJSON, dir string) ([]row, error) {
 	limit := 1.25*budget + 200e6
 	// warm is the budget of the first run's buffers: it builds the same
 	// kernels and launches them in the same work-groups at 16 MiB as at 256,
-	// so the driver's caches end the same, in less time. On the 2-core EPYC
-	// (PoCL 3.1, its kernel cache empty): peaks' measured run peaked at 451 MB
-	// after either first run, which took 6.1 s against 14.8 s; streams' at 386
-	// MB after either, 5.1 s against 9.6 s. Transfers' first run took 5.3 s
+	// so the driver's caches end the same, in less time (docs/OWNCOST.md has
+	// the figures). Transfers' first run took 5.3 s
 	// either way (its sizes follow --max-size), so it keeps the budget.
 	suites := []struct {
 		name string

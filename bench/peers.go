@@ -122,8 +122,7 @@ var clpeakBenchmarks = []struct{ flag, benchmarks string }{
 
 // peaksFilter selects the benchmarks of suite peaks that the rows of the
 // clpeak tests given read: a benchmark clpeak has no test for makes no row
-// (clpeak 1.1.2 has no local, image, char or short tests; on the 2-core VM
-// they were 18 of the run's 58 benchmarks).
+// (clpeak 1.1.2 has no local, image, char or short tests).
 func peaksFilter(tests []string) string {
 	var parts []string
 	for _, b := range clpeakBenchmarks {
@@ -146,12 +145,11 @@ func clmeterPeaks(dev *deviceJSON, dir, peaksRead string, suites ...string) (map
 		case "peaks":
 			// 0.5 s a benchmark, not the suite's 1.5 s: the figures are
 			// medians and bests, which the longer sampling tightens but does
-			// not move (2-core EPYC: suite peaks in 58 s at 0.7 s, 104 s at 1.5 s).
+			// not move (docs/OWNCOST.md has the figures).
 			// Only the benchmarks the rows read (peaksFilter): the copy and
 			// read-modify-write patterns and the cache bandwidths are no
-			// clpeak figure, and at a 1 GiB working set (a 2-core VM whose
-			// bandwidth falls with size) their buffers' set-up took most of
-			// the suite's 2m14s. Filtered, the run does not warm the driver's
+			// clpeak figure, and at a large working set their buffers' set-up
+			// can take most of the suite's time. Filtered, the run does not warm the driver's
 			// cache for the memory row's peaks (suitesRun stays unset), which
 			// then warms it itself.
 			args = append(args, "--max-time", "500ms", "--filter", peaksRead)

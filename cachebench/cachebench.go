@@ -26,6 +26,7 @@ import (
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/runtime/spec"
+	"github.com/clmeter/clmeter/units"
 )
 
 // benchItems is the work-item count of a launch; benchItemBytes the bytes per
@@ -272,8 +273,8 @@ func Run(ctx context.Context, opts Options, stdout, stderr io.Writer) error {
 	defer os.RemoveAll(tmp)
 
 	file := results.NewFile(opts.Tool, opts.Args)
-	fmt.Fprintf(stdout, "cache bench on %s (%s), %d trial(s) per mode, each a fresh process, modes interleaved; times in ms, medians\n",
-		d.Info.Name, d.Platform.Name, opts.Trials)
+	fmt.Fprintf(stdout, "cache bench on %s (%s), %s per mode, each a fresh process, modes interleaved; times in ms, medians\n",
+		d.Info.Name, d.Platform.Name, units.Count(opts.Trials, "trial"))
 	fmt.Fprintln(stdout, "time to first result (TTFR) = enumeration + context + build + first launch")
 	if family == "" {
 		fmt.Fprintln(stdout, "unknown driver: cold trials make the source unique instead of turning its cache off")

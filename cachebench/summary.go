@@ -142,7 +142,7 @@ func xText(v float64) string {
 // breakEvenText says after how many runs a miss is repaid.
 func (s programSummary) breakEvenText() string {
 	if n := s.breakEven(); n > 0 {
-		return fmt.Sprintf("repaid after %d run(s) with both caches warm (each saves %s ms against the driver's cache alone)", n, msText(s.hitSaving()))
+		return fmt.Sprintf("repaid after %s with both caches warm (each saves %s ms against the driver's cache alone)", units.Count(n, "run"), msText(s.hitSaving()))
 	}
 	return fmt.Sprintf("never repaid: with both caches warm a run saves nothing against the driver's cache alone (%s ms)", msText(s.hitSaving()))
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/clmeter/clmeter/runtime/icd"
 	"github.com/clmeter/clmeter/target"
+	"github.com/clmeter/clmeter/units"
 )
 
 // Options say what to check and how.
@@ -69,7 +70,7 @@ type FindingsError struct {
 }
 
 func (e *FindingsError) Error() string {
-	s := fmt.Sprintf("%d finding(s) in %d configuration(s): see above", e.Findings, e.Configs)
+	s := fmt.Sprintf("%s in %s: see above", units.Count(e.Findings, "finding"), units.Count(e.Configs, "configuration"))
 	if e.Failed > 0 {
 		s += fmt.Sprintf("; %d configuration(s) could not be checked", e.Failed)
 	}

@@ -3,6 +3,7 @@ package check
 import (
 	"bufio"
 	"fmt"
+	"github.com/clmeter/clmeter/units"
 	"io"
 	"regexp"
 	"sort"
@@ -358,7 +359,7 @@ func foldConsequences(fs []Finding) []Finding {
 	for i, f := range out {
 		for ci, n := range folded {
 			if fs[ci].key() == f.key() {
-				note := fmt.Sprintf("the value read is then used uninitialized (%d report(s) folded in)", n)
+				note := fmt.Sprintf("the value read is then used uninitialized (%s folded in)", units.Count(n, "report"))
 				if out[i].Detail != "" {
 					note = out[i].Detail + "; " + note
 				}

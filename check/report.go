@@ -182,7 +182,7 @@ func writeConfig(w io.Writer, c ConfigResult) {
 	case len(c.Findings) == 0:
 		fmt.Fprintf(w, "%s: no findings (%s)\n", head, took)
 	default:
-		fmt.Fprintf(w, "%s: %d finding(s) (%s)\n", head, len(c.Findings), took)
+		fmt.Fprintf(w, "%s: %s (%s)\n", head, units.Count(len(c.Findings), "finding"), took)
 	}
 	for _, f := range c.Findings {
 		writeFinding(w, f)
@@ -239,7 +239,7 @@ func writeFinding(w io.Writer, f Finding) {
 func writeSummary(w io.Writer, r *Report) {
 	fmt.Fprintln(w)
 	clean := len(r.Configs) - r.WithFindings - r.Failed
-	fmt.Fprintf(w, "%d configuration(s) checked on %s: %d finding(s) in %d, %d clean", len(r.Configs), r.Device, r.Findings, r.WithFindings, clean)
+	fmt.Fprintf(w, "%s checked on %s: %s in %d, %d clean", units.Count(len(r.Configs), "configuration"), r.Device, units.Count(r.Findings, "finding"), r.WithFindings, clean)
 	if r.Failed > 0 {
 		fmt.Fprintf(w, ", %d not checked", r.Failed)
 	}

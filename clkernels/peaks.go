@@ -51,8 +51,7 @@ var VectorWidths = []int{1, 2, 4, 8, 16}
 // work-items per compute unit (as clpeak on a GPU), a multiple of the
 // work-group size. CPUs take the same: on PoCL a work-group runs on one core
 // as a loop, and eight work-groups of 256 a core keep every core busy to the
-// end of a launch (a 16-core Xeon under PoCL 5: fp32 261 -> 700 GFLOP/s,
-// fp64 158 -> 354, going from 256 to 2048 a core; 4096 gave no more).
+// end of a launch (docs/OWNCOST.md has the figures).
 func workItems(dev *runtime.Device) (global, local int) {
 	cu := max(dev.Info.ComputeUnits, 1)
 	local = 256

@@ -53,8 +53,8 @@ func ComputeSupported(dev *runtime.Device, typ string) bool {
 func ComputeIters(dev *runtime.Device, width int) int {
 	// A launch should last far longer than the gap between two back-to-back
 	// launches (about 1-2 us on NVIDIA, tens of us on PoCL), which would
-	// otherwise count as idle time: 2048 trips make a launch last about 0.5 ms
-	// on an H100; 256 trips of 2-16 chains 0.1-1 ms on a CPU core.
+	// otherwise count as idle time: the trips make a launch last a fraction of a
+	// millisecond or more (docs/OWNCOST.md has the figures).
 	base := 2048
 	if isCPU(dev) {
 		base = 256

@@ -343,9 +343,8 @@ func StreamTraffic(kernel string) string {
 // streamWidth is the number of elements a work-item of the element-wise
 // stream kernels takes: on a CPU a 64-byte vector (16 floats, 8 doubles), a
 // cache line and an AVX-512 register, so that the kernel is vector loads and
-// stores whatever the driver's own vectoriser does across work-items (PoCL
-// on a 16-core Xeon fell 10-25% behind BabelStream with one element a
-// work-item: docs/BENCH.md); on a GPU 2 floats (8 bytes a load, as a double:
+// stores whatever the driver's own vectoriser does across work-items (with one
+// element a work-item PoCL fell behind BabelStream: docs/BENCH.md); on a GPU 2 floats (8 bytes a load, as a double:
 // a GPU keeps a bounded number of loads in flight a thread), else 1. It is 1
 // when the width does not divide n.
 func streamWidth(dev *runtime.Device, t elemType, n int64) int {

@@ -51,8 +51,8 @@ type Suite struct {
 	Description string
 	// MaxTime is each benchmark's time budget when Options.Settings has none:
 	// what keeps the whole suite inside its time budget (quick: 30 s, peaks:
-	// 3 minutes of measuring on a 2-core CPU, a 16-core CPU and a GPU; on the
-	// 16-core Xeon under PoCL 5, 1 s and 2 s gave 31.6 s and 203 s).
+	// 3 minutes of measuring on a CPU or a GPU; docs/OWNCOST.md has the
+	// figures behind the choice).
 	MaxTime time.Duration
 	// ReuseBuffers lets a benchmark take the buffers of the last ones of the
 	// same sizes (runtime.Device.ReuseBuffers, within the memory budget of one

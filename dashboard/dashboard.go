@@ -126,7 +126,7 @@ func New(st *store.Store, threshold float64) *Server {
 		"bytes":   humanBytes,
 	}
 	layout := template.Must(template.New("").Funcs(funcs).ParseFS(assets, "templates/layout.html"))
-	for _, page := range []string{"index", "bench", "compare", "run", "error"} {
+	for _, page := range []string{"index", "bench", "compare", "run", "error", "fleets", "fleet"} {
 		t := template.Must(template.Must(layout.Clone()).ParseFS(assets, "templates/"+page+".html"))
 		s.pages[page] = t
 	}
@@ -148,6 +148,8 @@ func New(st *store.Store, threshold float64) *Server {
 	s.mux.HandleFunc("GET /bench", s.bench)
 	s.mux.HandleFunc("GET /compare", s.compare)
 	s.mux.HandleFunc("GET /run/{id}", s.run)
+	s.mux.HandleFunc("GET /fleet", s.fleetRuns)
+	s.mux.HandleFunc("GET /fleet/{run}", s.fleetRun)
 	return s
 }
 

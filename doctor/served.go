@@ -6,6 +6,7 @@ import (
 
 	"github.com/clmeter/clmeter/runtime"
 	"github.com/clmeter/clmeter/runtime/icd"
+	"github.com/clmeter/clmeter/units"
 )
 
 // knownLibraries are vendor OpenCL libraries whose missing .icd file is a known
@@ -43,7 +44,7 @@ func served(d *Diagnosis, plats []runtime.Platform) {
 		if f.Platforms == 0 {
 			f.Problem = "loads, but offered no platform when probed, and the ICD loader listed none from it"
 		} else {
-			f.Problem = fmt.Sprintf("loads and offers %d platform(s), but the ICD loader listed none of them", f.Platforms)
+			f.Problem = fmt.Sprintf("loads and offers %s, but the ICD loader listed none of them", units.Count(f.Platforms, "platform"))
 		}
 	}
 	for i := range d.VendorDirs {

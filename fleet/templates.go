@@ -45,8 +45,8 @@ func (t Template) check(slurm bool) error {
 	return nil
 }
 
-// shellWords joins words for a shell, quoting those that need it.
-func shellWords(words []string) string {
+// ShellWords joins words for a shell, quoting those that need it.
+func ShellWords(words []string) string {
 	out := make([]string, len(words))
 	for i, w := range words {
 		out[i] = w
@@ -75,9 +75,9 @@ func (t Template) Slurm() (string, error) {
 	if t.Partition != "" {
 		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", t.Partition)
 	}
-	cmd := "clmeter " + shellWords(t.Command)
+	cmd := "clmeter " + ShellWords(t.Command)
 	if t.Store != "" {
-		cmd += " --store " + shellWords([]string{t.Store})
+		cmd += " --store " + ShellWords([]string{t.Store})
 	}
 	if t.Shards > 0 {
 		fmt.Fprintf(&b, "#SBATCH --array=0-%d\n#SBATCH --ntasks=1\n#SBATCH --output=%s-%%A_%%a.out\n", t.Shards-1, name)

@@ -118,8 +118,11 @@ func writeChangesTable(w io.Writer, hs []Series, o Options, width int) error {
 			table.WriteWrapped(w, l, width, "  ", "      ")
 		}
 	}
-	_, err := fmt.Fprintf(w, "\n%d change(s), %d drift(s), %d outlier(s) in %d of %d series; %d regression(s) beyond %s, %d in the newest %d runs\n",
-		ct.changes, ct.drifts, ct.outliers, ct.series, len(hs), ct.regressions, percent(o.Threshold), ct.newest, o.Recent)
+	fmt.Fprintln(w)
+	table.WriteWrapped(w, fmt.Sprintf("%s, %s, %s in %d of %d series; %s beyond %s, %d in the newest %s",
+		units.Count(ct.changes, "change"), units.Count(ct.drifts, "drift"), units.Count(ct.outliers, "outlier"), ct.series, len(hs),
+		units.Count(ct.regressions, "regression"), percent(o.Threshold), ct.newest, units.Count(o.Recent, "run")), width, "", "  ")
+	var err error
 	return err
 }
 

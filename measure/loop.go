@@ -43,9 +43,9 @@ var errGaveUp = errors.New("measure: the loop was abandoned")
 // batch to the next on its own, as a C loop does, and this goroutine sleeps
 // until the job ends, the time-out's timer fires (at most once a
 // KernelTimeout) or ctx is canceled. A job a batch, handed over and answered
-// through channels, woke another thread of the Go scheduler at every batch;
-// on a 2-core VM the driver's worker threads then started launches up to 14%
-// later (docs/OWNCOST.md, sixth pass).
+// through channels, woke another thread of the Go scheduler at every batch,
+// and the driver's worker threads then started launches later
+// (docs/OWNCOST.md has the figures).
 func (e *engine) runLoop(ctx context.Context, job func() error) error {
 	if e.abandoned {
 		return ErrAbandoned

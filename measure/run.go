@@ -175,8 +175,8 @@ func Run(ctx context.Context, b Benchmark, s Settings) (res *Result, err error) 
 //
 // The warm-up and the samples run as one job on the worker (runLoop), as a
 // C program's loop does: a call a batch handed over between goroutines woke
-// another of the Go scheduler's threads at every batch, and on a 2-core VM
-// the driver's threads paid for it (docs/OWNCOST.md).
+// another of the Go scheduler's threads at every batch, and on a machine
+// with few cores the driver's threads paid for it (docs/OWNCOST.md).
 func (e *engine) timed(ctx context.Context) error {
 	leave, err := gc.enter(ctx)
 	if err != nil {

@@ -11,7 +11,7 @@ const (
 	// TimerCheckBatchOverhead is what one batch's host span may hold beyond the
 	// device span without the device doing anything: the first enqueue, the
 	// submission, the finish and the wake-up of the waiting thread (tens of µs
-	// on an idle machine; a loaded 2-core machine takes milliseconds).
+	// on an idle machine; far more on a loaded one).
 	TimerCheckBatchOverhead = time.Millisecond
 	// TimerCheckLaunchOverhead is what each launch may add on the host beyond
 	// the device span, for drivers that start the work only once it is all

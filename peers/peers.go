@@ -66,7 +66,7 @@ func CheckTolerance(tol float64) error {
 // A Device is one column of the view.
 type Device struct {
 	// Label is the column's short name: "d0", "d1" ... in the order the
-	// devices first appear in the benchmarks.
+	// devices first appear in the benchmarks (BuildColumns: its own).
 	Label string `json:"label"`
 	// Key tells the device apart from every other (results.DeviceInfo.Key,
 	// else KeyOf's fallback, and then KeyFallback is set).
@@ -171,6 +171,17 @@ func Keys(bs []results.Benchmark) int {
 // suite's best-of rows and summaries, which repeat sampled figures) are
 // left out and counted in a note.
 func Build(bs []results.Benchmark, tol float64) (*View, error) {
+	return BuildColumns(bs, tol, nil)
+}
+
+// BuildColumns is Build with the columns chosen by column: column(i) is
+// the key of bs[i]'s column (the records of one key are one column, so two
+// logical nodes of one host, whose devices share a key, can be two) and the
+// column's label, used as the first record of the key gives it. With a nil
+// column, or a key "", a column is a device key (KeyOf), labelled "d0",
+// "d1" ... Devices are still peers by model, and a Device's Key stays its
+// device's key.
+func BuildColumns(bs []results.Benchmark, tol float64, column func(i int) (key, label string)) (*View, error) {
 	if err := CheckTolerance(tol); err != nil {
 		return nil, err
 	}
@@ -182,7 +193,11 @@ func Build(bs []results.Benchmark, tol float64) (*View, error) {
 	unsampled, dups := 0, 0
 	for i := range bs {
 		b := &bs[i]
-		d := v.device(b.Device, devices)
+		var col, label string
+		if column != nil {
+			col, label = column(i)
+		}
+		d := v.device(b.Device, devices, col, label)
 		if b.Measurement == nil && b.Error == "" {
 			unsampled++
 			continue
@@ -215,19 +230,27 @@ func Build(bs []results.Benchmark, tol float64) (*View, error) {
 	return v, nil
 }
 
-// device returns the index of b's device in v.Devices, adding it.
-func (v *View) device(info results.DeviceInfo, index map[string]int) int {
+// device returns the index of the column of a record of device info in
+// v.Devices, adding it: column col (else the device's key), labelled label
+// (else "d" and its number).
+func (v *View) device(info results.DeviceInfo, index map[string]int, col, label string) int {
 	key, fallback := KeyOf(info)
-	if d, ok := index[key]; ok {
+	if col == "" {
+		col = key
+	}
+	if d, ok := index[col]; ok {
 		return d
+	}
+	if label == "" {
+		label = fmt.Sprintf("d%d", len(v.Devices))
 	}
 	model := strings.TrimSpace(info.Name)
 	if model == "" {
 		model = results.DeviceLabel(info)
 	}
-	index[key] = len(v.Devices)
-	v.Devices = append(v.Devices, Device{Label: fmt.Sprintf("d%d", len(v.Devices)), Key: key, KeyFallback: fallback, Model: model, Info: info})
-	return index[key]
+	index[col] = len(v.Devices)
+	v.Devices = append(v.Devices, Device{Label: label, Key: key, KeyFallback: fallback, Model: model, Info: info})
+	return index[col]
 }
 
 // figure is one record's figure: its value and interval in unit, or why it

@@ -231,14 +231,16 @@ func lines(rows []shownRow) [][]string {
 	return out
 }
 
-// chunks splits the device columns into runs that fit width beside the
-// benchmark column (at its natural width up to 24 columns, or its longest
-// word): one run when all fit, as for 8 devices at 80 columns.
-func chunks(ls [][]string, devices, width int) [][2]int {
+// chunks splits the device columns, headed by labels, into runs that fit
+// width beside the benchmark column (at its natural width up to 24
+// columns, or its longest word): one run when all fit, as for 8 devices at
+// 80 columns.
+func chunks(ls [][]string, labels []string, width int) [][2]int {
 	label, word := 0, 0
+	devices := len(labels)
 	colw := make([]int, devices)
 	for d := range colw {
-		colw[d] = len(fmt.Sprintf("d%d", d))
+		colw[d] = table.Len(labels[d])
 	}
 	for _, l := range ls {
 		label = max(label, table.Len(l[0]))
@@ -272,7 +274,11 @@ func (v *View) WriteTable(w io.Writer, width int) error {
 	if len(ls) == 0 {
 		fmt.Fprintln(ew, "no sampled benchmark to compare")
 	}
-	for i, ch := range chunks(ls, len(v.Devices), width) {
+	labels := make([]string, len(v.Devices))
+	for d := range v.Devices {
+		labels[d] = v.Devices[d].Label
+	}
+	for i, ch := range chunks(ls, labels, width) {
 		if len(ls) == 0 {
 			break
 		}

@@ -74,8 +74,8 @@ func IsNVIDIA(dev *runtime.Device) bool {
 // figures, and on NVIDIA the registers and spills that ptxas prints when the
 // program is built again with -cl-nv-verbose, outside the binary cache and
 // with a nonce kernel added to the source: NVIDIA's own cache keys on the
-// program's PTX, and a build it serves runs no ptxas and prints nothing (seen
-// on an H100: the second of three sizes of one kernel had no registers). Each
+// program's PTX, and a build it serves runs no ptxas and prints nothing (the
+// second of three sizes of one kernel had no registers before). Each
 // kernel's resources are read once a process (sizes and axes share them).
 // Elsewhere Note says the driver does not report registers.
 func KernelResources(dev *runtime.Device, src runtime.Source, options, kernel string) (*results.Resources, error) {

@@ -371,9 +371,9 @@ func judge(r *results.Roofline, p *Profile, k Kernel, s Settings, region string)
 	cu := int64(p.Device.ComputeUnits)
 	switch {
 	case cu > 0 && k.WorkGroups > 0 && k.WorkGroups < cu:
-		under = fmt.Sprintf("%d work-group(s) for %d compute units: %d units idle; more, smaller work-groups or a larger problem fill the device", k.WorkGroups, cu, cu-k.WorkGroups)
+		under = fmt.Sprintf("%s for %s: %s idle; more, smaller work-groups or a larger problem fill the device", units.Count(int(k.WorkGroups), "work-group"), units.Count(int(cu), "compute unit"), units.Count(int(cu-k.WorkGroups), "unit"))
 	case cu > 0 && k.WorkGroups == 0 && k.WorkItems > 0 && k.WorkItems < cu:
-		under = fmt.Sprintf("%d work-item(s) for %d compute units: the device cannot be filled", k.WorkItems, cu)
+		under = fmt.Sprintf("%s for %s: the device cannot be filled", units.Count(int(k.WorkItems), "work-item"), units.Count(int(cu), "compute unit"))
 	}
 	floor := p.LaunchLatency()
 	launch := floor > 0 && float64(k.Median) <= s.LaunchFactor*float64(floor)

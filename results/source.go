@@ -100,3 +100,50 @@ func DeviceLabel(d DeviceInfo) string {
 	}
 	return "unknown device"
 }
+
+// ParamsBeyondName is ParamString less the parameters b's name already shows
+// (a tables' shorter form; files and keys keep them all): a parameter is shown
+// by the name when its value is one of the name's slash-separated parts, or
+// ends one after letters only (width=16 in peaks/bandwidth/stride/float16).
+func ParamsBeyondName(b *Benchmark) string {
+	parts := strings.Split(b.Name, "/")
+	var out []string
+	for _, p := range b.OrderedParams() {
+		if !nameShows(parts, p.Value) {
+			out = append(out, p.Name+"="+p.Value)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// nameShows tells whether one of a name's parts is value, or letters then
+// value.
+func nameShows(parts []string, value string) bool {
+	if value == "" {
+		return false
+	}
+	for _, part := range parts {
+		head, ok := strings.CutSuffix(part, value)
+		if ok && strings.TrimFunc(head, func(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }) == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// ParamTextBeyondName is ParamsBeyondName over a Key's parameter text
+// ("name=value name=value"; a word without "=" belongs to the next name).
+func ParamTextBeyondName(name, params string) string {
+	parts := strings.Split(name, "/")
+	var out, pending []string
+	for _, w := range strings.Fields(params) {
+		pending = append(pending, w)
+		if _, v, ok := strings.Cut(w, "="); ok {
+			if !nameShows(parts, v) {
+				out = append(out, strings.Join(pending, " "))
+			}
+			pending = nil
+		}
+	}
+	return strings.Join(append(out, pending...), " ")
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/table"
 )
 
 // analysis adds what the profile package says about each benchmark of a run:
@@ -53,7 +54,7 @@ func (a *analysis) profileOf(ctx context.Context, dev *runtime.Device) *profile.
 		fmt.Fprintf(a.stderr, "no roofline: device profile of %s: %v\n", dev.Info.Name, err)
 		return nil
 	}
-	fmt.Fprintln(a.stderr, note)
+	table.WriteWrapped(a.stderr, note, table.Width(a.stderr), "", "    ")
 	a.profiles[dev] = p
 	return p
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/results/compare"
+	"github.com/clmeter/clmeter/units"
 )
 
 // CompareFormats are the formats compare writes.
@@ -64,7 +65,7 @@ func Compare(ctx context.Context, opts CompareOptions, stdout, stderr io.Writer)
 		return err
 	}
 	if bad := badOld + badNew; bad > 0 {
-		return fmt.Errorf("%d result file(s) could not be read (see above)", bad)
+		return fmt.Errorf("%s could not be read (see above)", units.Count(bad, "result file"))
 	}
 	if len(cmp.Pairs) == 0 {
 		return errors.New("no benchmark is in both OLD and NEW (match is by name, parameters and device; --ignore-device drops the device, --ignore-name the name)")
@@ -98,7 +99,7 @@ func checkRegressions(c *compare.Comparison, threshold float64) error {
 	for _, p := range regs {
 		names = append(names, fmt.Sprintf("%s %+.1f%%", p.Key, 100*(p.Ratio-1)))
 	}
-	return fail.With(fail.Regression, fmt.Errorf("%d regression(s) over %g%%: %s", len(regs), 100*threshold, strings.Join(names, "; ")))
+	return fail.With(fail.Regression, fmt.Errorf("%s over %g%%: %s", units.Count(len(regs), "regression"), 100*threshold, strings.Join(names, "; ")))
 }
 
 // CompareInterleaved measures the run targets a and b alternately
@@ -138,9 +139,8 @@ func CompareInterleaved(ctx context.Context, a, b RunOptions, opts CompareOption
 // both records of each pair to pa's output and store, and prints the
 // comparison of b against a.
 func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, stdout, stderr io.Writer) (err error) {
-	file := results.NewFile(pa.tool, pa.command)
-	var w *results.Writer
-	defer func() { w.CloseInto(&err) }()
+	rec := &record{path: pa.output, file: results.NewFile(pa.tool, pa.command)}
+	defer rec.close(&err)
 	var pairs []compare.Pair
 	var measured []results.Benchmark
 	for i := range pa.items {
@@ -149,7 +149,7 @@ func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, std
 		if err != nil {
 			return err
 		}
-		if err := appendOutput(&w, pa.output, file, *ra, *rb); err != nil {
+		if err := rec.add(*ra, *rb); err != nil {
 			return err
 		}
 		measured = append(measured, *ra, *rb)
@@ -167,8 +167,7 @@ func comparePlans(ctx context.Context, pa, pb *runPlan, opts CompareOptions, std
 		return err
 	}
 	fmt.Fprintf(stderr, "clmeter: measured interleaved (ABBA): ratio = B / A\n")
-	file.Benchmarks = measured
-	if err := saveToStore(ctx, pa.store, pa.labels, pa.output, file, stderr, Backoff{}); err != nil {
+	if err := rec.save(ctx, StoreOptions{Store: pa.store, Labels: pa.labels}, Backoff{}, stderr); err != nil {
 		return err
 	}
 	return checkRegressions(cmp, opts.Threshold)

@@ -5,10 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/clmeter/clmeter/fail"
+	"github.com/clmeter/clmeter/fleetview"
 	"github.com/clmeter/clmeter/store"
 	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
@@ -24,15 +23,7 @@ type FleetStatusOptions struct {
 type fleetStatus struct {
 	Run     string            `json:"run"`
 	Tasks   []store.FleetTask `json:"tasks"`
-	Missing []missingShard    `json:"missing"`
-}
-
-// A missingShard is a shard of which the store holds no upload, with the
-// commands that run it into the fleet run.
-type missingShard struct {
-	Shard, Shards int
-	Command       string
-	Sbatch        string `json:",omitempty"`
+	Missing []fleetview.Slot  `json:"missing"`
 }
 
 // FleetStatus prints fleet run o.Run's tasks: every attempt of each shard or
@@ -53,51 +44,12 @@ func FleetStatus(ctx context.Context, o FleetStatusOptions, stdout io.Writer) er
 	}
 	s := fleetStatus{Run: o.Run, Tasks: tasks}
 	for _, k := range store.MissingShards(tasks) {
-		s.Missing = append(s.Missing, rerunShard(tasks, k))
+		s.Missing = append(s.Missing, fleetview.Rerun(tasks, k))
 	}
 	if o.Format == "json" {
 		return writeIndentedJSON(stdout, s)
 	}
 	return writeFleetStatus(stdout, s)
-}
-
-// rerunShard is missing shard k: the command of a task of the run with its
-// shard, run and result file set for k.
-func rerunShard(tasks []store.FleetTask, k int) missingShard {
-	t := tasks[0]
-	for _, c := range tasks {
-		if c.Shards > 0 && c.Latest {
-			t = c
-			break
-		}
-	}
-	m := missingShard{Shard: k, Shards: t.Shards}
-	var args []string
-	for i := 0; i < len(t.Command); i++ {
-		switch a := t.Command[i]; {
-		case slices.Contains([]string{"--shard", "--shards", "--fleet-run", "-o", "--output"}, a) && i+1 < len(t.Command):
-			i++
-		case strings.HasPrefix(a, "--shard=") || strings.HasPrefix(a, "--shards=") || strings.HasPrefix(a, "--fleet-run=") ||
-			strings.HasPrefix(a, "-o=") || strings.HasPrefix(a, "--output="):
-		default:
-			args = append(args, a)
-		}
-	}
-	args = append(args, "--shard", fmt.Sprintf("%d/%d", k, t.Shards), "--fleet-run", t.Run, "-o", fmt.Sprintf("clmeter-%s-%d-rerun.json", t.Run, k))
-	m.Command = shellWords(args)
-	if t.Scheduler == "slurm" {
-		m.Sbatch = fmt.Sprintf("sbatch --array=%d --export=ALL,CLMETER_FLEET_RUN=%s SCRIPT", k, shellQuote(t.Run))
-	}
-	return m
-}
-
-// shellWords quotes each word for a shell.
-func shellWords(words []string) string {
-	out := make([]string, len(words))
-	for i, w := range words {
-		out[i] = shellQuote(w)
-	}
-	return strings.Join(out, " ")
 }
 
 func writeIndentedJSON(w io.Writer, v any) error {

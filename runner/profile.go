@@ -11,6 +11,7 @@ import (
 	"github.com/clmeter/clmeter/profile"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/table"
 )
 
 // Actions of 'clmeter profile'.
@@ -128,9 +129,12 @@ func showProfiles(o ProfileOptions, st profile.Folder, stdout, stderr io.Writer)
 // writeProfile prints a profile: a heading (ending in where, which says
 // where it is kept), then its figures with where each came from.
 func writeProfile(w io.Writer, p *profile.Profile, where string) {
-	fmt.Fprintf(w, "device profile of %s (%s, driver %s)%s:\n", p.Key.Device, p.Key.Platform, p.Key.DriverVersion, where)
+	width := table.Width(w)
+	table.WriteWrapped(w, fmt.Sprintf("device profile of %s (%s, driver %s)%s:", p.Key.Device, p.Key.Platform, p.Key.DriverVersion, where), width, "", "    ")
 	for _, l := range p.Lines() {
-		fmt.Fprintln(w, "  "+l)
+		body := strings.TrimLeft(l, " ")
+		indent := "  " + l[:len(l)-len(body)]
+		table.WriteWrapped(w, body, width, indent, indent+"    ")
 	}
 }
 

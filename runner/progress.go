@@ -170,7 +170,7 @@ func (r *progressRow) finished(label, status string) {
 	if status == "" {
 		status = "done"
 	}
-	fmt.Fprintf(r.pl.w, "%s%s %s: %s, %s elapsed\n", prefixOf(r.prefix), r.count(), label, status, units.Duration(time.Since(r.start).Round(100*time.Millisecond)))
+	fmt.Fprintf(r.pl.w, "%s%s %s: %s, %s elapsed\n", prefixOf(r.prefix), r.count(), label, status, seconds(time.Since(r.start)))
 }
 
 func prefixOf(p string) string {
@@ -199,13 +199,13 @@ func (r *progressRow) line() string {
 		parts = append(parts, fmt.Sprintf("noise ±%s (target ±%s)", units.Percent(p.Noise), units.Percent(p.Target)))
 	}
 	since := time.Since(r.at)
-	parts = append(parts, units.Duration((p.Elapsed + since).Round(100*time.Millisecond)))
+	parts = append(parts, seconds(p.Elapsed+since))
 	if since >= 2*time.Second && p.Stage == "samples" {
 		parts = append(parts, fmt.Sprintf("sample %d running for %s", p.Samples+1, units.Duration(since.Round(100*time.Millisecond))))
 	}
 	head := r.label
 	if r.n > 0 {
-		head = fmt.Sprintf("%s (%s, %s)", r.label, r.count(), units.Duration(time.Since(r.start).Round(time.Second)))
+		head = fmt.Sprintf("%s (%s, %s)", r.label, r.count(), seconds(time.Since(r.start)))
 	}
 	return prefixOf(r.prefix) + head + ": " + strings.Join(parts, ", ")
 }
@@ -269,3 +269,6 @@ func (pl *progressLine) close() {
 		}
 	})
 }
+
+// seconds is an elapsed time as progress shows it: "0.0 s", "12.3 s".
+func seconds(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }

@@ -22,6 +22,7 @@ import (
 	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/target"
+	"github.com/clmeter/clmeter/units"
 )
 
 // CacheOptions choose the program binary cache (see cache.Open).
@@ -219,12 +220,9 @@ func targetItems(ctx context.Context, t *target.Target, dev *runtime.Device) ([]
 // executeRun measures every item in turn, printing the table at the end and
 // appending each finished benchmark to the result file (so Ctrl-C keeps them).
 func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (err error) {
-	var w *results.Writer
-	defer func() { w.CloseInto(&err) }()
-	file := results.NewFile(plan.tool, plan.command)
-	file.Fleet = plan.fleet.Place
-	var done []results.Benchmark
-	invalid := 0
+	rec := &record{path: plan.output, file: results.NewFile(plan.tool, plan.command)}
+	rec.file.Fleet = plan.fleet.Place
+	defer rec.close(&err)
 	pl := newProgressLine(stderr)
 	defer pl.close()
 	var progress func(string, measure.Progress)
@@ -240,17 +238,12 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 	// One harness.Sequence, strict: a benchmark that fails stops the run.
 	// An interrupted benchmark is kept only when it reached its minimum of
 	// samples (results.Conclude); then the run stops after it.
-	q := &harness.Sequence{Ctx: ctx, Settings: plan.settings, Strict: true, Emit: func(b results.Benchmark) error {
-		if b.Measurement != nil && b.Measurement.Valid != nil && !*b.Measurement.Valid {
-			invalid++
-		}
-		done = append(done, b)
-		return appendOutput(&w, plan.output, file, b)
-	}}
+	q := &harness.Sequence{Ctx: ctx, Settings: plan.settings, Strict: true, Emit: func(b results.Benchmark) error { return rec.add(b) }}
 	abandoned := q.Run(steps) // the error of the benchmark an interrupt stopped
 	if abandoned != nil && ctx.Err() == nil {
 		return runError(abandoned)
 	}
+	done, file := rec.finished()
 	if err := writeRunReport(stdout, plan.format, file, done, plan.verbose, table.Width(stdout)); err != nil {
 		return err
 	}
@@ -259,8 +252,7 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 			fmt.Fprintf(stdout, "driver output while building %s:\n%s\n", b.Program.Source, b.Program.DriverOutput)
 		}
 	}
-	file.Benchmarks = done
-	if err := saveToStore(ctx, plan.store, plan.labels, plan.output, file, stderr, plan.fleet.StoreRetry); err != nil {
+	if err := rec.save(ctx, StoreOptions{Store: plan.store, Labels: plan.labels}, plan.fleet.StoreRetry, stderr); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {
@@ -270,29 +262,8 @@ func executeRun(ctx context.Context, plan *runPlan, stdout, stderr io.Writer) (e
 		}
 		return fail.With(fail.Interrupted, errors.New(msg))
 	}
-	if invalid > 0 {
-		return fail.With(fail.Invalid, fmt.Errorf("%d result(s) failed validation against the CPU reference: see INVALID above", invalid))
-	}
-	return nil
-}
-
-// appendOutput appends bs to the result file at path (none when path is ""),
-// making *w with file's header on first use.
-func appendOutput(w **results.Writer, path string, file results.File, bs ...results.Benchmark) error {
-	if path == "" {
-		return nil
-	}
-	if *w == nil {
-		nw, err := results.Create(path, file)
-		if err != nil {
-			return err
-		}
-		*w = nw
-	}
-	for _, b := range bs {
-		if err := (*w).Append(b); err != nil {
-			return err
-		}
+	if rec.invalid > 0 {
+		return fail.With(fail.Invalid, fmt.Errorf("%s failed validation against the CPU reference: see INVALID above", units.Count(rec.invalid, "result")))
 	}
 	return nil
 }

@@ -10,6 +10,8 @@ import (
 
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/store"
+	"github.com/clmeter/clmeter/table"
+	"github.com/clmeter/clmeter/units"
 )
 
 // checkStore fails, before anything is measured, when results could not be
@@ -56,7 +58,7 @@ func saveToStore(ctx context.Context, loc string, labels map[string]string, outp
 	if l := store.LabelText(a.Labels); l != "" {
 		labelText = " (" + l + ")"
 	}
-	fmt.Fprintf(stderr, "clmeter: stored %d benchmark(s) as upload %d%s\n", a.Benchmarks, a.UploadID, labelText)
+	table.WriteWrapped(stderr, fmt.Sprintf("clmeter: stored %s as upload %d%s", units.Count(a.Benchmarks, "benchmark"), a.UploadID, labelText), table.Width(stderr), "", "    ")
 	return nil
 }
 

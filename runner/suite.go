@@ -69,7 +69,7 @@ func SuiteHelp() string {
 	b.WriteString("SUITES:\n")
 	for _, n := range SuiteChoices() {
 		if s, ok := clkernels.LookupSuite(n); ok {
-			fmt.Fprintf(&b, "   %-10s %s\n", n, s.Description)
+			fmt.Fprintf(&b, "   %-10s  %s\n", n, s.Description)
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -138,12 +138,11 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 		return err
 	}
 	suite, _ := clkernels.LookupSuite(o.Suite)
-	file := results.NewFile(o.Tool, o.Command)
-	file.Fleet = o.Fleet.Place
-	sr := &suiteRun{output: o.Output, file: file, filtered: filter != nil}
-	defer func() { sr.w.CloseInto(&err) }()
-	if o.Output != "" && filter == nil { // with a filter, at its first match
-		if sr.w, err = results.Create(o.Output, sr.file); err != nil {
+	sr := &suiteRun{record: newRecord(o.OutputOptions, o.Fleet), filtered: filter != nil}
+	sr.hold = sr.filtered
+	defer sr.close(&err)
+	if !sr.filtered { // with a filter, at its first match
+		if err := sr.create(); err != nil {
 			return err
 		}
 	}
@@ -158,24 +157,23 @@ func runSuite(ctx context.Context, m *runtime.Manager, o SuiteOptions, filter *r
 	if sr.filtered && sr.matched == 0 && runErr == nil {
 		return sr.noMatch(o, stderr)
 	}
-	if err := sr.finishFile(&runErr); err != nil {
-		return err
-	}
+	sr.finishFile(&runErr)
 	pg.close()
-	if err := writeSuiteOutput(stdout, o, &sr.file, profileWriters(stdout, runs)); err != nil {
+	_, file := sr.finished()
+	if err := writeSuiteOutput(stdout, o, &file, profileWriters(stdout, runs)); err != nil {
 		return err
 	}
-	if err := saveToStore(ctx, o.Store, o.Labels, o.Output, sr.file, stderr, o.Fleet.StoreRetry); err != nil {
+	if err := sr.save(ctx, o.StoreOptions, o.Fleet.StoreRetry, stderr); err != nil {
 		return err
 	}
-	nodeErr := writeNodeView(stdout, stderr, o, &sr.file)
+	nodeErr := writeNodeView(stdout, stderr, o, &file)
 	switch {
 	case runErr != nil && errors.Is(runErr, context.Canceled):
 		return fail.With(fail.Interrupted, fmt.Errorf("interrupted: %s finished and kept%s", units.Count(len(sr.done), "benchmark"), abandonNote(runErr)))
 	case runErr != nil:
 		return runErr
 	case sr.invalid > 0:
-		return fail.With(fail.Invalid, fmt.Errorf("%d benchmark(s) failed validation against the CPU reference", sr.invalid))
+		return fail.With(fail.Invalid, fmt.Errorf("%s failed validation against the CPU reference", units.Count(sr.invalid, "benchmark")))
 	}
 	return nodeErr
 }
@@ -199,7 +197,8 @@ func writeSuiteOutput(stdout io.Writer, o SuiteOptions, file *results.File, prof
 		p()
 	}
 	if o.Output != "" {
-		fmt.Fprintf(stdout, "\nresults: %s (%s)\n", o.Output, units.Count(len(file.Benchmarks), "benchmark"))
+		fmt.Fprintln(stdout)
+		table.WriteWrapped(stdout, fmt.Sprintf("results: %s (%s)", o.Output, units.Count(len(file.Benchmarks), "benchmark")), table.Width(stdout), "", "    ")
 	}
 	return nil
 }

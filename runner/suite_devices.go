@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/clmeter/clmeter/clkernels"
 	"github.com/clmeter/clmeter/devpool"
@@ -28,17 +27,13 @@ import (
 // workers as they finish, writing each to the result file (w, when set):
 // in the order they finish while the run lasts, in device order at its end.
 type suiteRun struct {
-	mu      sync.Mutex
-	w       *results.Writer
-	done    []results.Benchmark
-	invalid int
-	// output is the result file's path ("" for none) and file its header;
-	// with filtered (a --filter) the file is made at the first benchmark
-	// after a match, so that a filter matching nothing leaves none.
-	output   string
-	file     results.File
+	*record
+	// filtered is set with a --filter: the result file is made at the
+	// first benchmark after a match (record.hold), so that a filter
+	// matching nothing leaves none.
 	filtered bool
-	// matched counts the benchmarks the filter let run, on every device.
+	// matched counts the benchmarks the filter let run, on every device;
+	// skipped names those it left out, each once (set by collect).
 	matched int
 	skipped []string
 }
@@ -51,7 +46,6 @@ type deviceRun struct {
 	row      *progressRow
 	pg       *progressLine
 	done     []results.Benchmark
-	invalid  int
 	matched  int
 	skipped  []string
 	profText strings.Builder
@@ -168,9 +162,6 @@ func (r *deviceRun) options(o SuiteOptions, filter *regexp.Regexp) clkernels.Opt
 			if b.Error != "" {
 				status = "failed: " + firstLine(b.Error)
 			}
-			if b.Invalid() {
-				r.invalid++
-			}
 			r.row.finished(b.Name, status)
 			return r.sr.write(b, r.matched)
 		},
@@ -184,26 +175,14 @@ func firstLine(s string) string {
 	return s
 }
 
-// write adds b to the result file, making it at the first benchmark after
-// a match when a filter is set; matched is the worker's count of matches.
+// write adds b to the record, the result file made at the first benchmark
+// after a match when a filter is set; matched is the worker's count of
+// matches.
 func (sr *suiteRun) write(b results.Benchmark, matched int) error {
-	sr.mu.Lock()
-	defer sr.mu.Unlock()
-	sr.done = append(sr.done, b)
 	if matched > 0 {
-		sr.matched = max(sr.matched, 1)
+		sr.release()
 	}
-	if sr.w != nil {
-		return sr.w.Append(b)
-	}
-	if sr.output == "" || sr.matched == 0 {
-		return nil
-	}
-	f := sr.file
-	f.Benchmarks = sr.done
-	w, err := results.Create(sr.output, f)
-	sr.w = w
-	return err
+	return sr.add(b)
 }
 
 // collect puts the workers' benchmarks in device order and returns what
@@ -212,12 +191,11 @@ func (sr *suiteRun) write(b results.Benchmark, matched int) error {
 func (sr *suiteRun) collect(runs []*deviceRun, errs []error, pg *progressLine) error {
 	sr.mu.Lock()
 	defer sr.mu.Unlock()
-	sr.done, sr.invalid, sr.matched, sr.skipped = nil, 0, 0, nil
+	sr.done, sr.matched, sr.skipped = nil, 0, nil
 	var first, canceled error
 	stopped := 0
 	for i, r := range runs {
 		sr.done = append(sr.done, r.done...)
-		sr.invalid += r.invalid
 		sr.matched += r.matched
 		for _, n := range r.skipped {
 			if !slices.Contains(sr.skipped, n) {
@@ -268,21 +246,11 @@ func (e *devicesStopped) Unwrap() error { return e.err }
 // finishFile writes the device-ordered benchmarks into the result file
 // (making it when a filter delayed it); a write failure becomes *runErr
 // when nothing failed before.
-func (sr *suiteRun) finishFile(runErr *error) error {
+func (sr *suiteRun) finishFile(runErr *error) {
 	profile.SetPeakFigures(sr.done)
-	if sr.w == nil && sr.output != "" {
-		var err error
-		if sr.w, err = results.Create(sr.output, sr.file); err != nil {
-			return err
-		}
+	if err := sr.keep(sr.done); err != nil && *runErr == nil {
+		*runErr = err
 	}
-	if sr.w != nil {
-		if err := sr.w.Replace(sr.done); err != nil && *runErr == nil {
-			*runErr = err
-		}
-	}
-	sr.file.Benchmarks = sr.done
-	return nil
 }
 
 // noMatch is the usage error of a --filter that matched none of the

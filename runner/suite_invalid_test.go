@@ -11,7 +11,7 @@ import (
 // error's text: a build error whose message starts with the same words is
 // not a failed validation.
 func TestSuiteCountsInvalidByKind(t *testing.T) {
-	sr := &suiteRun{}
+	sr := &suiteRun{record: &record{}}
 	r := &deviceRun{sr: sr}
 	emit := r.options(SuiteOptions{}, nil).Emit
 	var bad results.Benchmark
@@ -22,8 +22,8 @@ func TestSuiteCountsInvalidByKind(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if r.invalid != 1 || len(sr.done) != 3 {
-		t.Errorf("invalid %d of %d, want 1 of 3", r.invalid, len(sr.done))
+	if sr.invalid != 1 || len(sr.done) != 3 {
+		t.Errorf("invalid %d of %d, want 1 of 3", sr.invalid, len(sr.done))
 	}
 	if bad.Error != "validation failed: element 3 is 2, want 1" || !bad.Invalid() || look.Invalid() {
 		t.Errorf("FailValidation: %q %v %v", bad.Error, bad.Invalid(), look.Invalid())

@@ -129,11 +129,31 @@ func writeSuiteReport(w io.Writer, bs []results.Benchmark, width int) {
 			t.Note("timer: " + n)
 		}
 		t.Write(w, width)
+		writeProbes(w, byGroup[g], width)
 	}
 	for _, b := range bs {
 		if b.Name == clkernels.QuickSummaryName {
 			writeQuickSummary(w, b, peaks[b.Device.Index], width)
 		}
+	}
+}
+
+// writeProbes writes the working-set search's probes of bs, if any, as a
+// small table of size and rate: where the search found the memory figures'
+// working set, and which sizes the reported cache holds.
+func writeProbes(w io.Writer, bs []results.Benchmark, width int) {
+	for _, b := range bs {
+		if b.Name != clkernels.WorkingSetName || len(b.Figures) == 0 {
+			continue
+		}
+		fmt.Fprintln(w)
+		table.WriteWrapped(w, "working-set probes on "+b.Device.Name+" (read bandwidth by working set):", width, "", "  ")
+		t := table.New(table.Column{Header: "SIZE", Right: true}, table.Column{Header: "RATE", Right: true}, table.Column{Header: "WHERE", Wrap: true})
+		t.Indent = "  "
+		for _, f := range b.Figures {
+			t.Row(strings.TrimPrefix(f.Name, "probe at "), units.Quantity(f.Value, f.Unit), f.Note)
+		}
+		t.Write(w, width)
 	}
 }
 
@@ -154,8 +174,8 @@ func suiteTable(peak bool) *table.Table {
 
 func suiteParams(b results.Benchmark) string {
 	var ps []string
-	for _, p := range b.OrderedParams() {
-		ps = append(ps, p.Name+"="+p.Value)
+	if s := results.ParamsBeyondName(&b); s != "" {
+		ps = append(ps, s)
 	}
 	// The launch benchmarks' local size, settled by a race (not a param).
 	if l, ok := b.Extra["local_size"].(string); ok {
@@ -172,6 +192,15 @@ func suiteMedian(b results.Benchmark) string {
 }
 
 func suiteThroughput(b results.Benchmark) string {
+	if b.Name == clkernels.WorkingSetName {
+		// Its probes get a table of their own under the suite's.
+		for _, f := range b.Figures {
+			if strings.HasPrefix(f.Note, "the memory figures'") {
+				return units.Quantity(f.Value, f.Unit) + " (probes below)"
+			}
+		}
+		return ""
+	}
 	if b.Measurement == nil {
 		var fs []string
 		for _, f := range b.Figures {

@@ -10,8 +10,8 @@ import (
 // same sizes: the five widths of a bandwidth pattern over one working set,
 // a benchmark measured again over a working set it shrank to. Each fresh
 // buffer is memory the device backs anew: on a CPU device every page of it is
-// a page fault on first touch, 1 GiB in 3 s on a VM whose faults cost 16 µs
-// (2-core EPYC, PoCL 3.1), against 50 ms to write it once backed. So while a
+// a page fault on first touch, which on a VM costs many times the write
+// itself (docs/OWNCOST.md has the figures). So while a
 // Device reuses buffers (ReuseBuffers), a benchmark's buffers go to a pool at
 // Teardown, and the next benchmark takes those of its exact size and flags
 // instead of making new ones. A taken buffer is written in full at Setup, as a
@@ -21,9 +21,9 @@ import (
 // Only where buffers are host memory (a CPU device, or host-unified memory):
 // that is where backing costs page faults, and a pooled buffer holds nothing
 // but its own pages. On a discrete GPU a buffer the benchmark mapped keeps the
-// driver's host staging of the map until it is released: the streams suite on
-// the H100 (driver 580) peaked at 1.8 GB resident with reuse against 0.8 GB
-// without, for 5.3-5.7 s against 6.9-8.5 s and the same figures. So a GPU's
+// driver's host staging of the map until it is released, so reuse there
+// doubles the peak for little time saved (docs/OWNCOST.md has the figures).
+// So a GPU's
 // buffers are released as before.
 //
 // The pool holds buffers within the memory budget of one benchmark: before a

@@ -55,8 +55,7 @@ var prepareBuildOnce sync.Once
 // opened, locked and closed in it (so the folder's lookup and the lock's
 // system calls are warm). Device.Context starts it on another goroutine while
 // the context is made. A hit's first build in a fresh process paid these on
-// its path: on the H100 preparing took the build (lock, capture and
-// clBuildProgram) from 242 to 230 µs, median of 40 rotating rounds.
+// its path before (docs/OWNCOST.md has the figures).
 func prepareBuild() {
 	cl.PrepareStderrCapture()
 	fd, err := openLock(filepath.Join(buildLockDir(), "prepare.lock"))
@@ -73,7 +72,7 @@ func prepareBuild() {
 // lockBuildAhead starts taking the build lock of what (lockBuild) on another
 // goroutine. The builders start it before the driver makes the program, so
 // that the lock's work (a checksum of the binary, the lock file's name, its
-// open and flock: 36-137 µs in a fresh process on a 2-core VM) runs beside
+// open and flock, tens of µs in a fresh process) runs beside
 // clCreateProgramWith*, not before clBuildProgram; a wait for another
 // process's build still counts in the build's time.
 func lockBuildAhead(d *Device, what []byte, options string) aheadLock {

@@ -63,12 +63,12 @@ func ListDevices(ctx context.Context, opts ListOptions, stdout io.Writer) error 
 		return enc.Encode(out)
 	}
 	plats, _ := m.Platforms()
-	fmt.Fprintf(stdout, "%d platform(s), %d device(s); enumeration took %s (loader %s)\n", len(plats), len(devs), m.EnumerationTime().Round(time.Microsecond), cl.LibraryPath())
+	width := cmp.Or(opts.Width, table.DefaultWidth)
+	table.WriteWrapped(stdout, fmt.Sprintf("%s, %s; enumeration took %s (loader %s)", units.Count(len(plats), "platform"),
+		units.Count(len(devs), "device"), m.EnumerationTime().Round(time.Microsecond), cl.LibraryPath()), width, "", "  ")
 	if len(devs) == 0 {
 		fmt.Fprintln(stdout, "no OpenCL device found: run 'clmeter doctor' to see why")
-		for _, h := range PlatformHints(plats, devs) {
-			fmt.Fprintln(stdout, "note: "+h)
-		}
+		writeHints(stdout, PlatformHints(plats, devs), width)
 		return nil
 	}
 	if opts.Verbose {
@@ -77,11 +77,16 @@ func ListDevices(ctx context.Context, opts ListOptions, stdout io.Writer) error 
 		}
 		return nil
 	}
-	writeDeviceTable(stdout, devs, cmp.Or(opts.Width, table.DefaultWidth))
-	for _, h := range PlatformHints(plats, devs) {
-		fmt.Fprintln(stdout, "note: "+h)
-	}
+	writeDeviceTable(stdout, devs, width)
+	writeHints(stdout, PlatformHints(plats, devs), width)
 	return nil
+}
+
+// writeHints writes each platform hint as a "note:" line wrapped to width.
+func writeHints(w io.Writer, hints []string, width int) {
+	for _, h := range hints {
+		table.WriteWrapped(w, "note: "+h, width, "", "      ")
+	}
 }
 
 // writeDeviceTable writes one row per device fitted to width (the least

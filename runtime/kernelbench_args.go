@@ -214,9 +214,9 @@ const populateChunk = 8 << 20
 
 // hostBuffer returns n zero bytes of host memory for a benchmark's input, its
 // pages already backed (where the system can: populate), on every core. Fresh
-// memory is paid for page by page on first touch, one fault each: on a 2-core
-// VM that was most of the "host data" time of a 64 Mi-element saxpy (2 x 256
-// MiB). Asking the kernel for a range at once costs half of that or less, and
+// memory is paid for page by page on first touch, one fault each: on a VM
+// that backs guest memory on first touch that can be most of the "host data"
+// time (docs/OWNCOST.md). Asking the kernel for a range at once costs half of that or less, and
 // the fill that follows then runs at the generator's speed (docs/OWNCOST.md).
 func hostBuffer(n int64) []byte {
 	b := make([]byte, n)

@@ -58,8 +58,8 @@ func (b *KernelBenchmark) readOutputs() (map[int][]byte, error) {
 			continue
 		}
 		// One host buffer an output, kept across reads: a fresh one would
-		// time the OS's first touch of its pages as copy-out (an H100's
-		// 256 MiB copy-out read 180 ms fresh, 22 ms into warm memory).
+		// time the OS's first touch of its pages as copy-out (docs/OWNCOST.md
+		// has the figures).
 		data := b.outHost[i]
 		if int64(len(data)) != a.Bytes {
 			if b.outHost == nil {

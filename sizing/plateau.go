@@ -114,8 +114,7 @@ func Search(ctx context.Context, cache, limit int64, budget Budget, probe Probe)
 // SearchWithin is Search that also stops growing, beyond the reported cache,
 // once one read of the working set takes longer than maxLaunch (zero: no
 // such bound): a larger one only costs time, each sample being a single
-// launch already (a 2-core machine reads 256 MiB in 25 ms; an H100 2 GiB in
-// under a millisecond). Plateau.Memory is then that size, off the plateau.
+// launch already. Plateau.Memory is then that size, off the plateau.
 func SearchWithin(ctx context.Context, cache, limit int64, maxLaunch time.Duration, budget Budget, probe Probe) (Plateau, error) {
 	p := Plateau{CacheBytes: cache, Budget: budget, Region: RegionCache}
 	if limit < 1<<20 {
@@ -173,8 +172,7 @@ func SearchWithin(ctx context.Context, cache, limit int64, maxLaunch time.Durati
 	}
 	// A cache is where the figure beats memory's: the fastest smaller size,
 	// when it is faster than the tolerance allows (a driver may report a
-	// cache smaller than the one that serves: the H100's driver reports 4 MiB
-	// of its 50 MiB L2).
+	// cache smaller than the one that serves: docs/OWNCOST.md names one).
 	for _, st := range p.Steps {
 		if st.Bytes < p.Memory.Bytes && st.GBps > p.Cache.GBps && st.GBps > (1+PlateauTolerance)*p.Memory.GBps {
 			p.Cache = st
@@ -186,9 +184,8 @@ func SearchWithin(ctx context.Context, cache, limit int64, maxLaunch time.Durati
 // confirmSize is the size that confirms a plateau (middle b, largest c) when
 // the device reports no cache, or 0 when none is needed or possible. A
 // machine that hides its caches (a VM: no sizes in the OS, none from the
-// driver) can show a plateau inside its last-level cache: the 2-core EPYC VM
-// read 104, 101 and 100 GB/s at 8, 16 and 32 MiB, and 40 GB/s from 128 MiB
-// on. So the plateau must hold at 8 times its middle, or at the largest size
+// driver) can show a plateau inside its last-level cache (docs/OWNCOST.md
+// has one measured). So the plateau must hold at 8 times its middle, or at the largest size
 // the budget and maxLaunch allow beyond it; where it does not, it was a
 // cache's, and the search goes on from that size.
 func confirmSize(cache, limit int64, maxLaunch time.Duration, b, c Step) int64 {

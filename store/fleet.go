@@ -112,7 +112,9 @@ type FleetTask struct {
 	Scheduler  string
 	Created    time.Time
 	// Command is the upload's command line (passwords redacted); Failed
-	// counts its benchmarks that kept no figure (an error, an abandon).
+	// counts its benchmarks that failed (an error, an abandon: a record
+	// with an error); a record without samples and without an error (a
+	// suite's best-of row or summary) is no failure.
 	Command []string
 	Failed  int
 	// Latest is set on the attempt that counts: the latest attempt of its
@@ -138,7 +140,7 @@ func (t FleetTask) Slot() string {
 // kept after it.
 func (s *Store) FleetTasks(ctx context.Context, run string) ([]FleetTask, error) {
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT f.upload_id, f.device_key, f.run, f.shard, f.shards, f.attempt, f.node, f.host,
-		f.scheduler, f.created_ns, u.command_line, (SELECT COUNT(*) FROM results r WHERE r.upload_id = f.upload_id AND r.ok = 0)
+		f.scheduler, f.created_ns, u.command_line, (SELECT COUNT(*) FROM results r WHERE r.upload_id = f.upload_id AND r.error <> '')
 		FROM fleet_tasks f JOIN uploads u ON u.id = f.upload_id WHERE f.run = ?`), run)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", s.where, err)
@@ -216,3 +218,12 @@ func MissingShards(tasks []FleetTask) []int {
 	}
 	return out
 }
+
+// notSuperseded keeps a result unless its upload is a fleet task's attempt
+// that a later attempt of the same slot replaces (FleetTask.Slot, and
+// markLatest's order: attempt, start, upload): a retried task counts once.
+const notSuperseded = `NOT EXISTS (SELECT 1 FROM fleet_tasks f JOIN fleet_tasks g ON g.run = f.run AND g.shards = f.shards
+	AND ((f.shards > 0 AND g.shard = f.shard) OR (f.shards = 0 AND g.node = f.node AND g.device_key = f.device_key))
+	AND (g.attempt > f.attempt OR (g.attempt = f.attempt AND (g.created_ns > f.created_ns
+		OR (g.created_ns = f.created_ns AND g.upload_id > f.upload_id))))
+	WHERE f.upload_id = r.upload_id)`

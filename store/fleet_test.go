@@ -117,3 +117,79 @@ func TestFleetPerNode(t *testing.T) {
 		}
 	})
 }
+
+// TestHistoryDeviceKey: one GPU's history by its key, its UUID or the
+// UUID's first digits, across its two drivers; its twin is left out.
+func TestHistoryDeviceKey(t *testing.T) {
+	stores(t, func(t *testing.T, loc string) {
+		ctx := context.Background()
+		s := open(t, loc)
+		gpu := func(d results.DeviceInfo, uuid string) results.DeviceInfo {
+			d.UUID = uuid
+			d.Key, d.KeyFallback = results.DeviceKey(d)
+			return d
+		}
+		one, twin := "AB12CD34-0000-0000-0000-000000000001", "ab12cd99-0000-0000-0000-000000000002"
+		for i, d := range []results.DeviceInfo{gpu(storetest.Devices[2], one), gpu(storetest.Devices[3], one), gpu(storetest.Devices[2], twin)} {
+			f := storetest.File(storetest.Suite(1), storetest.Options{Created: day0.Add(time.Duration(i) * time.Hour), Device: d, Seed: uint64(i)})
+			if _, err := s.Add(ctx, f, "f.json", nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, k := range []string{"uuid:ab12cd34-0000-0000-0000-000000000001", "ab12cd34", "AB12CD34-0000-0000-0000-000000000001"} {
+			series, err := s.History(ctx, Filter{DeviceKey: k})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var drivers []string
+			for _, se := range series {
+				if se.DeviceKey != "uuid:ab12cd34-0000-0000-0000-000000000001" {
+					t.Errorf("%s: series of %s", k, se.DeviceKey)
+				}
+				drivers = append(drivers, se.Driver)
+			}
+			if !slices.Equal(drivers, []string{"550.54.15", "570.86.15"}) {
+				t.Errorf("%s: drivers %v, want both of the GPU's", k, drivers)
+			}
+		}
+	})
+}
+
+// TestHistoryLatestAttempt: a retried shard is one run in history (its
+// latest attempt, on another node), a task without a retry and an upload
+// outside any fleet run are kept.
+func TestHistoryLatestAttempt(t *testing.T) {
+	stores(t, func(t *testing.T, loc string) {
+		ctx := context.Background()
+		s := open(t, loc)
+		dev := storetest.Devices[0]
+		var retry int64
+		for i, f := range []*results.File{fleetFile(0, 2, 0, "n1", day0, dev), fleetFile(0, 2, 1, "n2", day0.Add(time.Minute), dev),
+			fleetFile(1, 2, 0, "n1", day0.Add(2*time.Minute), dev),
+			storetest.File(storetest.Suite(2), storetest.Options{Created: day0.Add(time.Hour), Device: dev, Seed: 5, Hostname: "vm"})} {
+			a, err := s.Add(ctx, f, "f.json", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 1 {
+				retry = a.UploadID
+			}
+		}
+		series, err := s.History(ctx, Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(series) != 2 {
+			t.Fatalf("%d series, want 2", len(series))
+		}
+		for _, se := range series {
+			var ups []int64
+			for _, p := range se.Points {
+				ups = append(ups, p.UploadID)
+			}
+			if len(ups) != 3 || ups[0] != retry {
+				t.Errorf("%s: uploads %v, want 3 runs, the first the retry %d (its first attempt left out)", se.Benchmark, ups, retry)
+			}
+		}
+	})
+}

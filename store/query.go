@@ -23,6 +23,11 @@ type Filter struct {
 	// text, a type (gpu) or all, joined with commas; "" keeps every device.
 	// A part that names no stored device is an error that lists them.
 	Device string
+	// DeviceKey keeps one device by its key (results.DeviceInfo.SeriesKey,
+	// "uuid:..."), or by its UUID or the UUID's first digits (at least 8)
+	// given bare: one GPU's series across runs and drivers. "" keeps every
+	// device.
+	DeviceKey string
 	// Since keeps runs that started at or after it (zero: all).
 	Since time.Time
 	// Labels keeps uploads that carry every one of these key=value labels.
@@ -113,7 +118,9 @@ func likePattern(glob string) string {
 
 // History returns the series of sampled results that f selects, ordered by
 // benchmark, parameters, device and driver, each series in run order.
-// Benchmarks that failed or have no samples are left out.
+// Benchmarks that failed or have no samples are left out, and so are a
+// fleet task's attempts that a later attempt replaced (a retried task
+// counts once).
 func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 	if err := CheckPattern(f.Pattern); err != nil {
 		return nil, err
@@ -135,7 +142,7 @@ func (s *Store) History(ctx context.Context, f Filter) ([]Series, error) {
 // historyWhere returns the conditions on results r (and their arguments)
 // that select what f asks for.
 func (s *Store) historyWhere(ctx context.Context, f Filter) ([]string, []any, error) {
-	where := []string{"r.ok = 1"}
+	where := []string{"r.ok = 1", notSuperseded}
 	var args []any
 	switch {
 	case f.Pattern == "":
@@ -158,7 +165,15 @@ func (s *Store) historyWhere(ctx context.Context, f Filter) ([]string, []any, er
 		}
 		where = append(where, "("+strings.Join(ors, " OR ")+")")
 	}
-
+	if k := strings.ToLower(strings.TrimSpace(f.DeviceKey)); k != "" {
+		if strings.Contains(k, ":") {
+			where = append(where, "r.device_key = ?")
+			args = append(args, strings.TrimSpace(f.DeviceKey))
+		} else {
+			where = append(where, `r.device_key LIKE ? ESCAPE '\'`)
+			args = append(args, likePattern("uuid:"+k)+"%")
+		}
+	}
 	if !f.Since.IsZero() {
 		where = append(where, "r.created_ns >= ?")
 		args = append(args, f.Since.UnixNano())

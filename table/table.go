@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/term"
@@ -47,29 +46,43 @@ func IsTerminal(w io.Writer) bool {
 func Len(s string) int { return utf8.RuneCountInString(s) }
 
 // Wrap breaks text into lines of at most width columns at spaces; the first
-// line starts with first, the others with rest (a hanging indent). A word
-// longer than a line is put on a line of its own, whole. Each word is shown
-// through units.Escape (whitespace of any kind separates words). It takes
-// time linear in the length of text.
+// line starts with first, the others with rest (a hanging indent). A number
+// stays on the line of the word after it (its unit). A word longer than a
+// line breaks after a slash where it can (see pieces), else goes on a line of
+// its own, whole. Each word is shown through units.Escape (whitespace of any
+// kind separates words). It takes time linear in the length of text.
 func Wrap(text string, width int, first, rest string) []string {
 	var lines []string
 	var line strings.Builder
 	prefix := first
 	n := 0 // columns in line
-	for _, word := range strings.Fields(text) {
-		word = units.Escape(word)
-		wl := Len(word)
-		if n > 0 && Len(prefix)+n+1+wl > width {
+	add := func(piece string, space bool) {
+		wl := Len(piece)
+		gap := 0
+		if space && n > 0 {
+			gap = 1
+		}
+		if n > 0 && Len(prefix)+n+gap+wl > width {
 			lines = append(lines, prefix+line.String())
 			line.Reset()
-			n, prefix = 0, rest
+			n, prefix, gap = 0, rest, 0
 		}
-		if n > 0 {
+		if gap > 0 {
 			line.WriteByte(' ')
 			n++
 		}
-		line.WriteString(word)
+		line.WriteString(piece)
 		n += wl
+	}
+	for _, word := range tokens(text) {
+		word = units.Escape(word)
+		if Len(rest)+Len(word) <= width || Len(prefix)+n+1+Len(word) <= width {
+			add(word, true)
+			continue
+		}
+		for i, p := range pieces(word) {
+			add(p, i == 0)
+		}
 	}
 	if n > 0 || len(lines) == 0 {
 		lines = append(lines, prefix+line.String())
@@ -175,13 +188,20 @@ func (t *Table) Write(w io.Writer, width int) error {
 // write is Write; it returns the fitting's steps (fitting.steps).
 func (t *Table) write(w io.Writer, width int) int {
 	f := newFitting(t, width)
-	// 1. Short headers, one at a time, the largest saving first, while even
-	// wrapping could not fit; 2. drop columns; 3. wrap.
-	f.shortenHeaders()
-	dropped := f.dropColumns()
-	f.narrowWrapping()
+	dropped := f.fit()
 	if f.total() > width {
+		// Whole words cannot fit: long names may fold after their slashes
+		// (see pieces) before the table gives way to records.
+		steps := f.steps
+		f = newFitting(t, width)
+		f.fold = true
+		dropped = f.fit()
+		f.steps += steps
+	}
+	if f.total() > width {
+		// Records show every field: nothing was left out.
 		t.writeRecords(w, width)
+		dropped = nil
 	} else {
 		t.writeRows(w, f.keep, f.short, f.widths)
 	}
@@ -190,6 +210,16 @@ func (t *Table) write(w io.Writer, width int) int {
 	}
 	t.writeNotes(w, width)
 	return f.steps
+}
+
+// fit fits the columns: 1. short headers, one at a time, the largest saving
+// first, while even wrapping could not fit; 2. drop columns; 3. wrap. It
+// returns the headers of the columns dropped.
+func (f *fitting) fit() []string {
+	f.shortenHeaders()
+	dropped := f.dropColumns()
+	f.narrowWrapping()
+	return dropped
 }
 
 // A fitting is a table's columns being fitted to a width: which are kept,
@@ -204,8 +234,10 @@ type fitting struct {
 	short  []bool
 	widths []int
 	// cell and word are each column's widest cell and longest word, its
-	// header left out.
-	cell, word []int
+	// header left out; folded is its longest piece when names may fold
+	// after a slash (fold).
+	cell, word, folded []int
+	fold               bool
 	// steps counts the fitting's work: a step a byte of the cells measured
 	// and a step a column each time the columns are gone through (the
 	// layout fuzz target bounds it).
@@ -219,32 +251,19 @@ const comfortable = 16
 func newFitting(t *Table, width int) *fitting {
 	n := len(t.Columns)
 	f := &fitting{t: t, width: width, keep: make([]bool, n), short: make([]bool, n), widths: make([]int, n),
-		cell: make([]int, n), word: make([]int, n)}
+		cell: make([]int, n), word: make([]int, n), folded: make([]int, n)}
 	for _, r := range t.rows {
 		for i, c := range r {
 			f.steps += len(c) + 1
 			// A column with no text in any row is left out, unannounced.
 			f.keep[i] = f.keep[i] || c != ""
 			f.cell[i] = max(f.cell[i], Len(c))
-			f.word[i] = max(f.word[i], longestWord(c))
+			f.word[i] = max(f.word[i], longestToken(c))
+			f.folded[i] = max(f.folded[i], longestWord(c))
 		}
 	}
 	f.reset()
 	return f
-}
-
-// longestWord is the width of the longest space-separated word of s.
-func longestWord(s string) int {
-	m, n := 0, 0
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			n = 0
-			continue
-		}
-		n++
-		m = max(m, n)
-	}
-	return m
 }
 
 // header is column i's header as shown.
@@ -259,7 +278,12 @@ func (f *fitting) header(i int) string {
 func (f *fitting) natural(i int) int { return max(Len(f.header(i)), f.cell[i]) }
 
 // longestWord is the narrowest column i can wrap to.
-func (f *fitting) longestWord(i int) int { return max(Len(f.header(i)), f.word[i]) }
+func (f *fitting) longestWord(i int) int {
+	if f.fold {
+		return max(Len(f.header(i)), f.folded[i])
+	}
+	return max(Len(f.header(i)), f.word[i])
+}
 
 // total is the width of the kept columns (each no wider than its text) with
 // the indent and the gaps.

@@ -74,3 +74,49 @@ func TestRefs(t *testing.T) {
 		}
 	}
 }
+
+func TestWrapKeepsNumbersWithUnits(t *testing.T) {
+	got := Wrap("throughput 17.3 GFLOP/s over 18 samples", 16, "", "")
+	want := []string{"throughput", "17.3 GFLOP/s", "over 18 samples"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestWrapBreaksLongNamesAfterSlashes(t *testing.T) {
+	got := Wrap("peaks/bandwidth/stride/float16 57.2 GB/s", 18, "", "")
+	want := []string{"peaks/bandwidth/", "stride/float16", "57.2 GB/s"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	// A unit's slash is no break: GB/s stays whole on a line too short.
+	if got := Wrap("GB/s", 3, "", ""); len(got) != 1 || got[0] != "GB/s" {
+		t.Errorf("GB/s wrapped to %q", got)
+	}
+	if n := longestWord("peaks/bandwidth/stride/float16 pattern=stride 213 klaunches/s"); n != len("213 klaunches/s") {
+		t.Errorf("longestWord = %d", n)
+	}
+}
+
+func TestFitLines(t *testing.T) {
+	text := "NAME:\n   --max-time value   stop sampling a benchmark after this long (default: 0.8s)\n   a paragraph that is longer than the width of the terminal\nshort"
+	got := FitLines(text, 50)
+	want := "NAME:\n" +
+		"   --max-time value   stop sampling a benchmark\n" +
+		"                      after this long (default:\n" +
+		"                      0.8s)\n" +
+		"   a paragraph that is longer than the width of\n" +
+		"       the terminal\n" +
+		"short"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+func TestWrapKeepsPathsWhole(t *testing.T) {
+	for _, p := range []string{"/root/.cache/clmeter/profiles/x.json", "../examples/vectorise/chains.cl", "(/tmp/a/b/c.json)"} {
+		if got := Wrap("saved in "+p, 12, "", ""); got[len(got)-1] != p {
+			t.Errorf("%s wrapped to %q", p, got)
+		}
+	}
+}

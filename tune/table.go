@@ -14,7 +14,7 @@ import (
 // throughput, or why it was skipped), then the best, its baseline and the
 // speedup with its significance.
 func WriteTable(w io.Writer, r *Result) {
-	fmt.Fprintf(w, "tune %s on %s: %s over %d configuration(s), %d tried in %s (budget %s)\n", r.Kernel, r.Device, r.Strategy, r.Space, len(r.Trials),
+	fmt.Fprintf(w, "tune %s on %s: %s over %s, %d tried in %s (budget %s)\n", r.Kernel, r.Device, r.Strategy, units.Count(r.Space, "configuration"), len(r.Trials),
 		units.Duration(r.Elapsed.Round(1e6)), units.Duration(r.Budget))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CONFIGURATION\tLOCAL\tMEDIAN\t95% CI\tTHROUGHPUT\tSTATUS")

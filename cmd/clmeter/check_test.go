@@ -35,12 +35,12 @@ func TestCheckCommand(t *testing.T) {
 	}
 	for _, w := range []string{"INVALID READ at ../../examples/bugs/oob.cl:6:", "DATA RACE at ../../examples/bugs/race.cl:6:",
 		"barrier.cl:9:", "barrier.cl:8:", "UNINITIALIZED VALUE at ../../examples/bugs/uninit.cl:10:", "clean.cl N=256 (kernel groupsum, global 256, local 64): no findings",
-		"4 finding(s) in 4, 1 clean"} {
+		"4 findings in 4, 1 clean"} {
 		if !strings.Contains(stdout, w) {
 			t.Errorf("output lacks %q:\n%s", w, stdout)
 		}
 	}
-	if !strings.Contains(stderr, "4 finding(s)") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+	if !strings.Contains(stderr, "4 findings") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 		t.Errorf("stderr should be one line: %q", stderr)
 	}
 	var rep check.Report

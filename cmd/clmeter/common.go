@@ -29,11 +29,13 @@ var resultFormats = []string{"table", "json", "csv", "markdown", "md"}
 
 // formatFlag makes a --format flag with the given choices, the first the default.
 func formatFlag(choices ...string) *cli.StringFlag {
-	return &cli.StringFlag{
+	f := &cli.StringFlag{
 		Name:  "format",
 		Value: choices[0],
 		Usage: "output format: " + strings.Join(choices, ", "),
 	}
+	flagChoices[f] = choices
+	return f
 }
 
 // checkFormat returns a usage error when the --format value is not a choice.

@@ -29,7 +29,7 @@ func TestCompareCommand(t *testing.T) {
 	// The other way round everything is slower: exit status 5.
 	code, out, errs = clm(t, "compare", "--ignore-device", "--format", "json", "--fail-on-regression", "5%", h200, pocl)
 	var js compare.ComparisonJSON
-	if code != exitRegression || json.Unmarshal([]byte(out), &js) != nil || len(js.Pairs) != 3 || !strings.Contains(errs, "3 regression(s) over 5%") {
+	if code != exitRegression || json.Unmarshal([]byte(out), &js) != nil || len(js.Pairs) != 3 || !strings.Contains(errs, "3 regressions over 5%") {
 		t.Errorf("regression: %d %s\n%s", code, errs, out)
 	}
 	code, _, _ = clm(t, "compare", "--fail-on-regression", "lots", pocl, pocl)

@@ -2,10 +2,72 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/clmeter/clmeter/clkernels"
+	"github.com/clmeter/clmeter/runner"
 )
+
+// flagChoices are the values a flag takes, for completion (formatFlag
+// records each --format's; filled while the commands are declared).
+var flagChoices = map[*cli.StringFlag][]string{}
+
+// argChoices are the words a command's first argument may be, for
+// completion: suite names, built-in kernels (a file completes as the shell
+// does when none of them matches).
+func argChoices(command string) []string {
+	switch command {
+	case "suite":
+		return runner.SuiteChoices()
+	case "run", "check", "trace":
+		return clkernels.Names()
+	}
+	return nil
+}
+
+// hasSubcommands tells whether cmd has subcommands of its own (urfave adds
+// a help command to every command it runs).
+func hasSubcommands(cmd *cli.Command) bool {
+	for _, s := range cmd.Subcommands {
+		if s.Name != "help" {
+			return true
+		}
+	}
+	return false
+}
+
+// completer is cmd's --generate-bash-completion answer: after a flag with
+// choices, its values; after another flag, the flags (urfave's default);
+// else the subcommands, or the words of its first argument.
+func completer(cmd *cli.Command) cli.BashCompleteFunc {
+	return func(c *cli.Context) {
+		last := ""
+		if len(os.Args) > 2 {
+			last = os.Args[len(os.Args)-2]
+		}
+		if name, ok := strings.CutPrefix(last, "--"); ok {
+			for _, f := range cmd.Flags {
+				if sf, ok := f.(*cli.StringFlag); ok && sf.Name == name && flagChoices[sf] != nil {
+					fmt.Fprintln(c.App.Writer, strings.Join(flagChoices[sf], "\n"))
+					return
+				}
+			}
+		}
+		if strings.HasPrefix(last, "-") || hasSubcommands(cmd) {
+			cli.DefaultCompleteWithFlags(cmd)(c)
+			return
+		}
+		if c.NArg() > 0 {
+			return // the first argument is given: files, as the shell completes them
+		}
+		if words := argChoices(cmd.Name); len(words) > 0 {
+			fmt.Fprintln(c.App.Writer, strings.Join(words, "\n"))
+		}
+	}
+}
 
 // bashCompletion asks clmeter itself for the words that may follow (urfave/cli's
 // --generate-bash-completion), so it always matches this build's commands and flags.

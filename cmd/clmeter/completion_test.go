@@ -39,6 +39,25 @@ func TestCompletionAndMan(t *testing.T) {
 			t.Errorf("the words bash completes after 'clmeter' lack %q: %q", c, words)
 		}
 	}
+	// Suite names, built-in kernels and --format values complete too.
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"suite"}, []string{"quick", "peaks", "all"}},
+		{[]string{"run"}, []string{"saxpy", "triad"}},
+		{[]string{"report", "--format"}, []string{"html", "benchfmt", "md"}},
+		{[]string{"devices", "--format"}, []string{"table", "json"}},
+	} {
+		cmd := exec.Command(os.Args[0], append(append([]string{"-test.run=^TestCompletionAndMan$", "--"}, c.args...), "--generate-bash-completion")...)
+		cmd.Env = append(os.Environ(), "CLMETER_TEST_MAIN=1")
+		words, _ := cmd.Output()
+		for _, w := range c.want {
+			if !strings.Contains("\n"+string(words), "\n"+w+"\n") {
+				t.Errorf("the words bash completes after 'clmeter %s' lack %q: %q", strings.Join(c.args, " "), w, words)
+			}
+		}
+	}
 	code, zsh, _ := clm(t, "completion", "zsh")
 	if code != 0 || !strings.HasPrefix(zsh, "#compdef clmeter") {
 		t.Errorf("completion zsh: %q", zsh)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/clmeter/clmeter/fail"
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/runtime/cache"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -46,7 +48,10 @@ func runDoctor(ctx context.Context, format string, stdout io.Writer) error {
 			return err
 		}
 	} else {
-		writeDiagnosis(stdout, d)
+		// Each line fitted to the terminal, wrapped under its own text.
+		var buf bytes.Buffer
+		writeDiagnosis(&buf, d)
+		io.WriteString(stdout, table.FitEachLine(buf.String(), table.Width(stdout)))
 	}
 	if d.UsableDevices == 0 {
 		return fail.With(fail.NoDevice, fmt.Errorf("no usable OpenCL device: see the fixes above"))
@@ -87,7 +92,7 @@ func writeDiagnosis(w io.Writer, d *doctor.Diagnosis) {
 			} else if f.Problem != "" {
 				fmt.Fprintf(w, ": %s", f.Problem)
 			} else {
-				fmt.Fprintf(w, " (%d platform(s))", f.Platforms)
+				fmt.Fprintf(w, " (%s)", units.Count(f.Platforms, "platform"))
 			}
 			fmt.Fprintln(w)
 		}
@@ -127,7 +132,7 @@ func writeDiagnosis(w io.Writer, d *doctor.Diagnosis) {
 			fmt.Fprintf(w, "  - %s\n", f)
 		}
 	}
-	fmt.Fprintf(w, "%d usable device(s)\n", d.UsableDevices)
+	fmt.Fprintf(w, "%s\n", units.Count(d.UsableDevices, "usable device"))
 }
 
 // writeDoctorTimer prints, under a device of 'clmeter doctor', the timer its

@@ -26,6 +26,15 @@ func init() {
 		Name:  "fleet",
 		Usage: "run clmeter on many machines through the scheduler you have: job templates (docs/FLEET.md)",
 		Subcommands: []*cli.Command{{
+			Name:      "view",
+			Usage:     "a fleet run side by side: shards and nodes present, missing or failed (with the command that reruns one), every node's devices per benchmark, the slow ones flagged; latest attempts only",
+			ArgsUsage: "RUN",
+			Flags: append([]cli.Flag{
+				&cli.StringFlag{Name: "store", Usage: "the results store (a SQLite path or a postgres:// URL; default: the default store)", EnvVars: []string{store.Env}},
+				formatFlag("table", "json", "markdown"),
+			}, nodeViewFlags...),
+			Action: fleetView,
+		}, {
 			Name:      "status",
 			Usage:     "a fleet run's tasks in the store: every attempt of each shard or node, the latest marked, each missing shard with the command that runs it",
 			ArgsUsage: "RUN",
@@ -90,4 +99,24 @@ func printTemplate(c *cli.Context, render func() (string, error)) error {
 	}
 	_, err = fmt.Fprint(c.App.Writer, s)
 	return err
+}
+
+// fleetView is 'clmeter fleet view RUN'.
+func fleetView(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return usageErr("'clmeter fleet view' takes one fleet run (its --fleet-run, else the scheduler's job id), got %d arguments", c.NArg())
+	}
+	f, err := checkFormat(c, "table", "json", "markdown")
+	if err != nil {
+		return err
+	}
+	nv, err := nodeViewOptions(c)
+	if err != nil {
+		return err
+	}
+	loc := c.String("store")
+	if loc == "" {
+		loc = "default"
+	}
+	return runner.FleetView(c.Context, runner.FleetViewOptions{Store: loc, Run: c.Args().First(), Format: f, NodeViewOptions: nv}, c.App.Writer)
 }

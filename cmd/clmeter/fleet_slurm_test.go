@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -159,6 +160,33 @@ func TestFleetSlurmShards(t *testing.T) {
 			t.Errorf("shard %d: latest %+v, want one upload of attempt %d", shard, ts, want)
 		}
 	}
+	checkFleetViewOnce(t, pg, id)
+}
+
+// checkFleetViewOnce checks 'fleet view' of a sharded run after a requeue:
+// four shards, each once, shard 1 at attempt 1 with one superseded, and
+// every benchmark once (no record repeated on its device).
+func checkFleetViewOnce(t *testing.T, pg, id string) {
+	t.Helper()
+	code, out, errs := clm(t, "fleet", "view", "--store", pg, "--format", "json", id)
+	var v struct {
+		Slots []struct {
+			Shard, Attempt, Superseded int
+			State                      string
+		}
+		Matrix struct{ Notes []string }
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &v) != nil {
+		t.Fatalf("fleet view: exit %d, %s\n%s", code, errs, out)
+	}
+	if len(v.Slots) != 4 || v.Slots[1].Attempt != 1 || v.Slots[1].Superseded != 1 || v.Slots[0].State != "ok" {
+		t.Errorf("fleet view: slots %+v, want 4, shard 1 at attempt 1 over one superseded", v.Slots)
+	}
+	for _, n := range v.Matrix.Notes {
+		if strings.Contains(n, "repeat") {
+			t.Errorf("fleet view counts a requeued task twice: %s", n)
+		}
+	}
 }
 
 // checkEveryBenchmarkOnce reads the four shards' first attempts of fleet run
@@ -225,5 +253,25 @@ func TestFleetSlurmTwoNodes(t *testing.T) {
 		if _, err := results.Read(filepath.Join(c.Dir, fmt.Sprintf("clmeter-%s-%s-0.json", id, n))); err != nil {
 			t.Errorf("node %s: %v", n, err)
 		}
+	}
+	// 'fleet view': the two nodes' devices side by side, two columns
+	// labelled by node, though both are one PoCL device of one host.
+	code, view, errs := clm(t, "fleet", "view", "--store", pg, "--format", "json", id)
+	var v struct {
+		Columns []struct{ Label, Node string }
+		Matrix  struct {
+			Rows []struct{ Name string }
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(view), &v) != nil {
+		t.Fatalf("fleet view: exit %d, %s\n%s", code, errs, view)
+	}
+	if len(v.Columns) != 2 || v.Columns[0].Node != "n1" || v.Columns[1].Node != "n2" || !strings.HasPrefix(v.Columns[0].Label, "n1/") ||
+		len(v.Matrix.Rows) == 0 || v.Matrix.Rows[0].Name != "launch/dispatch" {
+		t.Errorf("fleet view: columns %+v, rows %+v, want n1 and n2 side by side on launch/dispatch", v.Columns, v.Matrix.Rows)
+	}
+	code, table, _ := clm(t, "fleet", "view", "--store", pg, id)
+	if code != 0 || !regexp.MustCompile(`n1/\S+\s+n2/\S+`).MatchString(table) {
+		t.Errorf("fleet view table: exit %d\n%s", code, table)
 	}
 }

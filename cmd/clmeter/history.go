@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -46,6 +47,7 @@ func init() {
 var historyFlags = []cli.Flag{
 	storeFlag,
 	&cli.StringFlag{Name: "device", Aliases: []string{"d"}, Usage: "keep these stored devices, as --device everywhere: platform:device (1:0), name, vendor or driver text (h200, pocl), gpu, cpu, accelerator, all; several joined with commas"},
+	&cli.StringFlag{Name: "device-key", Usage: "keep one device by its key (uuid:..., as 'clmeter devices' and 'clmeter fleet view' show it) or its UUID (at least its first 8 digits): one GPU across runs and drivers"},
 	&cli.StringFlag{Name: "since", Usage: "keep runs since a date (2025-03-01) or within an age (30d, 12h)"},
 	&cli.StringSliceFlag{Name: "label", Usage: "keep runs labelled key=value (repeat: all must match)"},
 	formatFlag(resultFormats...),
@@ -109,8 +111,11 @@ func historyOptions(c *cli.Context) (history.Options, error) {
 	if c.Int("recent") < 1 {
 		return history.Options{}, usageErr("--recent must be at least 1")
 	}
+	if k := c.String("device-key"); k != "" && !strings.Contains(k, ":") && len(strings.TrimSpace(k)) < 8 {
+		return history.Options{}, usageErr("--device-key %q: give a device key (uuid:...) or at least the first 8 digits of its UUID", k)
+	}
 	return history.Options{
-		Filter: store.Filter{Pattern: c.Args().First(), Device: c.String("device"), Since: since, Labels: labels},
+		Filter: store.Filter{Pattern: c.Args().First(), Device: c.String("device"), DeviceKey: c.String("device-key"), Since: since, Labels: labels},
 		Format: format, Regressions: c.Bool("regressions"), Threshold: threshold, CI: c.Bool("ci"), Recent: c.Int("recent"),
 		Changes: changepoint.Settings{MinSize: c.Int("min-runs"), MaxPValue: c.Float64("significance")},
 	}, nil

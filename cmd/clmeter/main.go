@@ -42,7 +42,7 @@ const (
 	exitInvalid     = 3   // a result failed validation against its reference
 	exitNoDevice    = 4   // no usable OpenCL device (doctor) or no OpenCL library
 	exitRegression  = 5   // compare --fail-on-regression or history --ci found a regression
-	exitOutlier     = 6   // suite or report --fail-on-outlier: a device slower than its peers
+	exitOutlier     = 6   // suite, report or fleet view --fail-on-outlier: a device slower than its peers
 	exitInterrupted = 130 // Ctrl-C: finished results were kept
 )
 
@@ -55,7 +55,7 @@ const envHelp = `ENVIRONMENT:
    CLMETER_NO_CACHE        1 builds every program from source
    CLMETER_CACHE           1 turns the binary cache on for every driver, also where its policy leaves it off
    CLMETER_CACHE_DEBUG     1 prints one line per cache event on stderr
-   CLMETER_CACHE_STORE_WAIT 1 waits for the cache's store of a miss before exiting (scripts that time the next run, tests)
+   CLMETER_CACHE_STORE_WAIT  1 waits for the cache's store of a miss before exiting (scripts that time the next run, tests)
    CLMETER_PROFILE_DIR     where device profiles (rooflines) are kept (default: the user cache folder)
    CLMETER_OPENCL_LIB      the OpenCL library to load instead of the system's libOpenCL
    CLMETER_OCLGRIND_ICD    Oclgrind's ICD library, for check and --device oclgrind
@@ -68,7 +68,7 @@ const envHelp = `ENVIRONMENT:
 const exitHelp = `EXIT STATUS:
    0 success; 1 error; 2 bad usage; 3 a result failed validation or check found errors;
    4 no usable OpenCL device or library; 5 a regression (compare --fail-on-regression, history --ci);
-   6 a device slower than its peers (suite or report --fail-on-outlier); 130 interrupted (results finished so far are kept)`
+   6 a device slower than its peers (suite, report or fleet view --fail-on-outlier); 130 interrupted (results finished so far are kept)`
 
 // kindCodes maps the failure kinds of package fail to exit statuses.
 var kindCodes = map[fail.Kind]int{
@@ -124,6 +124,12 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			}
 			seen[c] = true
 			c.OnUsageError = onUsage
+			// urfave prefixes HelpName with the app's at every run: a
+			// process that builds the app again (a test) would repeat it.
+			c.HelpName = ""
+			if c.BashComplete == nil {
+				c.BashComplete = completer(c)
+			}
 			if len(c.Subcommands) > 0 && c.Action == nil {
 				c.Action = unknownSubcommand
 			}

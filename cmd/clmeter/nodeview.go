@@ -11,7 +11,7 @@ import (
 // side, the slow one flagged), shared by suite and report.
 var nodeViewFlags = []cli.Flag{
 	&cli.StringFlag{Name: "outlier-tolerance", Value: "5%", Usage: "with several devices, flag one whose figure is worse than the median of its peers of the same model by more than this (5%, 0.05; above 0) and outside its noise"},
-	&cli.BoolFlag{Name: "fail-on-outlier", Usage: "exit with status 6 when the node view flags a device (several devices)"},
+	&cli.BoolFlag{Name: "fail-on-outlier", Usage: "exit with status 6 when the node view flags a device (several devices; fleet view: across nodes)"},
 }
 
 // nodeViewOptions reads nodeViewFlags.

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/clmeter/clmeter/store"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -83,11 +84,11 @@ func init() {
 				defer st.Close()
 				added, err := st.AddPaths(c.Context, c.Args().Slice(), labels)
 				for _, a := range added {
-					what := fmt.Sprintf("added %d benchmark(s) as upload %d", a.Benchmarks, a.UploadID)
+					what := fmt.Sprintf("added %s as upload %d", units.Count(a.Benchmarks, "benchmark"), a.UploadID)
 					if a.Duplicate {
 						what = fmt.Sprintf("already stored as upload %d: nothing added", a.UploadID)
 					}
-					fmt.Fprintln(c.App.Writer, units.Escape(fmt.Sprintf("%s: %s (%s)", a.Source, what, store.LabelText(a.Labels))))
+					table.WriteWrapped(c.App.Writer, fmt.Sprintf("%s: %s (%s)", a.Source, what, store.LabelText(a.Labels)), table.Width(c.App.Writer), "", "    ")
 				}
 				if err != nil {
 					return err

@@ -1,5 +1,7 @@
-// Package doccheck checks the project's documentation habit: every package has
-// a package comment saying its one job, and every exported name is documented.
+// Package doccheck checks the project's documentation habits: every package
+// has a package comment saying its one job, every exported name is
+// documented, and no comment quotes a figure measured on one machine (those go
+// in docs/ with device and date: a comment gives the reason, not the figure).
 // Its test runs the check over the whole module as part of 'make test'.
 package doccheck
 
@@ -10,6 +12,7 @@ import (
 	"go/token"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -63,6 +66,7 @@ func Check(root string) ([]Problem, error) {
 			if af.Name.Name == "main" {
 				continue // a command documents its package; its names are not exported API
 			}
+			out = append(out, machineFigures(fset, af)...)
 			out = append(out, undocumented(fset, af)...)
 		}
 		if !hasPkgDoc {
@@ -71,6 +75,31 @@ func Check(root string) ([]Problem, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
 	return out, nil
+}
+
+// aMachine names one machine in a comment, and aFigure is a measured figure
+// (a number and a unit of time, rate, size or a percentage).
+var (
+	aMachine = regexp.MustCompile(`\b[0-9]+-core\b|\b(EPYC|Xeon|H100|H200|A100|GH200|MI250|MI300)\b`)
+	aFigure  = regexp.MustCompile(`[0-9](\.[0-9]+)? ?(ns|µs|us|ms|s|GB/s|MB/s|TB/s|GFLOP/s|TFLOP/s|KB|MB|GB|KiB|MiB|GiB|%)\b`)
+)
+
+// machineFigures lists the comment lines of f that give a figure of a named
+// machine (a line naming the machine and quoting a measured figure).
+func machineFigures(fset *token.FileSet, f *ast.File) []Problem {
+	var out []Problem
+	for _, g := range f.Comments {
+		for _, c := range g.List {
+			for i, l := range strings.Split(c.Text, "\n") {
+				if aMachine.MatchString(l) && aFigure.MatchString(l) {
+					pos := fset.Position(c.Slash)
+					pos.Line += i
+					out = append(out, Problem{pos, "a comment quotes one machine's figure (it goes in docs/, with device and date): " + strings.TrimSpace(l)})
+				}
+			}
+		}
+	}
+	return out
 }
 
 // undocumented lists the exported declarations of f without a doc comment.

@@ -100,9 +100,9 @@ func claimSpare(h *Home) *Worker {
 // ServeMain makes the calling goroutine's OS thread the first driver thread
 // and runs body on a goroutine of its own. Called from main, with the main
 // goroutine locked to the main thread by runtime.LockOSThread in an init
-// function, it gives the driver the thread a C program calls it from: on the
-// 2-core EPYC VM the same C launch loop ran back to back slower on a thread
-// of its own than on the main thread (docs/OWNCOST.md). Prepare runs on it at
+// function, it gives the driver the thread a C program calls it from: the
+// same C launch loop can run back to back slower on a thread of its own than
+// on the main thread (docs/OWNCOST.md has the figures). Prepare runs on it at
 // Start. The thread serves jobs until body returns, and ServeMain returns
 // then; a retired thread serves none after the job it was stuck in. A job
 // can outlive body (a hung driver): a body that must end the process then

@@ -3,6 +3,12 @@
 //   overlap  two text boxes overlap
 //   clipped  a text box leaves its SVG or its card (figure, .card)
 //   marks    a chart (svg.plot, svg.chart) has fewer than 2 data marks
+//   bars     a bar chart (in a figure.peaks or .bars) is one series of fewer
+//            than 3 bars
+//   units    a chart's time axis is in one unit, its texts or legend give
+//            times in another
+//   narrow   a plot takes less than 40% of its .plots container's width, or
+//            a row of plots but the last spans less than 85% of it
 //   wide     the page is wider than its viewport
 // A data mark is a drawn shape (circle, rect, path, polygon) in a colour that
 // is not grey: axes, grid lines and text are grey or black; bars, points and
@@ -77,22 +83,69 @@
         if (inter(a.r, b.r, 1.5)) problems.push({ kind: "overlap", what: "\"" + a.text + "\" overlaps \"" + b.text + "\"" });
       }
     }
+    // Plots use the page's width: every row of a .plots container but its
+    // last spans 85% of it or more, and each plot takes 40% of it or more.
+    document.querySelectorAll(".plots").forEach(function (box, k) {
+      var bw = box.getBoundingClientRect().width;
+      var rows = {}, ys = [];
+      Array.prototype.forEach.call(box.children, function (f) {
+        var r = f.getBoundingClientRect();
+        var y = Math.round(r.top);
+        if (!(y in rows)) { rows[y] = 0; ys.push(y); }
+        rows[y] += r.width;
+        if (bw > 0 && r.width < 0.4 * bw) {
+          problems.push({ kind: "narrow", what: "a plot of row " + k + " is " + Math.round(r.width) + " px of " + Math.round(bw) });
+        }
+      });
+      ys.slice(0, -1).forEach(function (y) {
+        if (bw > 0 && rows[y] < 0.85 * bw) {
+          problems.push({ kind: "narrow", what: "a row of plots " + k + " spans " + Math.round(rows[y]) + " of " + Math.round(bw) + " px" });
+        }
+      });
+    });
     var charts = document.querySelectorAll("svg.plot, svg.chart");
     var nmarks = [];
     charts.forEach(function (svg, k) {
-      var marks = 0;
+      var marks = 0, filled = 0;
+      var colours = {};
       svg.querySelectorAll("circle, rect, path, polygon, polyline, line").forEach(function (el) {
         if (el.closest("text, defs, clipPath")) return;
         var st = getComputedStyle(el);
         if (st.display === "none" || st.visibility === "hidden") return;
         var r = el.getBoundingClientRect();
         if (r.width === 0 && r.height === 0) return;
-        if (!grey(st.fill) && st.fill !== "none" || !grey(st.stroke) && st.stroke !== "none") marks++;
+        var fill = !grey(st.fill) && st.fill !== "none", stroke = !grey(st.stroke) && st.stroke !== "none";
+        if (fill || stroke) marks++;
+        if (fill) {
+          filled++; // a bar; lines (ceilings, axes) are strokes
+          colours[st.fill] = true;
+        }
       });
       nmarks.push(marks);
+      // The time unit of the axis, "(µs)", against the times the chart's
+      // texts and legend give ("median 45.4 µs").
+      var texts = [];
+      svg.querySelectorAll("text").forEach(function (t) { texts.push(t.textContent); });
+      var fig = svg.closest("figure");
+      if (fig) fig.querySelectorAll("ul.legend li").forEach(function (li) { texts.push(li.textContent); });
+      var axis = null, used = {};
+      texts.forEach(function (t) {
+        var a = t.match(/\((ns|µs|ms|s)\)/);
+        if (a) axis = a[1];
+        var re = /[0-9.]+\s?(ns|µs|ms|s)\b/g, m;
+        while ((m = re.exec(t))) used[m[1]] = true;
+      });
+      var others = Object.keys(used).filter(function (u) { return u !== axis; });
+      if (axis && others.length > 0) {
+        var t0 = svg.closest("figure,.card,section");
+        problems.push({ kind: "units", what: "chart " + k + " (" + (t0 ? describe(t0).slice(0, 50) : "?") + ") has an axis in " + axis + " and times in " + others.join(", ") });
+      }
+      var title = svg.closest("figure,.card,section");
+      var name = "chart " + k + " (" + (title ? describe(title).slice(0, 50) : "?") + ")";
       if (marks < 2) {
-        var title = svg.closest("figure,.card,section");
-        problems.push({ kind: "marks", what: "chart " + k + " (" + (title ? describe(title).slice(0, 50) : "?") + ") has " + marks + " data mark(s)" });
+        problems.push({ kind: "marks", what: name + " has " + marks + " data mark(s)" });
+      } else if (svg.closest("figure.peaks, figure.bars") && Object.keys(colours).length < 2 && filled < 3) {
+        problems.push({ kind: "bars", what: name + " is one series of " + filled + " bars: a table says it better" });
       }
     });
     var v = { texts: boxes.length, charts: charts.length, marks: nmarks, width: sw, viewport: vw, problems: problems };

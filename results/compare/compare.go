@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"golang.org/x/perf/benchmath"
@@ -18,6 +17,7 @@ import (
 	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/results/report"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -294,20 +294,48 @@ func (c *Comparison) header() []string {
 	return h
 }
 
-// WriteTable writes the comparison as an aligned table, then the geomean, the
-// unmatched benchmarks and the warnings.
-func (c *Comparison) WriteTable(w io.Writer) error {
+// WriteTable writes the comparison as a table fitted to the width of w (see
+// table.Width), then the geomean, the unmatched benchmarks and the warnings.
+func (c *Comparison) WriteTable(w io.Writer) error { return c.WriteTableWidth(w, table.Width(w)) }
+
+// WriteTableWidth is WriteTable fitted to width columns: a benchmark shows
+// the parameters its name does not (results.ParamTextBeyondName), one device
+// is named above the table, and the columns least needed (delta, n, the
+// medians) are left out first, with a line saying so.
+func (c *Comparison) WriteTableWidth(w io.Writer, width int) error {
 	ew := &report.ErrWriter{W: w}
-	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(c.header(), "\t"))
+	devs := map[string]bool{}
 	for _, p := range c.Pairs {
-		fmt.Fprintln(tw, strings.Join(c.cells(p), "\t"))
+		devs[p.Key.Device] = true
+	}
+	h := c.header()
+	t := table.New(table.Column{Header: h[0], Wrap: true}, table.Column{Header: h[1], Wrap: true},
+		table.Column{Header: h[2], Short: "old", Right: true, Drop: 3}, table.Column{Header: h[3], Short: "new", Right: true, Drop: 3},
+		table.Column{Header: h[4], Right: true}, table.Column{Header: h[5], Short: "CI", Right: true},
+		table.Column{Header: h[6], Right: true, Drop: 5}, table.Column{Header: "p", Right: true},
+		table.Column{Header: "n", Right: true, Drop: 4}, table.Column{Header: h[8]})
+	for _, p := range c.Pairs {
+		cells := c.cells(p)
+		cells[0] = p.Key.Name
+		if ps := results.ParamTextBeyondName(p.Key.Name, p.Key.Params); ps != "" {
+			cells[0] += " " + ps
+		}
+		if len(devs) == 1 {
+			cells[1] = ""
+		}
+		pv := strings.TrimPrefix(strings.TrimPrefix(pText(p.P), "p "), "= ")
+		t.Row(slices.Concat(cells[:7], []string{pv, fmt.Sprintf("%d+%d", len(p.Old), len(p.New)), cells[8]})...)
 	}
 	if len(c.Pairs) > 0 {
-		fmt.Fprintf(tw, "geomean\t\t\t\t%.3f\t\t%s\t\t\n", c.Geomean, pct(c.Geomean))
+		t.Row("geomean", "", "", "", fmt.Sprintf("%.3f", c.Geomean), "", pct(c.Geomean))
+		if len(devs) == 1 {
+			table.WriteWrapped(ew, "on "+units.Escape(c.Pairs[0].Key.Device), width, "", "  ")
+		}
+		t.Write(ew, width)
 	}
-	tw.Flush()
-	c.writeNotes(ew, "")
+	var notes strings.Builder
+	c.writeNotes(&notes, "")
+	io.WriteString(ew, table.FitEachLine(notes.String(), width))
 	return ew.Err
 }
 

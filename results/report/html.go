@@ -395,7 +395,7 @@ td.desc, ul.nodekey li, ul.notes li { overflow-wrap: anywhere; }
 td.flag { color: #b00020; font-weight: bold; }
 tr.geomean td { font-weight: bold; }
 .plots { display: flex; flex-wrap: wrap; gap: 1em; }
-figure { margin: 0; border: 1px solid #e5e7eb; border-radius: 4px; padding: 0.5em; width: 600px; box-sizing: border-box; }
+figure { margin: 0; border: 1px solid #e5e7eb; border-radius: 4px; padding: 0.5em; flex: 1 1 560px; max-width: 720px; box-sizing: border-box; }
 figure svg.plot { width: 100%; height: auto; display: block; }
 figcaption { font-size: 13px; color: #444; }
 figcaption .title { font-weight: 600; color: #222; display: block; margin-bottom: 0.2em; }

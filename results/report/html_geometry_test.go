@@ -64,7 +64,11 @@ func TestHTMLGeometry(t *testing.T) {
 }
 
 // TestPageCheckFinds shows the geometry check can fail: a page with
-// overlapping text, text outside its SVG, a one-mark chart and a wide table.
+// overlapping text, text outside its SVG, a one-mark chart, a bar chart of one
+// series of two bars (the compute chart of a quick run before it became no
+// chart), a time axis in ms beside a median in µs (the distributions' legend
+// before it followed the axis), a plot of a quarter of its row and a wide
+// table.
 func TestPageCheckFinds(t *testing.T) {
 	browser := pagecheck.Browser()
 	if browser == "" {
@@ -73,6 +77,11 @@ func TestPageCheckFinds(t *testing.T) {
 	page := `<!DOCTYPE html><html><body style="margin:0">
 <svg class="chart" width="200" height="100"><rect x="10" y="10" width="20" height="50" fill="#1f77b4"/>
 <text x="10" y="50">overlapping one</text><text x="14" y="52">overlapping two</text><text x="180" y="90">clipped label</text></svg>
+<figure class="peaks"><svg class="plot" width="200" height="100"><rect x="10" y="10" width="20" height="50" fill="#1f77b4"/>
+<rect x="40" y="20" width="20" height="40" fill="#1f77b4"/><line x1="0" y1="5" x2="200" y2="5" stroke="#d62728"/></svg></figure>
+<figure><svg class="plot" width="300" height="100"><circle cx="10" cy="10" r="3" fill="#1f77b4"/><circle cx="30" cy="30" r="3" fill="#1f77b4"/>
+<text x="100" y="20">time (ms)</text><text x="100" y="60">median 45.4 µs</text></svg></figure>
+<div class="plots" style="display:flex"><figure style="width:200px;margin:0"></figure></div>
 <table><tr><td style="white-space:nowrap">` + strings.Repeat("wide ", 600) + `</td></tr></table></body></html>`
 	srv := pagecheck.ServeHTML([]byte(page))
 	defer srv.Close()
@@ -84,7 +93,7 @@ func TestPageCheckFinds(t *testing.T) {
 	for _, p := range v.Problems {
 		kinds[p.Kind] = true
 	}
-	for _, k := range []string{"overlap", "clipped", "marks", "wide"} {
+	for _, k := range []string{"overlap", "clipped", "marks", "bars", "units", "narrow", "wide"} {
 		if !kinds[k] {
 			t.Errorf("no %q problem found in %+v", k, v.Problems)
 		}

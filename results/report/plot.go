@@ -7,7 +7,9 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -76,6 +78,12 @@ func timeUnit(max float64) (div float64, name string) {
 	return 1, "ns"
 }
 
+// inUnit writes a time in the unit of its axis (timeUnit's div and name), to
+// four significant digits: the legend reads in the axis's unit.
+func inUnit(d time.Duration, div float64, unit string) string {
+	return strconv.FormatFloat(float64(d)/div, 'g', 4, 64) + " " + unit
+}
+
 // hline is a horizontal line across [x0, x1] at y.
 func hline(x0, x1, y float64, c color.Color, dashes []vg.Length) (*plotter.Line, error) {
 	l, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
@@ -137,9 +145,9 @@ func DistributionPlot(row Row) ([]byte, error) {
 		c      color.Color
 		dashes []vg.Length
 	}{
-		{"min " + FormatDuration(s.Min), float64(s.Min), color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}, []vg.Length{vg.Points(2), vg.Points(2)}},
-		{"median " + FormatDuration(s.Median), float64(s.Median), color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}, nil},
-		{"mean " + FormatDuration(s.Mean), float64(s.Mean), color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}, []vg.Length{vg.Points(6), vg.Points(3)}},
+		{"min " + inUnit(s.Min, div, unit), float64(s.Min), color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff}, []vg.Length{vg.Points(2), vg.Points(2)}},
+		{"median " + inUnit(s.Median, div, unit), float64(s.Median), color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}, nil},
+		{"mean " + inUnit(s.Mean, div, unit), float64(s.Mean), color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff}, []vg.Length{vg.Points(6), vg.Points(3)}},
 	}
 	for _, l := range lines {
 		ln, err := hline(-0.45, 0.45, l.v/div, l.c, l.dashes)

@@ -71,8 +71,9 @@ func PeakCharts(rows []Row, figs []FigureRow, label func(device, where string) s
 		c := &PeakChart{Device: k.dev, Source: k.src, What: k.what, Unit: k.unit}
 		c.fill(points[k])
 		c.addCeilings(k, figs, label)
-		// One bar is no chart: the figure is in the table.
-		if c.bars() >= 2 {
+		// One bar is no chart, nor is one series of two: the figures are
+		// in the table, which says them better.
+		if b := c.bars(); b >= 3 || b == 2 && c.seriesWithBars() >= 2 {
 			out = append(out, *c)
 		}
 	}
@@ -205,6 +206,17 @@ func (c *PeakChart) bars() int {
 			if r > 0 {
 				n++
 			}
+		}
+	}
+	return n
+}
+
+// seriesWithBars counts the chart's series that have a bar with a rate.
+func (c *PeakChart) seriesWithBars() int {
+	n := 0
+	for _, s := range c.Series {
+		if slices.ContainsFunc(s.Rates, func(r float64) bool { return r > 0 }) {
+			n++
 		}
 	}
 	return n

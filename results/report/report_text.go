@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -87,8 +88,7 @@ func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 		table.Column{Header: "min", Right: true, Drop: 5},
 		table.Column{Header: "mean", Right: true, Drop: 6},
 		table.Column{Header: "CV", Right: true, Drop: 1},
-		table.Column{Header: "bandwidth", Wrap: true},
-		table.Column{Header: "compute", Wrap: true},
+		table.Column{Header: "throughput", Wrap: true},
 		table.Column{Header: "bound", Wrap: true, Drop: 4},
 		table.Column{Header: "notes", Wrap: true},
 	)
@@ -105,6 +105,7 @@ func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 		prev := ""
 		for _, row := range r.Rows {
 			c := r.cells(row)
+			c[1] = results.ParamsBeyondName(row.Bench)
 			if len(devs) == 1 {
 				c[2] = ""
 			}
@@ -118,14 +119,14 @@ func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 				ids = append(ids, t.Note(BenchLabel(row.Key)+": "+ws))
 			}
 			c[len(c)-1] = table.Refs(ids)
-			t.Row(c...)
+			t.Row(throughputCell(c)...)
 		}
 		for _, g := range r.Geomeans {
 			c := r.geomeanCells(g)
 			if len(devs) == 1 {
 				c[2] = ""
 			}
-			t.Row(c...)
+			t.Row(throughputCell(c)...)
 		}
 	}
 	if len(r.Failed) > 0 {
@@ -147,6 +148,18 @@ func (r *Report) WriteTableWidth(w io.Writer, width int) error {
 		ft.Write(ew, width)
 	}
 	return ew.Err
+}
+
+// throughputCell joins the bandwidth and compute cells of tableColumns into
+// the text table's one throughput cell.
+func throughputCell(c []string) []string {
+	var rates []string
+	for _, s := range c[9:11] {
+		if s != "" && s != "-" {
+			rates = append(rates, s)
+		}
+	}
+	return slices.Concat(c[:9], []string{strings.Join(rates, ", ")}, c[11:])
 }
 
 // BenchLabel names a benchmark for people: its name and parameters.

@@ -288,7 +288,7 @@ func rooflineNote(c RooflineChart) string {
 		}
 	}
 	if c.Unplaced > 0 {
-		parts = append(parts, fmt.Sprintf("%d benchmark(s) without both bytes and operations are not drawn (their verdicts are in the table)", c.Unplaced))
+		parts = append(parts, fmt.Sprintf("%s without both bytes and operations not drawn (their verdicts are in the table)", units.Count(c.Unplaced, "benchmark")))
 	}
 	return strings.Join(parts, "; ")
 }

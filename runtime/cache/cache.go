@@ -129,8 +129,8 @@ func warmCodecs() {
 	// CRC's three-way hardware loop, so that a hit is not the first to run
 	// its code (the CRC-32C's tables alone cost a first use about 20 µs).
 	// What is left of a hit's check in a fresh process is the entry's bytes
-	// coming from memory: the first CRC over a just-read 64 KB entry took
-	// 58 µs on the 2-core VM, a second one 2.6 µs.
+	// coming from memory: the first CRC over a just-read entry costs many times
+	// a second one (docs/OWNCOST.md has the figures).
 	payload := make([]byte, 8<<10)
 	hb := []byte("{}")
 	e := append(append([]byte(sealedLine(h.Key, hb, h.Driver, h.Kernels, payload)), "{}\n"...), payload...)

@@ -21,7 +21,8 @@ type Policy struct {
 	On bool `json:"on"`
 	// Stores says what an entry holds.
 	Stores string `json:"stores"`
-	// Why gives the reason, with the figures measured.
+	// Why gives the reason; the figures measured are in docs/CACHE.md, with
+	// device and date (figures from one machine never go in code or help).
 	Why string `json:"why"`
 }
 
@@ -41,17 +42,17 @@ func PolicyFor(family string, env []string) Policy {
 	case driverPoCL:
 		return Policy{Family: family, On: true,
 			Stores: "PoCL's binary read after the work: the program's IR, its kernels' metadata, each kernel's generic work-group function and the specialised ones the run's launches compiled",
-			Why: "a hit skips PoCL's build and its first launch's compile: with both caches warm the time to first result is 1.15-1.34x shorter than with PoCL's cache alone (builds of 7-23 ms against 64-67 ms on a 2-core EPYC); " +
-				"a miss pays 0.12-0.17 s a kernel once, after the work, to compile what PoCL's binary holds"}
+			Why: "a hit skips PoCL's build and its first launch's compile, so the first result comes sooner than with PoCL's cache alone; " +
+				"a miss pays once, after the work, to compile what PoCL's binary holds (docs/CACHE.md gives the figures measured, with device and date)"}
 	case driverNVIDIA:
 		if envValue(env, "CUDA_CACHE_DISABLE") == "1" {
 			return Policy{Family: family, On: true,
 				Stores: "the driver's binary (PTX)",
-				Why:    "CUDA_CACHE_DISABLE=1 turns the driver's cache off, so clmeter's PTX saves the front end (1.8x build on an H200); unset it: the driver's cache saves far more (209x build) and context creation takes 1.3-1.7 s without it"}
+				Why:    "CUDA_CACHE_DISABLE=1 turns the driver's cache off, so clmeter's PTX saves the front end; unset it: the driver's cache saves far more, and context creation is far slower without it (docs/CACHE.md gives the figures measured, with device and date)"}
 		}
 		return Policy{Family: family, On: false,
 			Stores: "nothing by default (CLMETER_CACHE=1: the driver's binary, PTX)",
-			Why:    "the driver's cache (on by default) already skips the compile to machine code; a hit from PTX alone still compiles (1074 ms for 32 kernels on an H200), and with both warm clmeter's cache adds nothing (172 vs 168 ms, 161 vs 163 ms time to first result)"}
+			Why:    "the driver's cache (on by default) already skips the compile to machine code; a hit from PTX alone still compiles, and with both warm clmeter's cache adds nothing measurable (docs/CACHE.md gives the figures measured, with device and date)"}
 	}
 	name := family
 	if name == "" {

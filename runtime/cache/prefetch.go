@@ -58,9 +58,9 @@ type prefetched struct {
 
 // Prefetch starts BuildProgram's lookup of src built with options on d on
 // another goroutine (runtime.Device.PrefetchProgram calls it before the
-// device's context is made): in a fresh process on the NVIDIA H100 a hit's
-// key, read and checks took about 100 µs of a 3.3 ms build, time the process
-// otherwise spends waiting for the driver to make the context.
+// device's context is made): a hit's key, read and checks then run in time
+// the process otherwise spends waiting for the driver to make the context
+// (docs/OWNCOST.md has the figures).
 // The next BuildProgram on d takes it when its arguments are the same and
 // waits for it if it is still running; the lookups of d it does not take are
 // dropped. Where the policy leaves the cache off for d it does nothing.

@@ -30,9 +30,9 @@ func readEntry(path string) (entryFile, error) {
 	}
 	// Entries are renamed into place whole: the open file does not change.
 	// The buffer's fresh pages are backed in one call, not one fault a page
-	// as the read fills them: a 64 KiB entry's read took 16 faults in a
-	// fresh process on the 2-core VM, 10-20 µs each, where backing a page in
-	// one call costs under 1 µs.
+	// as the read fills them: on a VM that backs guest memory on first
+	// touch each fault costs far more than backing the page in one call
+	// (docs/OWNCOST.md has the figures).
 	b := make([]byte, st.Size)
 	runtime.Populate(b)
 	for n := 0; n < len(b); {

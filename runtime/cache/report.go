@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/clmeter/clmeter/runtime"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -148,32 +149,51 @@ func shortKey(k string) string {
 	return k
 }
 
-// writeEntryTable writes es as a table, with each one's status when
-// withStatus (verify).
+// writeEntryTable writes es as a table per device, each device named above
+// its table, fitted to the width of w (table.Width), with each one's status
+// when withStatus (verify).
 func writeEntryTable(w io.Writer, es []Entry, withStatus bool) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	head := "KEY\tDEVICE\tSOURCE\tSIZE\tLAST USED"
-	if withStatus {
-		head += "\tSTATUS"
-	}
-	fmt.Fprintln(tw, head)
-	now := time.Now()
+	var order []string
+	byDev := map[string][]Entry{}
 	for _, e := range es {
-		dev, src := "?", "?"
+		dev := "?"
 		if e.Header != nil {
-			dev, src = e.Header.Device, e.Header.Source
+			dev = e.Header.Device
 		}
-		line := fmt.Sprintf("%s\t%s\t%s\t%s\t%s ago", shortKey(e.Key), dev, src, units.Bytes(e.Size), now.Sub(e.Used).Round(time.Second))
+		if _, ok := byDev[dev]; !ok {
+			order = append(order, dev)
+		}
+		byDev[dev] = append(byDev[dev], e)
+	}
+	width := table.Width(w)
+	now := time.Now()
+	for i, dev := range order {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		table.WriteWrapped(w, "on "+dev, width, "", "  ")
+		cols := []table.Column{{Header: "KEY"}, {Header: "SOURCE", Wrap: true},
+			{Header: "SIZE", Right: true}, {Header: "LAST USED", Short: "USED", Right: true, Drop: 1}}
 		if withStatus {
+			cols = append(cols, table.Column{Header: "STATUS", Wrap: true})
+		}
+		t := table.New(cols...)
+		for _, e := range byDev[dev] {
+			src := "?"
+			if e.Header != nil {
+				src = e.Header.Source
+			}
 			st := "ok"
 			if e.Err != nil {
 				st = "removed: " + e.Err.Error()
 			}
-			line += "\t" + st
+			t.Row(shortKey(e.Key), src, units.Bytes(e.Size), now.Sub(e.Used).Round(time.Second).String()+" ago", st)
 		}
-		fmt.Fprintln(tw, line)
+		if err := t.Write(w, width); err != nil {
+			return err
+		}
 	}
-	return tw.Flush()
+	return nil
 }
 
 // WriteAdvice prints what each binary cache saves on a device: clmeter's

@@ -133,9 +133,9 @@ func fileSize(fd int) int64 {
 
 // PrepareStderrCapture makes the file of a build's stderr capture now, so that
 // the first build does not: the runtime calls it on another goroutine while a
-// device's context is made. In a fresh process the file's creation (a memfd
-// and two fcntl calls) took 13-20 µs on a 2-core VM, on the first build's
-// path before.
+// device's context is made. The file's creation (a memfd and two fcntl
+// calls) was on the first build's path before (docs/OWNCOST.md has the
+// figures).
 func PrepareStderrCapture() {
 	capture.mu.Lock()
 	defer capture.mu.Unlock()

@@ -198,7 +198,12 @@ func parseFile(path string, data []byte, maxConfigs int64) (*Kernel, error) {
 		}
 		return nil, fileError(path, err)
 	}
+	// Paths in the file are relative to its real folder: through a symbolic
+	// link, "../" climbs from where the file is, not from the link.
 	dir := filepath.Dir(path)
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		dir = filepath.Dir(real)
+	}
 	rel := func(p string) string {
 		if filepath.IsAbs(p) {
 			return p

@@ -354,3 +354,26 @@ func TestExpandOptions(t *testing.T) {
 		t.Error("Check passed an option naming no axis")
 	}
 }
+
+// TestSpecPathsFromRealFolder: a spec reached through a symbolic link to its
+// folder finds "../../kernels/k.cl" from the folder it really is in.
+func TestSpecPathsFromRealFolder(t *testing.T) {
+	tmp := t.TempDir()
+	repo := filepath.Join(tmp, "repo")
+	os.MkdirAll(filepath.Join(repo, "kernels"), 0o755)
+	os.MkdirAll(filepath.Join(repo, "examples", "sub"), 0o755)
+	os.WriteFile(filepath.Join(repo, "kernels", "k.cl"), []byte("kernel void k(global float *x) { x[0] = 1; }\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "examples", "sub", "s.yaml"), []byte("source: ../../kernels/k.cl\nkernel: k\nglobal: 1\nargs: [\"buffer:float:1\"]\n"), 0o644)
+	other := filepath.Join(tmp, "other")
+	os.MkdirAll(other, 0o755)
+	if err := os.Symlink(filepath.Join(repo, "examples"), filepath.Join(other, "examples")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	k, err := LoadFileUnchecked(filepath.Join(other, "examples", "sub", "s.yaml"))
+	if err != nil {
+		t.Fatalf("through the link: %v", err)
+	}
+	if !strings.Contains(k.Source, "kernel void k") {
+		t.Errorf("source %s read as %q", k.SourcePath, k.Source)
+	}
+}
