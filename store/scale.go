@@ -8,14 +8,14 @@ import (
 
 // scaleSQL is migration 4: what reading one fleet run or one device's
 // history out of millions of results needs (docs/STORE.md, "Scale").
-//   - results_failed: the results that kept no figure, by upload; partial
-//     (only those rows), so it costs a write only for a failed benchmark.
-//     FleetTasks counts each upload's failures through it instead of
-//     visiting every result of the run.
+//   - results_failed: the failed results (a record with an error), by
+//     upload; partial (only those rows), so it costs a write only for a
+//     failed benchmark. FleetTasks counts each upload's failures through it
+//     instead of visiting every result of the run.
 //   - results_device_index: the (device row, index) pairs, for
 //     devicePairs' loose index scan instead of a pass over every result.
 const scaleSQL = `
-CREATE INDEX results_failed ON results (upload_id) WHERE ok = 0;
+CREATE INDEX results_failed ON results (upload_id) WHERE error <> '';
 CREATE INDEX results_device_index ON results (device_id, device_index);
 `
 

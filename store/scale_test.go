@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -128,16 +127,18 @@ func benchScaleFleet(b *testing.B, d Dialect) {
 	timeQuery(b, scaleFleetQuery(openScale(b, loc), p))
 }
 
-// benchScaleHistory: 'clmeter history triad --device UUID', the store's
-// part: one benchmark name (its parameter sets) on one GPU, across its two
-// drivers and every run.
-func benchScaleHistory(b *testing.B, d Dialect) {
+// benchScaleHistory: 'clmeter history triad --device-key UUID' (or
+// --device UUID: byDevice), the store's part: one benchmark name (its
+// parameter sets) on one GPU, across its two drivers and every run.
+func benchScaleHistory(b *testing.B, d Dialect, byDevice bool) {
 	loc, p := scaleStore(b, d)
-	timeQuery(b, scaleHistoryQuery(openScale(b, loc), p))
+	timeQuery(b, scaleHistoryQuery(openScale(b, loc), p, byDevice))
 }
 
 // scaleFleetQuery reads the middle run of p's fleet as the fleet view
-// does and checks that it is whole.
+// (fleetview.Build) does, FleetTasks then FleetResults (every result of
+// the run's latest attempts, samples included), and checks that it is
+// whole.
 func scaleFleetQuery(st *Store, p storetest.FleetPlan) func() (int, error) {
 	run := p.RunID(p.Runs / 2)
 	return func() (int, error) {
@@ -145,20 +146,26 @@ func scaleFleetQuery(st *Store, p storetest.FleetPlan) func() (int, error) {
 		if err != nil || len(tasks) != p.Devices {
 			return 0, fmt.Errorf("%d tasks of %d devices: %v", len(tasks), p.Devices, err)
 		}
-		rows, err := fleetRunResults(context.Background(), st, run)
-		if err == nil && rows != p.Devices*p.Benchmarks {
-			err = fmt.Errorf("%d results, want %d", rows, p.Devices*p.Benchmarks)
+		res, err := st.FleetResults(context.Background(), tasks)
+		if err == nil && len(res) != p.Devices*p.Benchmarks {
+			err = fmt.Errorf("%d results, want %d", len(res), p.Devices*p.Benchmarks)
 		}
-		return rows, err
+		return len(res), err
 	}
 }
 
-// scaleHistoryQuery reads the history of "triad" on one GPU of p's fleet
-// by its UUID and checks that every run is there.
-func scaleHistoryQuery(st *Store, p storetest.FleetPlan) func() (int, error) {
+// scaleHistoryQuery reads the history of "triad" on one GPU of p's fleet,
+// by its key's UUID as the fleet view's history commands do
+// (--device-key), or by --device's grammar (byDevice), and checks that
+// every run is there in its two drivers' series.
+func scaleHistoryQuery(st *Store, p storetest.FleetPlan, byDevice bool) func() (int, error) {
 	uuid := p.Device(min(5, p.Devices-1), 0).UUID
+	f := Filter{Pattern: "triad", DeviceKey: uuid}
+	if byDevice {
+		f = Filter{Pattern: "triad", Device: uuid}
+	}
 	return func() (int, error) {
-		h, err := st.History(context.Background(), Filter{Pattern: "triad", Device: uuid})
+		h, err := st.History(context.Background(), f)
 		n := 0
 		for _, s := range h {
 			n += len(s.Points)
@@ -181,8 +188,11 @@ func openScale(b *testing.B, loc string) *Store {
 
 func BenchmarkScaleFleetRunSQLite(b *testing.B)   { benchScaleFleet(b, SQLite) }
 func BenchmarkScaleFleetRunPostgres(b *testing.B) { benchScaleFleet(b, Postgres) }
-func BenchmarkScaleHistorySQLite(b *testing.B)    { benchScaleHistory(b, SQLite) }
-func BenchmarkScaleHistoryPostgres(b *testing.B)  { benchScaleHistory(b, Postgres) }
+func BenchmarkScaleHistorySQLite(b *testing.B)    { benchScaleHistory(b, SQLite, false) }
+func BenchmarkScaleHistoryPostgres(b *testing.B)  { benchScaleHistory(b, Postgres, false) }
+
+func BenchmarkScaleHistoryDeviceSQLite(b *testing.B)   { benchScaleHistory(b, SQLite, true) }
+func BenchmarkScaleHistoryDevicePostgres(b *testing.B) { benchScaleHistory(b, Postgres, true) }
 
 // BenchmarkScaleAddPostgres: one more fleet run (every node's file) added
 // through Add by 8 concurrent writers into the PostgreSQL fixture; reports
@@ -227,30 +237,6 @@ func BenchmarkScaleAddPostgres(b *testing.B) {
 	b.ReportMetric(float64(stored)/elapsed.Seconds(), "results/s")
 	b.ReportMetric(float64(client)/1e3/float64(stored), "client-cpu-µs/result")
 	b.ReportMetric(float64(server)/1e3/float64(stored), "server-cpu-µs/result")
-}
-
-// fleetRunResults reads what the fleet view compares: every result of the
-// uploads of fleet run run, with its device key, and returns how many.
-func fleetRunResults(ctx context.Context, st *Store, run string) (int, error) {
-	rows, err := st.db.QueryContext(ctx, st.q(`SELECT r.upload_id, r.device_key, r.device_id, r.name, r.params, r.ok,
-		r.median_ns, r.ci_low_ns, r.ci_high_ns FROM results r
-		WHERE r.upload_id IN (SELECT upload_id FROM fleet_tasks WHERE run = ?)`), run)
-	if err != nil {
-		return 0, err
-	}
-	defer rows.Close()
-	n := 0
-	for rows.Next() {
-		var up, dev int64
-		var key, name, params string
-		var ok int
-		var med, lo, hi sql.NullInt64
-		if err := rows.Scan(&up, &key, &dev, &name, &params, &ok, &med, &lo, &hi); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, rows.Err()
 }
 
 // addConcurrently adds files through Add from writers goroutines.
@@ -298,7 +284,8 @@ func TestScaleSmoke(t *testing.T) {
 			if err := bulkLoadPlan(ctx, st, p, 0, p.Runs); err != nil {
 				t.Fatal(err)
 			}
-			for name, q := range map[string]func() (int, error){"fleet": scaleFleetQuery(st, p), "history": scaleHistoryQuery(st, p)} {
+			for name, q := range map[string]func() (int, error){"fleet": scaleFleetQuery(st, p), "history": scaleHistoryQuery(st, p, false),
+				"history --device": scaleHistoryQuery(st, p, true)} {
 				if n, err := q(); err != nil {
 					t.Errorf("%s: %v", name, err)
 				} else {
@@ -313,8 +300,13 @@ func TestScaleSmoke(t *testing.T) {
 				t.Fatal(err)
 			}
 			p.Runs++
-			if n, err := fleetRunResults(ctx, st, p.RunID(p.Runs-1)); err != nil || n != p.Devices*p.Benchmarks {
-				t.Errorf("the run added by 8 writers: %d results, want %d: %v", n, p.Devices*p.Benchmarks, err)
+			tasks, err := st.FleetTasks(ctx, p.RunID(p.Runs-1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res, err := st.FleetResults(ctx, tasks); err != nil || len(tasks) != p.Devices || len(res) != p.Devices*p.Benchmarks {
+				t.Errorf("the run added by 8 writers: %d tasks, %d results, want %d and %d: %v", len(tasks), len(res), p.Devices,
+					p.Devices*p.Benchmarks, err)
 			}
 			var total int
 			st.db.QueryRow("SELECT COUNT(*) FROM results").Scan(&total)
