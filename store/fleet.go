@@ -222,8 +222,14 @@ func MissingShards(tasks []FleetTask) []int {
 // notSuperseded keeps a result unless its upload is a fleet task's attempt
 // that a later attempt of the same slot replaces (FleetTask.Slot, and
 // markLatest's order: attempt, start, upload): a retried task counts once.
+// One NOT EXISTS per kind of slot (a shard; a node's device), so that each
+// finds the later attempts by an index (fleet_tasks_run; fleet_tasks_node)
+// rather than among every task of the run.
 const notSuperseded = `NOT EXISTS (SELECT 1 FROM fleet_tasks f JOIN fleet_tasks g ON g.run = f.run AND g.shards = f.shards
-	AND ((f.shards > 0 AND g.shard = f.shard) OR (f.shards = 0 AND g.node = f.node AND g.device_key = f.device_key))
-	AND (g.attempt > f.attempt OR (g.attempt = f.attempt AND (g.created_ns > f.created_ns
-		OR (g.created_ns = f.created_ns AND g.upload_id > f.upload_id))))
-	WHERE f.upload_id = r.upload_id)`
+	AND g.shard = f.shard AND ` + laterAttempt + ` WHERE f.upload_id = r.upload_id AND f.shards > 0)
+	AND NOT EXISTS (SELECT 1 FROM fleet_tasks f JOIN fleet_tasks g ON g.run = f.run AND g.node = f.node
+	AND g.device_key = f.device_key AND g.shards = 0 AND ` + laterAttempt + ` WHERE f.upload_id = r.upload_id AND f.shards = 0)`
+
+// laterAttempt holds when task g is a later attempt than task f.
+const laterAttempt = `(g.attempt > f.attempt OR (g.attempt = f.attempt AND (g.created_ns > f.created_ns
+	OR (g.created_ns = f.created_ns AND g.upload_id > f.upload_id))))`

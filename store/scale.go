@@ -14,9 +14,13 @@ import (
 //     instead of visiting every result of the run.
 //   - results_device_index: the (device row, index) pairs, for
 //     devicePairs' loose index scan instead of a pass over every result.
+//   - fleet_tasks_node: a run's tasks by node and device, for the later
+//     attempts of a node's device that history's notSuperseded looks for
+//     (a shard's are found through fleet_tasks_run).
 const scaleSQL = `
 CREATE INDEX results_failed ON results (upload_id) WHERE error <> '';
 CREATE INDEX results_device_index ON results (device_id, device_index);
+CREATE INDEX fleet_tasks_node ON fleet_tasks (run, node, device_key, attempt, created_ns);
 `
 
 // pairsSQL is storedPairs' query.

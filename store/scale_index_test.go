@@ -5,7 +5,9 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
+	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/store/storetest"
 )
 
@@ -56,4 +58,44 @@ func TestStoredPairsIsDistinct(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHistoryLatestAttemptPerNode: a retried per-node task (no shards) is
+// one run in history, its latest attempt; another node's task stays.
+func TestHistoryLatestAttemptPerNode(t *testing.T) {
+	stores(t, func(t *testing.T, loc string) {
+		ctx := context.Background()
+		s := open(t, loc)
+		dev := storetest.Devices[2]
+		dev.UUID = "0badcafe-0000-4000-8000-000000000001"
+		dev.Key, _ = results.DeviceKey(dev)
+		other := dev
+		other.UUID = "0badcafe-0000-4000-8000-000000000002"
+		other.Key, _ = results.DeviceKey(other)
+		var want []int64
+		for i, f := range []*results.File{fleetFile(0, 0, 0, "n1", day0, dev), fleetFile(0, 0, 1, "n1", day0.Add(time.Minute), dev),
+			fleetFile(0, 0, 0, "n2", day0.Add(2*time.Minute), other)} {
+			a, err := s.Add(ctx, f, "f.json", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i > 0 {
+				want = append(want, a.UploadID)
+			}
+		}
+		series, err := s.History(ctx, Filter{Pattern: storetest.Suite(2)[0].Name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int64
+		for _, se := range series {
+			for _, p := range se.Points {
+				got = append(got, p.UploadID)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, want) {
+			t.Errorf("uploads in history %v, want %v (node n1's first attempt left out)", got, want)
+		}
+	})
 }
