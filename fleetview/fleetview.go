@@ -264,30 +264,30 @@ func (v *View) matrix(res []store.FleetResult, tol float64) error {
 	slices.SortStableFunc(res, func(a, b store.FleetResult) int {
 		return cmp.Or(strings.Compare(nodeName(a.Task), nodeName(b.Task)), strings.Compare(a.Task.DeviceKey, b.Task.DeviceKey))
 	})
-	bs := make([]results.Benchmark, len(res))
+	bs := make([]peers.Record, len(res))
 	cols := map[string]Column{}
 	var order []string
 	used := map[string]bool{}
 	colOf := make([]string, len(res))
 	for i, r := range res {
-		bs[i] = r.Benchmark
+		bs[i] = peers.Record{Name: r.Name, Params: r.Params, Device: r.Device, Measurement: r.Measurement, Error: r.Error}
 		node := nodeName(r.Task)
 		// Node and device: two logical nodes of one host (one device key)
 		// are two columns.
 		colOf[i] = node + "\x00" + r.Task.DeviceKey
 		if _, ok := cols[colOf[i]]; !ok {
-			key := r.Benchmark.Device.SeriesKey()
-			label := node + "/" + shortKey(r.Benchmark.Device)
+			key := r.Device.SeriesKey()
+			label := node + "/" + shortKey(r.Device)
 			for n := 2; used[label]; n++ { // two UUIDs of the same first 8 digits
-				label = fmt.Sprintf("%s/%s#%d", node, shortKey(r.Benchmark.Device), n)
+				label = fmt.Sprintf("%s/%s#%d", node, shortKey(r.Device), n)
 			}
 			used[label] = true
 			cols[colOf[i]] = Column{Label: label, Node: node, DeviceKey: key,
-				Model: results.DeviceLabel(r.Benchmark.Device), History: historyCommand(key)}
+				Model: results.DeviceLabel(r.Device), History: historyCommand(key)}
 			order = append(order, colOf[i])
 		}
 	}
-	m, err := peers.BuildColumns(bs, tol, func(i int) (string, string) { return colOf[i], cols[colOf[i]].Label })
+	m, err := peers.BuildRecords(bs, tol, func(i int) (string, string) { return colOf[i], cols[colOf[i]].Label })
 	if err != nil {
 		return fail.With(fail.Usage, fmt.Errorf("--outlier-tolerance: %w", err))
 	}

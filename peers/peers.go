@@ -43,6 +43,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/clmeter/clmeter/measure"
 	"github.com/clmeter/clmeter/results"
 )
 
@@ -182,6 +183,32 @@ func Build(bs []results.Benchmark, tol float64) (*View, error) {
 // "d1" ... Devices are still peers by model, and a Device's Key stays its
 // device's key.
 func BuildColumns(bs []results.Benchmark, tol float64, column func(i int) (key, label string)) (*View, error) {
+	rs := make([]Record, len(bs))
+	for i := range bs {
+		rs[i] = RecordOf(&bs[i])
+	}
+	return BuildRecords(rs, tol, column)
+}
+
+// A Record is what the outlier rule reads of one benchmark: its name and
+// parameters, device, measured figures and error. A store's results rows
+// hold it without the benchmark's body or samples.
+type Record struct {
+	Name, Params string
+	Device       results.DeviceInfo
+	// Measurement's Summary (N, Median, CI), Throughput and Valid are read;
+	// nil for a record without a figure.
+	Measurement *measure.Result
+	Error       string
+}
+
+// RecordOf is b's record: Params is results.ParamString(b).
+func RecordOf(b *results.Benchmark) Record {
+	return Record{Name: b.Name, Params: results.ParamString(b), Device: b.Device, Measurement: b.Measurement, Error: b.Error}
+}
+
+// BuildRecords is BuildColumns over records.
+func BuildRecords(bs []Record, tol float64, column func(i int) (key, label string)) (*View, error) {
 	if err := CheckTolerance(tol); err != nil {
 		return nil, err
 	}
@@ -202,7 +229,7 @@ func BuildColumns(bs []results.Benchmark, tol float64, column func(i int) (key, 
 			unsampled++
 			continue
 		}
-		k := rowKey{b.Name, results.ParamString(b)}
+		k := rowKey{b.Name, b.Params}
 		f := figureOf(b)
 		r, ok := rows[k]
 		if !ok {
@@ -265,17 +292,17 @@ type figure struct {
 // figureOf takes b's figure: its throughput (bytes, else operations a
 // second at the median time), else the median time; the interval of the
 // median time carried over (a throughput's bounds are the time's, swapped).
-func figureOf(b *results.Benchmark) figure {
+func figureOf(b *Record) figure {
 	m := b.Measurement
 	if m == nil { // failed before a sample (Build keeps no other)
 		return figure{why: "failed: " + b.Error}
 	}
 	s := m.Summary
 	f := figure{unit: "ns", value: float64(s.Median), low: float64(s.CI95Low), high: float64(s.CI95High)}
-	if t := m.Throughput; t != nil && (t.BytesPerLaunch > 0 || t.OpsPerLaunch > 0) {
+	if t := m.Throughput; t != nil && (t.GBPerSecond > 0 || t.GOpsPerSecond > 0) {
 		f.higher = true
 		f.unit, f.value = "GB/s", t.GBPerSecond
-		if t.BytesPerLaunch <= 0 {
+		if t.GBPerSecond <= 0 {
 			f.unit, f.value = "G"+cmpOr(t.OpsUnit, "op")+"/s", t.GOpsPerSecond
 		}
 		f.low, f.high = 0, 0
@@ -287,7 +314,7 @@ func figureOf(b *results.Benchmark) figure {
 	switch {
 	case b.Error != "":
 		f.why = "failed: " + b.Error
-	case !b.HasFigure():
+	case len(m.Samples) == 0 && m.Summary.N == 0:
 		f.why = "no samples"
 	case m.Valid != nil && !*m.Valid:
 		f.why = "failed validation"
