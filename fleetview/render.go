@@ -78,7 +78,7 @@ var nodeHeads = []string{"NODE", "HOST", "DEVICES", "SHARDS", "FAILED"}
 // benchmarks by node and device (several tables when the columns do not
 // fit side by side) and the history command of each column.
 func (v *View) WriteTable(w io.Writer, width int) error {
-	ew := &errWriter{w: w}
+	ew := &table.ErrWriter{W: w}
 	table.WriteWrapped(ew, v.Headline(), width, "", "  ")
 	fmt.Fprintln(ew)
 	st := table.New(table.Column{Header: slotHeads[0], Wrap: true}, table.Column{Header: slotHeads[1]}, table.Column{Header: slotHeads[2]},
@@ -110,7 +110,7 @@ func (v *View) WriteTable(w io.Writer, width int) error {
 		return err
 	}
 	v.writeHistory(ew, width)
-	return ew.err
+	return ew.Err
 }
 
 // writeHistory writes the command that shows each column's device across
@@ -130,7 +130,7 @@ func (v *View) writeHistory(w io.Writer, width int) {
 // headline, the slots' and nodes' tables, the rerun commands, the matrix
 // (peers.View.WriteMarkdown) and the history commands.
 func (v *View) WriteMarkdown(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := &table.ErrWriter{W: w}
 	fmt.Fprintf(ew, "# Fleet run %s\n\n%s\n\n", mdEscape(v.Run), mdEscape(v.Headline()))
 	mdTable(ew, slotHeads, v.slotCells())
 	fmt.Fprintln(ew)
@@ -153,7 +153,7 @@ func (v *View) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(ew, "- %s: `%s`\n", mdEscape(c.Label), units.Escape(c.History))
 		}
 	}
-	return ew.err
+	return ew.Err
 }
 
 // mdTable writes a markdown table of heads and rows, every cell escaped.
@@ -183,19 +183,4 @@ func cmpOr(s, def string) string {
 		return def
 	}
 	return s
-}
-
-// errWriter keeps the first write error and writes nothing after it.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
 }

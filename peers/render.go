@@ -269,7 +269,7 @@ func chunks(ls [][]string, labels []string, width int) [][2]int {
 // (several tables when the devices do not fit side by side), flagged
 // figures marked, then the key of the devices, the notes and the summary.
 func (v *View) WriteTable(w io.Writer, width int) error {
-	ew := &errWriter{w: w}
+	ew := &table.ErrWriter{W: w}
 	ls := lines(v.shown(flagMark))
 	if len(ls) == 0 {
 		fmt.Fprintln(ew, "no sampled benchmark to compare")
@@ -306,7 +306,7 @@ func (v *View) WriteTable(w io.Writer, width int) error {
 	v.writeNotes(ew, width)
 	fmt.Fprintln(ew)
 	table.WriteWrapped(ew, v.Summary(), width, "", "  ")
-	return ew.err
+	return ew.Err
 }
 
 // writeNotes writes the legend, the cells' notes and the view's.
@@ -396,7 +396,7 @@ func (v *View) Grid() Grid {
 // unit column, flagged figures in bold and marked), the devices' key, the
 // notes and the summary.
 func (v *View) WriteMarkdown(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := &table.ErrWriter{W: w}
 	g := v.Grid()
 	fmt.Fprintln(ew, "## Devices side by side")
 	fmt.Fprintln(ew)
@@ -427,7 +427,7 @@ func (v *View) WriteMarkdown(w io.Writer) error {
 	}
 	fmt.Fprintln(ew)
 	fmt.Fprintf(ew, "**%s**\n", mdEscape(g.Summary))
-	return ew.err
+	return ew.Err
 }
 
 // mdRow writes cells as a markdown table row, escaped unless raw (the
@@ -448,19 +448,4 @@ func mdRow(w io.Writer, cells []string, raw bool) {
 // escaped (units.Escape) and the characters markdown reads escaped.
 func mdEscape(s string) string {
 	return strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "<", "&lt;").Replace(units.Escape(s))
-}
-
-// errWriter keeps the first write error and writes nothing after it.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
 }

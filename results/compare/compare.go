@@ -303,7 +303,7 @@ func (c *Comparison) WriteTable(w io.Writer) error { return c.WriteTableWidth(w,
 // is named above the table, and the columns least needed (delta, n, the
 // medians) are left out first, with a line saying so.
 func (c *Comparison) WriteTableWidth(w io.Writer, width int) error {
-	ew := &report.ErrWriter{W: w}
+	ew := &table.ErrWriter{W: w}
 	devs := map[string]bool{}
 	for _, p := range c.Pairs {
 		devs[p.Key.Device] = true
@@ -382,7 +382,7 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 
 // WriteMarkdown writes the comparison as a markdown table.
 func (c *Comparison) WriteMarkdown(w io.Writer) error {
-	ew := &report.ErrWriter{W: w}
+	ew := &table.ErrWriter{W: w}
 	report.MarkdownRow(ew, c.header())
 	report.MarkdownRow(ew, []string{"---", "---", "--:", "--:", "--:", "---", "--:", "---", "---"})
 	for _, p := range c.Pairs {

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/table"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -30,7 +31,7 @@ import (
 // launch. Figures, which are single values rather than samples, are left out.
 // Unit lines say which way is better for the rates.
 func (r *Report) WriteBenchfmt(w io.Writer) error {
-	ew := &ErrWriter{W: w}
+	ew := &table.ErrWriter{W: w}
 	fmt.Fprintln(ew, "Unit sec/op assume=nothing")
 	fmt.Fprintln(ew, "Unit B/s better=higher assume=nothing")
 	opsUnits := map[string]bool{}

@@ -72,7 +72,7 @@ func (r *Report) WriteTable(w io.Writer) error { return r.WriteTableWidth(w, tab
 
 // WriteTableWidth is WriteTable fitted to width columns.
 func (r *Report) WriteTableWidth(w io.Writer, width int) error {
-	ew := &ErrWriter{W: w}
+	ew := &table.ErrWriter{W: w}
 	fmt.Fprintf(ew, "%s, %s sampled", units.Count(len(r.Sources), "file"), units.Count(len(r.Rows), "benchmark"))
 	if len(r.Failed) > 0 {
 		fmt.Fprintf(ew, ", %d failed", len(r.Failed))
@@ -182,7 +182,7 @@ func scaledFigure(v float64, unit string) (string, string) {
 
 // WriteMarkdown writes the report as GitHub-flavoured markdown tables.
 func (r *Report) WriteMarkdown(w io.Writer) error {
-	ew := &ErrWriter{W: w}
+	ew := &table.ErrWriter{W: w}
 	fmt.Fprintln(ew, "## Results")
 	fmt.Fprintln(ew)
 	for _, s := range r.Sources {
@@ -452,20 +452,4 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r.JSON())
-}
-
-// ErrWriter keeps the first error of W's writes and writes nothing after it,
-// so a renderer checks Err once at the end.
-type ErrWriter struct {
-	W   io.Writer
-	Err error
-}
-
-func (e *ErrWriter) Write(p []byte) (int, error) {
-	if e.Err != nil {
-		return 0, e.Err
-	}
-	n, err := e.W.Write(p)
-	e.Err = err
-	return n, err
 }
