@@ -11,8 +11,9 @@ DEB_PKGS  := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-ic
 # What the tests need besides: the two other implementations the device tests run on,
 # Mesa's Rusticl (mesa-opencl-icd, with RUSTICL_ENABLE=llvmpipe) and Oclgrind (an OpenCL 1.2
 # simulator, also 'clmeter check'); PostgreSQL (the store's tests start a private server);
-# Chromium (the dashboard and HTML reports are loaded headless).
-TEST_PKGS := mesa-opencl-icd oclgrind postgresql chromium
+# Chromium (the dashboard and HTML reports are loaded headless); tmux (every command's
+# output is read from panes of 80 and 120 columns: cmd/clmeter/tmux_test.go).
+TEST_PKGS := mesa-opencl-icd oclgrind postgresql chromium tmux
 # Slurm and MUNGE: the fleet tests start a Slurm cluster of their own on loopback
 # (internal/slurmtest), installed without recommends (no mail server, no systemd units run).
 SLURM_PKGS := slurm-wlm munge slurmctld slurmd slurm-client
