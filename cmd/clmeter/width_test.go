@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -37,15 +38,72 @@ func widthProblems(out string, width int) []string {
 	return bad
 }
 
-// TestEveryOutputFitsTheWidth: at 80 and 120 columns (COLUMNS) every help
-// text and the tables of devices, doctor, report, compare, store, history,
-// profile, cache and a suite keep their lines within the width and never
-// part a number from its unit.
-func TestEveryOutputFitsTheWidth(t *testing.T) {
-	needDevice(t)
-	dir := t.TempDir()
-	t.Setenv("CLMETER_PROFILE_DIR", filepath.Join(dir, "profiles"))
-	t.Setenv(cache.DirEnv, filepath.Join(dir, "cache"))
+// wordAt is a word of a line and the column it starts at.
+type wordAt struct {
+	word string
+	col  int
+}
+
+// lineWords are the words of l (runs of non-spaces) with their columns.
+func lineWords(l string) []wordAt {
+	var ws []wordAt
+	col, start := 0, -1
+	var cur strings.Builder
+	for _, r := range l + " " {
+		if r == ' ' || r == '\t' {
+			if start >= 0 {
+				ws = append(ws, wordAt{cur.String(), start})
+				cur.Reset()
+				start = -1
+			}
+		} else {
+			if start < 0 {
+				start = col
+			}
+			cur.WriteRune(r)
+		}
+		col++
+	}
+	return ws
+}
+
+// brokenWords are the words of ref (the same output where its words are
+// whole) that screen shows broken over two rows: a piece ending one row and
+// the rest starting the next (at the row's start, or under the piece, in a
+// table's column), that are not both words of ref themselves. A word that
+// is longer than width, or folds after a "/" or "-" (a name's parts), may.
+func brokenWords(screen, ref string, width int) []string {
+	whole := map[string]bool{}
+	for _, w := range strings.Fields(ref) {
+		whole[w] = true
+	}
+	var bad []string
+	rows := strings.Split(screen, "\n")
+	for i := 0; i+1 < len(rows); i++ {
+		this, next := lineWords(rows[i]), lineWords(rows[i+1])
+		if len(this) == 0 || len(next) == 0 {
+			continue
+		}
+		for j, a := range this {
+			for k, b := range next {
+				if !(b.col == a.col || (k == 0 && j == len(this)-1)) {
+					continue
+				}
+				w := a.word + b.word
+				if !whole[w] || (whole[a.word] && whole[b.word]) || table.Len(w) > width ||
+					strings.HasSuffix(a.word, "/") || strings.HasSuffix(a.word, "-") {
+					continue
+				}
+				bad = append(bad, fmt.Sprintf("a word broken: %q / %q", a.word, b.word))
+			}
+		}
+	}
+	return bad
+}
+
+// widthRuns are the commands TestEveryOutputFitsTheWidth runs: every help
+// text and the main commands on the fixtures, a store in dir.
+func widthRuns(dir string) [][]string {
 	fixtures := filepath.Join("..", "..", "results", "testdata")
 	quick, pocl, h200 := filepath.Join(fixtures, "pocl-quick.json"), filepath.Join(fixtures, "pocl.json"), filepath.Join(fixtures, "h200.json")
 	db := filepath.Join(dir, "store.db")
@@ -61,23 +119,53 @@ func TestEveryOutputFitsTheWidth(t *testing.T) {
 			}
 		}
 	}
-	runs = append(runs, []string{"devices"}, []string{"doctor"}, []string{"report", quick}, []string{"report", pocl, h200},
+	return append(runs, []string{"devices"}, []string{"doctor"}, []string{"report", quick}, []string{"report", pocl, h200},
 		[]string{"compare", pocl, pocl}, []string{"compare", "--ignore-device", pocl, h200},
 		[]string{"store", "add", "--store", db, quick, pocl, h200}, []string{"history", "--store", db},
 		append([]string{"suite", "launch", "-o", filepath.Join(dir, "launch.json")}, fast...),
 		[]string{"profile", "show"}, []string{"cache", "list"}, []string{"cache", "verify"},
 		append([]string{"run", "saxpy"}, fast...))
-	for _, width := range []int{80, 120} {
-		t.Setenv("COLUMNS", strconv.Itoa(width))
-		for _, args := range runs {
-			code, out, errs := clm(t, args...)
-			if code != 0 {
-				t.Errorf("COLUMNS=%d clmeter %s: exit %d\n%s", width, strings.Join(args, " "), code, errs)
+}
+
+// TestEveryOutputFitsTheWidth: every help text and the tables of devices,
+// doctor, report, compare, store, history, profile, cache, a suite and a run,
+// shown in tmux panes of 80 and 120 columns and piped (100 columns), keep
+// their lines within the width, break no word over two rows and never part
+// a number from its unit. Whole words are those of the output at
+// COLUMNS=1000. The commands run one after another in one tmux server.
+func TestEveryOutputFitsTheWidth(t *testing.T) {
+	needDevice(t)
+	dir := t.TempDir()
+	t.Setenv("CLMETER_PROFILE_DIR", filepath.Join(dir, "profiles"))
+	t.Setenv(cache.DirEnv, filepath.Join(dir, "cache"))
+	env := noTerminalEnv()
+	tm := startTmux(t, env, 80, 120)
+	for _, args := range widthRuns(dir) {
+		name := "clmeter " + strings.Join(args, " ")
+		t.Setenv("COLUMNS", "1000")
+		code, out, errs := clm(t, args...)
+		ref := out + errs
+		if code != 0 {
+			t.Errorf("COLUMNS=1000 %s: exit %d\n%s", name, code, errs)
+			continue
+		}
+		for _, width := range []int{80, 120} {
+			screen, joined, code, err := tm.paneRun(width, args)
+			if err != nil || code != 0 {
+				t.Errorf("a pane of %d: %s: exit %d %v\n%s", width, name, code, err, joined)
 				continue
 			}
-			for _, p := range widthProblems(out+errs, width) {
-				t.Errorf("COLUMNS=%d clmeter %s: %s", width, strings.Join(args, " "), p)
+			for _, p := range append(widthProblems(joined, width), append(brokenWords(screen, ref, width), widthProblems(screen, width)...)...) {
+				t.Errorf("a pane of %d: %s: %s", width, name, p)
 			}
+		}
+		out, code, err := pipedRun(tm.exe, env, args)
+		if err != nil || code != 0 {
+			t.Errorf("piped: %s: exit %d %v\n%s", name, code, err, out)
+			continue
+		}
+		for _, p := range append(widthProblems(out, 100), brokenWords(out, ref, 100)...) {
+			t.Errorf("piped (100 columns): %s: %s", name, p)
 		}
 	}
 }
@@ -93,5 +181,23 @@ func TestWidthProblemsFound(t *testing.T) {
 	}
 	if p := widthProblems("compute 17.3 GFLOP/s\n12 ms", 80); len(p) != 0 {
 		t.Errorf("a fitted text: %q", p)
+	}
+}
+
+// TestBrokenWordsFound: the check finds a word broken at a row's end (a
+// terminal's wrap) and in a table's column, and lets a name fold after "/".
+func TestBrokenWordsFound(t *testing.T) {
+	ref := "NAME DEVICE\nsaxpy pthread-skylake-avx512\npeaks/bandwidth/stride"
+	if p := brokenWords("saxpy pthread-skylake-a\nvx512", ref, 80); len(p) != 1 {
+		t.Errorf("a terminal's wrap: %q", p)
+	}
+	if p := brokenWords("saxpy  pthread-sky  12 ms\n       lake-avx512", ref, 80); len(p) != 1 {
+		t.Errorf("a table's column: %q", p)
+	}
+	if p := brokenWords("saxpy  peaks/\n       bandwidth/stride", ref, 80); len(p) != 0 {
+		t.Errorf("a name folded at its slash: %q", p)
+	}
+	if p := brokenWords(ref, ref, 80); len(p) != 0 {
+		t.Errorf("whole words: %q", p)
 	}
 }
