@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/clmeter/clmeter/runtime/cache"
 	"github.com/clmeter/clmeter/table"
@@ -71,7 +72,9 @@ func lineWords(l string) []wordAt {
 // whole) that screen shows broken over two rows: a piece ending one row and
 // the rest starting the next (at the row's start, or under the piece, in a
 // table's column), that are not both words of ref themselves. A word that
-// is longer than width, or folds after a "/" or "-" (a name's parts), may.
+// is longer than width, or folds after a "/" or "-" (a name's parts), may;
+// a word without a letter is left out (a column of numbers, "1" above "2",
+// is not "12" broken).
 func brokenWords(screen, ref string, width int) []string {
 	whole := map[string]bool{}
 	for _, w := range strings.Fields(ref) {
@@ -90,7 +93,7 @@ func brokenWords(screen, ref string, width int) []string {
 					continue
 				}
 				w := a.word + b.word
-				if !whole[w] || (whole[a.word] && whole[b.word]) || table.Len(w) > width ||
+				if !whole[w] || (whole[a.word] && whole[b.word]) || table.Len(w) > width || !hasLetter(w) ||
 					strings.HasSuffix(a.word, "/") || strings.HasSuffix(a.word, "-") {
 					continue
 				}
@@ -100,6 +103,9 @@ func brokenWords(screen, ref string, width int) []string {
 	}
 	return bad
 }
+
+// hasLetter tells whether w has a letter in it.
+func hasLetter(w string) bool { return strings.IndexFunc(w, unicode.IsLetter) >= 0 }
 
 // widthRuns are the commands TestEveryOutputFitsTheWidth runs: every help
 // text and the main commands on the fixtures, a store in dir.
@@ -124,7 +130,7 @@ func widthRuns(dir string) [][]string {
 		[]string{"store", "add", "--store", db, quick, pocl, h200}, []string{"history", "--store", db},
 		append([]string{"suite", "launch", "-o", filepath.Join(dir, "launch.json")}, fast...),
 		[]string{"profile", "show"}, []string{"cache", "list"}, []string{"cache", "verify"},
-		append([]string{"run", "saxpy"}, fast...))
+		append([]string{"run", "saxpy", "--size", "64Ki,1Mi"}, fast...))
 }
 
 // TestEveryOutputFitsTheWidth: every help text and the tables of devices,
@@ -196,6 +202,9 @@ func TestBrokenWordsFound(t *testing.T) {
 	}
 	if p := brokenWords("saxpy  peaks/\n       bandwidth/stride", ref, 80); len(p) != 0 {
 		t.Errorf("a name folded at its slash: %q", p)
+	}
+	if p := brokenWords("[ 1] 3 ms\n[ 2] 4 ms", ref+" 12", 80); len(p) != 0 {
+		t.Errorf("a column of numbers: %q", p)
 	}
 	if p := brokenWords(ref, ref, 80); len(p) != 0 {
 		t.Errorf("whole words: %q", p)
