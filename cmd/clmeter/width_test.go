@@ -210,3 +210,26 @@ func TestBrokenWordsFound(t *testing.T) {
 		t.Errorf("whole words: %q", p)
 	}
 }
+
+// TestPaneChecksFail: a real output made wider than its pane (COLUMNS=200
+// in a pane of 80) is found by the checks on what the pane shows: lines
+// over the width and words the terminal broke.
+func TestPaneChecksFail(t *testing.T) {
+	fixtures := filepath.Join("..", "..", "results", "testdata")
+	args := []string{"compare", "--ignore-device", filepath.Join(fixtures, "pocl.json"), filepath.Join(fixtures, "h200.json")}
+	t.Setenv("COLUMNS", "1000")
+	_, out, errs := clm(t, args...)
+	tm := startTmux(t, append(noTerminalEnv(), "COLUMNS=200"), 80)
+	screen, joined, code, err := tm.paneRun(80, args)
+	if err != nil || code != 0 {
+		t.Fatalf("exit %d %v\n%s", code, err, joined)
+	}
+	if len(widthProblems(joined, 80)) == 0 {
+		t.Errorf("no line over 80 found in:\n%s", joined)
+	}
+	if p := brokenWords(screen, out+errs, 80); len(p) == 0 {
+		t.Errorf("no broken word found in:\n%s", screen)
+	} else {
+		t.Logf("found %d, the first: %s", len(p), p[0])
+	}
+}
