@@ -11,12 +11,10 @@ import (
 	"github.com/clmeter/clmeter/store/storetest"
 )
 
-// TestFleetViewGate: 'fleet view' over two nodes' result files added to a
-// SQLite store: the 10% slow GPU is named; --fail-on-outlier exits 6 after
-// printing the view, a wider --outlier-tolerance lets it pass; markdown;
-// a bad tolerance and an unknown run are usage errors.
-func TestFleetViewGate(t *testing.T) {
-	dir := t.TempDir()
+// fleetStore is a SQLite store in dir holding fleet run "acc": two nodes
+// (n1, n2) of two GPUs each, n2's second 10% slow.
+func fleetStore(t *testing.T, dir string) string {
+	t.Helper()
 	db := filepath.Join(dir, "fleet.db")
 	for n, node := range []string{"n1", "n2"} {
 		var f *results.File
@@ -44,6 +42,15 @@ func TestFleetViewGate(t *testing.T) {
 			t.Fatalf("store add: %d %s", code, errs)
 		}
 	}
+	return db
+}
+
+// TestFleetViewGate: 'fleet view' over two nodes' result files added to a
+// SQLite store: the 10% slow GPU is named; --fail-on-outlier exits 6 after
+// printing the view, a wider --outlier-tolerance lets it pass; markdown;
+// a bad tolerance and an unknown run are usage errors.
+func TestFleetViewGate(t *testing.T) {
+	db := fleetStore(t, t.TempDir())
 	code, out, errs := clm(t, "fleet", "view", "--store", db, "--fail-on-outlier", "acc")
 	if code != 6 || !strings.Contains(out, "slow: n2/22000000") || !strings.Contains(errs, "n2/22000000") {
 		t.Errorf("--fail-on-outlier: exit %d, want 6 naming n2/22000000\n%s\n%s", code, out, errs)

@@ -108,11 +108,11 @@ func brokenWords(screen, ref string, width int) []string {
 func hasLetter(w string) bool { return strings.IndexFunc(w, unicode.IsLetter) >= 0 }
 
 // widthRuns are the commands TestEveryOutputFitsTheWidth runs: every help
-// text and the main commands on the fixtures, a store in dir.
-func widthRuns(dir string) [][]string {
+// text and the main commands on the fixtures, stores in dir.
+func widthRuns(t *testing.T, dir string) [][]string {
 	fixtures := filepath.Join("..", "..", "results", "testdata")
 	quick, pocl, h200 := filepath.Join(fixtures, "pocl-quick.json"), filepath.Join(fixtures, "pocl.json"), filepath.Join(fixtures, "h200.json")
-	db := filepath.Join(dir, "store.db")
+	db, fleet := filepath.Join(dir, "store.db"), fleetStore(t, dir)
 	runs := [][]string{{"--help"}}
 	for _, c := range commands {
 		if c.Hidden {
@@ -129,6 +129,7 @@ func widthRuns(dir string) [][]string {
 		[]string{"compare", pocl, pocl}, []string{"compare", "--ignore-device", pocl, h200},
 		[]string{"store", "add", "--store", db, quick, pocl, h200}, []string{"history", "--store", db},
 		append([]string{"suite", "launch", "-o", filepath.Join(dir, "launch.json")}, fast...),
+		[]string{"fleet", "view", "--store", fleet, "acc"}, []string{"fleet", "status", "--store", fleet, "acc"},
 		[]string{"profile", "show"}, []string{"cache", "list"}, []string{"cache", "verify"},
 		append([]string{"run", "saxpy", "--size", "64Ki,1Mi"}, fast...))
 }
@@ -146,7 +147,7 @@ func TestEveryOutputFitsTheWidth(t *testing.T) {
 	t.Setenv(cache.DirEnv, filepath.Join(dir, "cache"))
 	env := noTerminalEnv()
 	tm := startTmux(t, env, 80, 120)
-	for _, args := range widthRuns(dir) {
+	for _, args := range widthRuns(t, dir) {
 		name := "clmeter " + strings.Join(args, " ")
 		t.Setenv("COLUMNS", "1000")
 		code, out, errs := clm(t, args...)
