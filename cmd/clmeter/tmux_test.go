@@ -13,7 +13,7 @@ import (
 )
 
 // tmuxServer is a private tmux server (a socket of its own, no
-// configuration file) with one detached session a pane width, in which
+// configuration file, UTF-8 whatever the locale: "µs" stays "µs") with one detached session a pane width, in which
 // clmeter commands run one after another, as a person sees them in a
 // terminal of that width.
 type tmuxServer struct {
@@ -50,7 +50,7 @@ func startTmux(t *testing.T, env []string, widths ...int) *tmuxServer {
 
 // cmd runs a tmux command on the server and returns its output.
 func (s *tmuxServer) cmd(args ...string) (string, error) {
-	c := exec.Command(s.tmux, append([]string{"-L", s.sock, "-f", os.DevNull}, args...)...)
+	c := exec.Command(s.tmux, append([]string{"-u", "-L", s.sock, "-f", os.DevNull}, args...)...)
 	c.Env = s.env
 	out, err := c.CombinedOutput()
 	if err != nil {
@@ -74,7 +74,7 @@ func (s *tmuxServer) paneRun(width int, args []string) (screen, joined string, c
 	for _, a := range args {
 		q = append(q, shellQuote(a))
 	}
-	tm := shellQuote(s.tmux) + " -L " + shellQuote(s.sock)
+	tm := shellQuote(s.tmux) + " -u -L " + shellQuote(s.sock)
 	ch := "done-" + strconv.Itoa(s.n)
 	script := strings.Join(q, " ") + "; echo $? >" + base + ".status; " +
 		tm + ` capture-pane -p -S - -t "$TMUX_PANE" >` + base + ".screen; " +
