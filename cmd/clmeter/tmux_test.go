@@ -34,8 +34,14 @@ func startTmux(t *testing.T, env []string, widths ...int) *tmuxServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &tmuxServer{tmux: path, sock: fmt.Sprintf("clmeter-width-%d-%d", os.Getpid(), time.Now().UnixNano()),
-		dir: t.TempDir(), exe: exe, env: env}
+	// The socket in a folder of its own, short enough for a socket's path,
+	// removed with it (tmux leaves its socket file behind).
+	sockDir, err := os.MkdirTemp("", "clmeter-tmux-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(sockDir) })
+	s := &tmuxServer{tmux: path, sock: filepath.Join(sockDir, "s"), dir: t.TempDir(), exe: exe, env: env}
 	args := []string{"set", "-g", "history-limit", "50000", ";", "set", "-g", "default-shell", "/bin/sh"}
 	for _, w := range widths {
 		// cat waits on the pane: a session lives while its first window does.
@@ -50,7 +56,7 @@ func startTmux(t *testing.T, env []string, widths ...int) *tmuxServer {
 
 // cmd runs a tmux command on the server and returns its output.
 func (s *tmuxServer) cmd(args ...string) (string, error) {
-	c := exec.Command(s.tmux, append([]string{"-u", "-L", s.sock, "-f", os.DevNull}, args...)...)
+	c := exec.Command(s.tmux, append([]string{"-u", "-S", s.sock, "-f", os.DevNull}, args...)...)
 	c.Env = s.env
 	out, err := c.CombinedOutput()
 	if err != nil {
@@ -74,7 +80,7 @@ func (s *tmuxServer) paneRun(width int, args []string) (screen, joined string, c
 	for _, a := range args {
 		q = append(q, shellQuote(a))
 	}
-	tm := shellQuote(s.tmux) + " -u -L " + shellQuote(s.sock)
+	tm := shellQuote(s.tmux) + " -u -S " + shellQuote(s.sock)
 	ch := "done-" + strconv.Itoa(s.n)
 	script := strings.Join(q, " ") + "; echo $? >" + base + ".status; " +
 		tm + ` capture-pane -p -S - -t "$TMUX_PANE" >` + base + ".screen; " +
@@ -88,7 +94,7 @@ func (s *tmuxServer) paneRun(width int, args []string) (screen, joined string, c
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	wait := exec.CommandContext(ctx, s.tmux, "-L", s.sock, "-f", os.DevNull, "wait-for", ch)
+	wait := exec.CommandContext(ctx, s.tmux, "-u", "-S", s.sock, "-f", os.DevNull, "wait-for", ch)
 	wait.Env = s.env
 	if out, err := wait.CombinedOutput(); err != nil {
 		return "", "", 0, fmt.Errorf("waiting for the pane: %v %s", err, out)
