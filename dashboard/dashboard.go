@@ -289,30 +289,37 @@ func (s *Server) bench(w http.ResponseWriter, r *http.Request) {
 func (s *Server) seriesChart(h history.Series) template.HTML {
 	pts := make([]chartPoint, len(h.Points))
 	for i, p := range h.Points {
-		title := fmt.Sprintf("#%d %s: %s [%s, %s]", p.ResultID, p.Created.Format("2006-01-02 15:04"), report.FormatDuration(p.Median),
-			report.FormatDuration(p.CILow), report.FormatDuration(p.CIHigh))
+		ci := fmt.Sprintf("[%s, %s]", report.FormatDuration(p.CILow), report.FormatDuration(p.CIHigh))
+		if !history.HasCI(p) {
+			ci = fmt.Sprintf("(no CI at n=%d)", p.N)
+		}
+		title := fmt.Sprintf("#%d %s: %s %s", p.ResultID, p.Created.Format("2006-01-02 15:04"), report.FormatDuration(p.Median), ci)
 		if c := p.Labels["commit"]; c != "" {
 			title += " " + shortCommit(c)
 		}
-		pts[i] = chartPoint{Y: float64(p.Median), Lo: float64(p.CILow), Hi: float64(p.CIHigh), Href: fmt.Sprintf("/run/%d", p.ResultID), Title: title}
+		pts[i] = chartPoint{Y: float64(p.Median), Lo: float64(p.CILow), Hi: float64(p.CIHigh), Href: fmt.Sprintf("/run/%d", p.ResultID), Title: title,
+			NoCI: !history.HasCI(p)}
 	}
 	marks := make([]chartMark, len(h.Changes))
 	for i, c := range h.Changes {
 		marks[i] = chartMark{At: c.Index, Label: fmt.Sprintf("%+.1f%%", c.Size*100), Class: c.Verdict}
 	}
-	return trendChart(pts, marks, dateLabels(h.Points), func(v float64) string {
+	return trendChart(pts, marks, " runs", runLabels(h.Points), func(v float64) string {
 		return report.FormatDuration(time.Duration(v))
 	})
 }
 
-// dateLabels labels runs by day ("Mar 4") when they span a week or more, else
-// by day and time ("Mar 4 18:00"), so that runs of one day are told apart.
-func dateLabels(pts []store.Point) func(i int) string {
+// runLabels labels runs by their number ("#12", what /run/12 shows) over
+// the day ("Mar 4") when they span a week or more, else the day and time
+// ("Mar 4 18:00"): runs of one minute are told apart by their numbers.
+func runLabels(pts []store.Point) func(i int) []string {
 	layout := "Jan 2"
 	if len(pts) > 1 && pts[len(pts)-1].Created.Sub(pts[0].Created) < 7*24*time.Hour {
 		layout = "Jan 2 15:04"
 	}
-	return func(i int) string { return pts[i].Created.Format(layout) }
+	return func(i int) []string {
+		return []string{fmt.Sprintf("#%d", pts[i].ResultID), pts[i].Created.Format(layout)}
+	}
 }
 
 // latest groups the newest point of each series by parameters, fastest first.
@@ -477,9 +484,9 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 				title += ", an outlier"
 			}
 			pts[i] = chartPoint{Y: float64(sm.PerLaunch), Lo: float64(m.Summary.CI95Low), Hi: float64(m.Summary.CI95High),
-				Href: fmt.Sprintf("#sample-%d", i), Title: title, Outlier: outlier[i]}
+				Href: fmt.Sprintf("#sample-%d", i), Title: title, Outlier: outlier[i], NoCI: m.Summary.CI95High <= 0}
 		}
-		data.Chart = trendChart(pts, nil, strconv.Itoa, func(v float64) string { return report.FormatDuration(time.Duration(v)) })
+		data.Chart = trendChart(pts, nil, "", func(i int) []string { return []string{strconv.Itoa(i)} }, func(v float64) string { return report.FormatDuration(time.Duration(v)) })
 	}
 	s.render(w, http.StatusOK, "run", res.Benchmark.Name, data)
 }

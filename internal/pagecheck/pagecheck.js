@@ -10,6 +10,11 @@
 //   narrow   a plot takes less than 40% of its .plots container's width, or
 //            a row of plots but the last spans less than 85% of it
 //   wide     the page is wider than its viewport
+//   ci       a point with no CI (data-ci="none") lies in a drawn interval
+//            (a band or bar of its chart), or a drawn interval has no
+//            height: a missing CI must be drawn as missing
+//   xticks   a chart of runs (svg.runs) has x tick labels (texts below its
+//            axis line) that repeat or lack a run number ("#12")
 // A data mark is a drawn shape (circle, rect, path, polygon) in a colour that
 // is not grey: axes, grid lines and text are grey or black; bars, points and
 // series lines are coloured.
@@ -60,6 +65,42 @@
   }
   function inside(r, box, tol) {
     return r.left >= box.left - tol && r.right <= box.right + tol && r.top >= box.top - tol && r.bottom <= box.bottom + tol;
+  }
+  // checkCI: points marked as having no CI must lie outside every band, and
+  // no band may be a zero-height sliver standing for an interval.
+  function checkCI(svg, k, problems) {
+    var bands = svg.querySelectorAll(".band, .ci");
+    svg.querySelectorAll("[data-ci=none]").forEach(function (pt) {
+      var cx = +pt.getAttribute("cx"), cy = +pt.getAttribute("cy");
+      bands.forEach(function (b) {
+        if (!b.isPointInFill) return;
+        var p = svg.createSVGPoint();
+        p.x = cx; p.y = cy;
+        if (b.isPointInFill(p)) problems.push({ kind: "ci", what: "chart " + k + ": a point with no CI at x=" + cx + " lies in a drawn interval" });
+      });
+    });
+    bands.forEach(function (b) {
+      var r = b.getBoundingClientRect();
+      if (r.height < 0.5 && r.width > 0) problems.push({ kind: "ci", what: "chart " + k + ": an interval drawn with no height (a missing CI drawn as a zero-width one?)" });
+    });
+  }
+  // checkRunTicks: a chart of runs tells its runs apart: every x tick below
+  // the axis carries a run number, and no two ticks read the same.
+  function checkRunTicks(svg, k, problems) {
+    var axis = svg.querySelector(".axis");
+    if (!axis) return;
+    var bottom = axis.getBoundingClientRect().bottom;
+    var seen = {}, n = 0;
+    svg.querySelectorAll("text").forEach(function (t) {
+      if (t.getBoundingClientRect().top < bottom) return;
+      n++;
+      var label = t.textContent.trim();
+      var m = label.match(/#\d+/);
+      if (!m) problems.push({ kind: "xticks", what: "chart " + k + ": the x tick \"" + label + "\" has no run number" });
+      if (seen[label]) problems.push({ kind: "xticks", what: "chart " + k + ": the x tick \"" + label + "\" repeats" });
+      seen[label] = true;
+    });
+    if (n === 0) problems.push({ kind: "xticks", what: "chart " + k + ": a chart of runs with no x ticks" });
   }
   function check() {
     var problems = [];
@@ -148,6 +189,8 @@
         problems.push({ kind: "bars", what: name + " is one series of " + filled + " bars: a table says it better" });
       }
     });
+    document.querySelectorAll("svg").forEach(function (svg, k) { checkCI(svg, k, problems); });
+    document.querySelectorAll("svg.runs").forEach(function (svg, k) { checkRunTicks(svg, k, problems); });
     var v = { texts: boxes.length, charts: charts.length, marks: nmarks, width: sw, viewport: vw, problems: problems };
     var pre = document.createElement("pre");
     pre.id = "pagecheck-verdict";
