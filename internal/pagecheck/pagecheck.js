@@ -10,11 +10,14 @@
 //   narrow   a plot takes less than 40% of its .plots container's width, or
 //            a row of plots but the last spans less than 85% of it
 //   wide     the page is wider than its viewport
-//   ci       a point with no CI (data-ci="none") lies in a drawn interval
-//            (a band or bar of its chart), or a drawn interval has no
-//            height: a missing CI must be drawn as missing
-//   xticks   a chart of runs (svg.runs) has x tick labels (texts below its
-//            axis line) that repeat or lack a run number ("#12")
+//   ci       in a chart of runs (points linking to /run/ or with data-ci),
+//            a point with no CI (data-ci="none") lies in a drawn interval
+//            (a .band or .ci of its chart), a point with one lies outside
+//            the interval drawn at its x, or an interval has no height: a
+//            missing CI must be drawn as missing
+//   xticks   a chart of runs (svg.runs, or points linking to /run/) has x
+//            tick labels (texts below its .axis) that repeat or lack a run
+//            number ("#12")
 // A data mark is a drawn shape (circle, rect, path, polygon) in a colour that
 // is not grey: axes, grid lines and text are grey or black; bars, points and
 // series lines are coloured.
@@ -66,17 +69,25 @@
   function inside(r, box, tol) {
     return r.left >= box.left - tol && r.right <= box.right + tol && r.top >= box.top - tol && r.bottom <= box.bottom + tol;
   }
-  // checkCI: points marked as having no CI must lie outside every band, and
-  // no band may be a zero-height sliver standing for an interval.
+  // checkCI: in a chart of runs (its points link to /run/, or carry
+  // data-ci), a point with a CI lies in the interval drawn at its x, a point
+  // with none (data-ci="none") lies in none, and no interval is a
+  // zero-height sliver.
   function checkCI(svg, k, problems) {
-    var bands = svg.querySelectorAll(".band, .ci");
-    svg.querySelectorAll("[data-ci=none]").forEach(function (pt) {
+    var bands = Array.prototype.filter.call(svg.querySelectorAll(".band, .ci"), function (b) { return b.isPointInFill; });
+    svg.querySelectorAll("circle").forEach(function (pt) {
+      if (!pt.closest('a[href*="/run/"]') && !pt.hasAttribute("data-ci")) return;
+      var none = pt.getAttribute("data-ci") === "none";
       var cx = +pt.getAttribute("cx"), cy = +pt.getAttribute("cy");
       bands.forEach(function (b) {
-        if (!b.isPointInFill) return;
+        var bb = b.getBBox();
+        if (cx < bb.x - 0.5 || cx > bb.x + bb.width + 0.5) return;
         var p = svg.createSVGPoint();
-        p.x = cx; p.y = cy;
-        if (b.isPointInFill(p)) problems.push({ kind: "ci", what: "chart " + k + ": a point with no CI at x=" + cx + " lies in a drawn interval" });
+        p.x = Math.min(Math.max(cx, bb.x + 0.3), bb.x + bb.width - 0.3);
+        p.y = cy;
+        var in_ = b.isPointInFill(p);
+        if (none && in_) problems.push({ kind: "ci", what: "chart " + k + ": a point with no CI at x=" + cx + " lies in a drawn interval" });
+        if (!none && !in_) problems.push({ kind: "ci", what: "chart " + k + ": the interval drawn at x=" + cx + " does not hold its point (a missing CI drawn as zero-width or at 0?)" });
       });
     });
     bands.forEach(function (b) {
@@ -190,7 +201,9 @@
       }
     });
     document.querySelectorAll("svg").forEach(function (svg, k) { checkCI(svg, k, problems); });
-    document.querySelectorAll("svg.runs").forEach(function (svg, k) { checkRunTicks(svg, k, problems); });
+    document.querySelectorAll("svg").forEach(function (svg, k) {
+      if (svg.matches(".runs") || svg.querySelector('a[href*="/run/"] circle')) checkRunTicks(svg, k, problems);
+    });
     var v = { texts: boxes.length, charts: charts.length, marks: nmarks, width: sw, viewport: vw, problems: problems };
     var pre = document.createElement("pre");
     pre.id = "pagecheck-verdict";

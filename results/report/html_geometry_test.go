@@ -85,9 +85,10 @@ func TestPageCheckFinds(t *testing.T) {
 <figure><svg class="plot" width="300" height="100"><circle cx="10" cy="10" r="3" fill="#1f77b4"/><circle cx="30" cy="30" r="3" fill="#1f77b4"/>
 <text x="100" y="20">time (ms)</text><text x="100" y="60">median 45.4 µs</text></svg></figure>
 <div class="plots" style="display:flex"><figure style="width:200px;margin:0"></figure></div>
-<svg class="chart trend runs" width="300" height="120"><path class="band" d="M10 20 L150 20 L290 20 L290 100 L150 100 L10 100 Z" fill="#3b82f6"/>
+<svg class="chart trend" width="300" height="120"><path class="band" d="M10 20 L150 20 L290 100 L290 100 L150 100 L10 100 Z" fill="#3b82f6"/>
 <rect class="band" x="200" y="40" width="4" height="0" fill="#3b82f6"/>
-<circle class="pt" cx="10" cy="30" r="3" fill="#1d4ed8"/><circle class="pt noci" data-ci="none" cx="150" cy="30" r="3" fill="#1d4ed8"/>
+<a href="/run/1"><circle class="pt" cx="10" cy="30" r="3" fill="#1d4ed8"/></a><a href="/run/2"><circle class="pt noci" data-ci="none" cx="150" cy="30" r="3" fill="#1d4ed8"/></a>
+<a href="/run/3"><circle class="pt" cx="290" cy="30" r="3" fill="#1d4ed8"/></a>
 <line class="axis" x1="0" y1="100" x2="300" y2="100" stroke="#333"/>
 <text x="10" y="115">Nov 28 15:04</text><text x="200" y="115">Nov 28 15:04</text></svg>
 <table><tr><td style="white-space:nowrap">` + strings.Repeat("wide ", 600) + `</td></tr></table></body></html>`
