@@ -15,7 +15,6 @@ import (
 	"io"
 	"io/fs"
 	"log"
-	"math"
 	"net"
 	"net/http"
 	"sort"
@@ -377,83 +376,6 @@ func (s *Server) latest(r *http.Request, hs []history.Series) []latestGroup {
 		out = append(out, *g)
 	}
 	return out
-}
-
-func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
-	devs, err := s.st.Devices(r.Context())
-	if err != nil {
-		s.fail(w, http.StatusInternalServerError, err)
-		return
-	}
-	known := map[int64]bool{}
-	for _, d := range devs {
-		known[d.ID] = true
-	}
-	var ids [2]int64
-	for i, key := range []string{"a", "b"} {
-		v := r.URL.Query().Get(key)
-		if v == "" {
-			continue
-		}
-		id, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || id <= 0 {
-			s.fail(w, http.StatusBadRequest, fmt.Errorf("device %s=%q: want a device number from the list on /compare", key, v))
-			return
-		}
-		if !known[id] {
-			s.fail(w, http.StatusNotFound, fmt.Errorf("device %s=%d: no such device in this store (see /compare for the list)", key, id))
-			return
-		}
-		ids[i] = id
-	}
-	a, b := ids[0], ids[1]
-	if a == 0 && len(devs) > 0 {
-		a = devs[0].ID
-	}
-	if b == 0 {
-		for _, d := range devs {
-			if d.ID != a {
-				b = d.ID
-				break
-			}
-		}
-	}
-	data := struct {
-		Devices []store.Device
-		Labels  map[int64]string
-		A, B    int64
-		Pairs   []store.Pair
-		Both    int
-		Geomean float64
-		Chart   template.HTML
-	}{Devices: devs, Labels: deviceLabels(devs), A: a, B: b}
-	if a != 0 && b != 0 {
-		if data.Pairs, err = s.st.Latest(r.Context(), a, b); err != nil {
-			s.fail(w, http.StatusInternalServerError, err)
-			return
-		}
-		var bars []bar
-		logSum := 0.0
-		for _, p := range data.Pairs {
-			if ratio := p.Ratio(); ratio > 0 {
-				data.Both++
-				logSum += math.Log(ratio)
-				label := p.Benchmark
-				if p.Params != "" {
-					label += " " + p.Params
-				}
-				bars = append(bars, bar{Label: label, Ratio: ratio, Href: "/bench?name=" + urlQuery(p.Benchmark)})
-			}
-		}
-		if data.Both > 0 {
-			data.Geomean = math.Exp(logSum / float64(data.Both))
-		}
-		if len(bars) > 200 {
-			bars = bars[:200]
-		}
-		data.Chart = ratioChart(bars)
-	}
-	s.render(w, http.StatusOK, "compare", "Compare", data)
 }
 
 func (s *Server) run(w http.ResponseWriter, r *http.Request) {
