@@ -2,7 +2,8 @@
 // the tests of the HTML report and the dashboard: no two text boxes overlap,
 // no text leaves its SVG or card, every chart has at least two data marks, no
 // bar chart is one series of fewer than three bars, a time axis and the times
-// beside it share a unit, plots use the page's width, a missing CI is drawn
+// beside it share a unit, plots use the page's width, every point label
+// (text.point-label) sits next to a point of its own, a missing CI is drawn
 // as missing, a chart of runs has x ticks with distinct run numbers, and the
 // page is no wider than its viewport.
 package pagecheck
@@ -42,7 +43,7 @@ func Browser() string {
 // A Problem is one geometry fault of a page.
 type Problem struct {
 	// Kind is "overlap", "clipped", "marks", "bars", "units", "narrow",
-	// "wide", "ci" or "xticks" (pagecheck.js says what each means).
+	// "wide", "ci", "xticks" or "label" (pagecheck.js says what each means).
 	Kind string `json:"kind"`
 	What string `json:"what"`
 }

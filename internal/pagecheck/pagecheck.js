@@ -10,6 +10,9 @@
 //   narrow   a plot takes less than 40% of its .plots container's width, or
 //            a row of plots but the last spans less than 85% of it
 //   wide     the page is wider than its viewport
+//   label    a point label (text.point-label: a number the chart's key
+//            names) is more than 12 px from every point (small coloured
+//            mark) of its chart, or two labels sit by the same point
 //   ci       in a chart of runs (points linking to /run/ or with data-ci),
 //            a point with no CI (data-ci="none") lies in a drawn interval
 //            (a .band or .ci of its chart), a point with one lies outside
@@ -68,6 +71,36 @@
   }
   function inside(r, box, tol) {
     return r.left >= box.left - tol && r.right <= box.right + tol && r.top >= box.top - tol && r.bottom <= box.bottom + tol;
+  }
+  // checkPointLabels: every point label sits next to a point of its own.
+  function checkPointLabels(svg, k, problems) {
+    var labels = svg.querySelectorAll("text.point-label");
+    if (!labels.length) return;
+    var pts = [];
+    svg.querySelectorAll("circle, path, polygon, rect").forEach(function (el) {
+      if (el.closest("text, defs, clipPath")) return;
+      var st = getComputedStyle(el);
+      if (grey(st.fill) && grey(st.stroke)) return;
+      var r = el.getBoundingClientRect();
+      if (r.width > 14 || r.height > 14 || (r.width === 0 && r.height === 0)) return;
+      pts.push({ x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 });
+    });
+    var owner = {};
+    labels.forEach(function (t) {
+      var r = t.getBoundingClientRect(), best = -1, bd = Infinity;
+      pts.forEach(function (p, i) {
+        var dx = Math.max(r.left - p.x, 0, p.x - r.right), dy = Math.max(r.top - p.y, 0, p.y - r.bottom);
+        var d = Math.sqrt(dx * dx + dy * dy);
+        if (d < bd) { bd = d; best = i; }
+      });
+      var name = "chart " + k + ": point label \"" + t.textContent.trim() + "\"";
+      if (best < 0 || bd > 12) {
+        problems.push({ kind: "label", what: name + " is " + (best < 0 ? "far" : Math.round(bd) + " px") + " from every point" });
+        return;
+      }
+      if (owner[best] !== undefined) problems.push({ kind: "label", what: name + " and \"" + owner[best] + "\" sit by the same point" });
+      owner[best] = t.textContent.trim();
+    });
   }
   // checkCI: in a chart of runs (its points link to /run/, or carry
   // data-ci), a point with a CI lies in the interval drawn at its x, a point
@@ -200,7 +233,7 @@
         problems.push({ kind: "bars", what: name + " is one series of " + filled + " bars: a table says it better" });
       }
     });
-    document.querySelectorAll("svg").forEach(function (svg, k) { checkCI(svg, k, problems); });
+    document.querySelectorAll("svg").forEach(function (svg, k) { checkCI(svg, k, problems); checkPointLabels(svg, k, problems); });
     document.querySelectorAll("svg").forEach(function (svg, k) {
       if (svg.matches(".runs") || svg.querySelector('a[href*="/run/"] circle')) checkRunTicks(svg, k, problems);
     });

@@ -71,7 +71,10 @@ func TestHTMLGeometry(t *testing.T) {
 // table, a run with no CI inside a band drawn down to 0 and a zero-height
 // interval (the dashboard's series before missing CIs were left out), and a
 // chart of runs whose x ticks repeat a minute with no run number (runs of
-// one minute on the dashboard before the ticks carried run numbers).
+// one minute on the dashboard before the ticks carried run numbers), and
+// roofline point numbers two by one point and one far from every point
+// (numbers stacked up a line at a shared intensity, as the roofline placed
+// them on approximate axes).
 func TestPageCheckFinds(t *testing.T) {
 	browser := pagecheck.Browser()
 	if browser == "" {
@@ -91,6 +94,8 @@ func TestPageCheckFinds(t *testing.T) {
 <a href="/run/3"><circle class="pt" cx="290" cy="30" r="3" fill="#1d4ed8"/></a>
 <line class="axis" x1="0" y1="100" x2="300" y2="100" stroke="#333"/>
 <text x="10" y="115">Nov 28 15:04</text><text x="200" y="115">Nov 28 15:04</text></svg>
+<svg class="plot" width="300" height="100"><circle cx="20" cy="50" r="3" fill="#d62728"/><circle cx="200" cy="50" r="3" fill="#d62728"/>
+<text class="point-label" x="26" y="54">1</text><text class="point-label" x="26" y="40">2</text><text class="point-label" x="120" y="90">3</text></svg>
 <table><tr><td style="white-space:nowrap">` + strings.Repeat("wide ", 600) + `</td></tr></table></body></html>`
 	srv := pagecheck.ServeHTML([]byte(page))
 	defer srv.Close()
@@ -103,7 +108,7 @@ func TestPageCheckFinds(t *testing.T) {
 		kinds[p.Kind] = true
 		t.Log(p)
 	}
-	for _, k := range []string{"overlap", "clipped", "marks", "bars", "units", "narrow", "wide", "ci", "xticks"} {
+	for _, k := range []string{"overlap", "clipped", "marks", "bars", "units", "narrow", "wide", "ci", "xticks", "label"} {
 		if !kinds[k] {
 			t.Errorf("no %q problem found in %+v", k, v.Problems)
 		}
