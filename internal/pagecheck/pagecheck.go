@@ -4,7 +4,8 @@
 // bar chart is one series of fewer than three bars, a time axis and the times
 // beside it share a unit, plots use the page's width, every point label
 // (text.point-label) sits next to a point of its own, a missing CI is drawn
-// as missing, a chart of runs has x ticks with distinct run numbers, and the
+// as missing, a chart of runs has x ticks with distinct run numbers, ratios
+// come with their CI and test and mixed timers are marked, and the
 // page is no wider than its viewport.
 package pagecheck
 
@@ -43,7 +44,8 @@ func Browser() string {
 // A Problem is one geometry fault of a page.
 type Problem struct {
 	// Kind is "overlap", "clipped", "marks", "bars", "units", "narrow",
-	// "wide", "ci", "xticks" or "label" (pagecheck.js says what each means).
+	// "wide", "ci", "xticks", "label" or "ratio" (pagecheck.js says what
+	// each means).
 	Kind string `json:"kind"`
 	What string `json:"what"`
 }

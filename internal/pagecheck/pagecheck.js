@@ -13,6 +13,9 @@
 //   label    a point label (text.point-label: a number the chart's key
 //            names) is more than 12 px from every point (small coloured
 //            mark) of its chart, or two labels sit by the same point
+//   ratio    a table with a ratio column (a header "B/A" or "ratio") has no
+//            CI column or no test column, or a row whose one side is
+//            tagged host-timed has no "timers differ" mark
 //   ci       in a chart of runs (points linking to /run/ or with data-ci),
 //            a point with no CI (data-ci="none") lies in a drawn interval
 //            (a .band or .ci of its chart), a point with one lies outside
@@ -100,6 +103,24 @@
       }
       if (owner[best] !== undefined) problems.push({ kind: "label", what: name + " and \"" + owner[best] + "\" sit by the same point" });
       owner[best] = t.textContent.trim();
+    });
+  }
+  // checkRatios: a ratio is shown with its CI and test, and a ratio of a
+  // host-timed against a device-timed run says so.
+  function checkRatios(problems) {
+    document.querySelectorAll("table").forEach(function (tb, k) {
+      var heads = Array.prototype.map.call(tb.querySelectorAll("th"), function (th) { return th.textContent.trim(); });
+      if (!heads.some(function (h) { return h === "B/A" || h === "ratio"; })) return;
+      if (!heads.some(function (h) { return /\bCI\b/.test(h); }) || !heads.some(function (h) { return /test|p-value/.test(h); })) {
+        problems.push({ kind: "ratio", what: "table " + k + " gives ratios with no CI or test column (" + heads.join(", ") + ")" });
+      }
+      tb.querySelectorAll("tbody tr").forEach(function (tr) {
+        var hosts = 0;
+        tr.querySelectorAll("td").forEach(function (td) { if (/host-timed/.test(td.textContent)) hosts++; });
+        if (hosts === 1 && !/timers differ/.test(tr.textContent)) {
+          problems.push({ kind: "ratio", what: "table " + k + ": \"" + describe(tr) + "\" compares a host-timed run with a device-timed one unmarked" });
+        }
+      });
     });
   }
   // checkCI: in a chart of runs (its points link to /run/, or carry
@@ -237,6 +258,7 @@
     document.querySelectorAll("svg").forEach(function (svg, k) {
       if (svg.matches(".runs") || svg.querySelector('a[href*="/run/"] circle')) checkRunTicks(svg, k, problems);
     });
+    checkRatios(problems);
     var v = { texts: boxes.length, charts: charts.length, marks: nmarks, width: sw, viewport: vw, problems: problems };
     var pre = document.createElement("pre");
     pre.id = "pagecheck-verdict";

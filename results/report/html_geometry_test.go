@@ -74,7 +74,9 @@ func TestHTMLGeometry(t *testing.T) {
 // one minute on the dashboard before the ticks carried run numbers), and
 // roofline point numbers two by one point and one far from every point
 // (numbers stacked up a line at a shared intensity, as the roofline placed
-// them on approximate axes).
+// them on approximate axes), and a table of ratios with no CI or test and
+// a host-timed against device-timed ratio unmarked (/compare before it
+// gave the CLI's statistics).
 func TestPageCheckFinds(t *testing.T) {
 	browser := pagecheck.Browser()
 	if browser == "" {
@@ -96,6 +98,8 @@ func TestPageCheckFinds(t *testing.T) {
 <text x="10" y="115">Nov 28 15:04</text><text x="200" y="115">Nov 28 15:04</text></svg>
 <svg class="plot" width="300" height="100"><circle cx="20" cy="50" r="3" fill="#d62728"/><circle cx="200" cy="50" r="3" fill="#d62728"/>
 <text class="point-label" x="26" y="54">1</text><text class="point-label" x="26" y="40">2</text><text class="point-label" x="120" y="90">3</text></svg>
+<table><thead><tr><th>benchmark</th><th>A median</th><th>B median</th><th>B/A</th></tr></thead>
+<tbody><tr><td>copy</td><td>6.1 µs</td><td>15.4 µs <span class="tag">host-timed</span></td><td>2.538</td></tr></tbody></table>
 <table><tr><td style="white-space:nowrap">` + strings.Repeat("wide ", 600) + `</td></tr></table></body></html>`
 	srv := pagecheck.ServeHTML([]byte(page))
 	defer srv.Close()
@@ -108,7 +112,7 @@ func TestPageCheckFinds(t *testing.T) {
 		kinds[p.Kind] = true
 		t.Log(p)
 	}
-	for _, k := range []string{"overlap", "clipped", "marks", "bars", "units", "narrow", "wide", "ci", "xticks", "label"} {
+	for _, k := range []string{"overlap", "clipped", "marks", "bars", "units", "narrow", "wide", "ci", "xticks", "label", "ratio"} {
 		if !kinds[k] {
 			t.Errorf("no %q problem found in %+v", k, v.Problems)
 		}
