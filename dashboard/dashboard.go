@@ -15,7 +15,6 @@ import (
 	"io"
 	"io/fs"
 	"log"
-	"math"
 	"net"
 	"net/http"
 	"sort"
@@ -289,30 +288,37 @@ func (s *Server) bench(w http.ResponseWriter, r *http.Request) {
 func (s *Server) seriesChart(h history.Series) template.HTML {
 	pts := make([]chartPoint, len(h.Points))
 	for i, p := range h.Points {
-		title := fmt.Sprintf("#%d %s: %s [%s, %s]", p.ResultID, p.Created.Format("2006-01-02 15:04"), report.FormatDuration(p.Median),
-			report.FormatDuration(p.CILow), report.FormatDuration(p.CIHigh))
+		ci := fmt.Sprintf("[%s, %s]", report.FormatDuration(p.CILow), report.FormatDuration(p.CIHigh))
+		if !history.HasCI(p) {
+			ci = fmt.Sprintf("(no CI at n=%d)", p.N)
+		}
+		title := fmt.Sprintf("#%d %s: %s %s", p.ResultID, p.Created.Format("2006-01-02 15:04"), report.FormatDuration(p.Median), ci)
 		if c := p.Labels["commit"]; c != "" {
 			title += " " + shortCommit(c)
 		}
-		pts[i] = chartPoint{Y: float64(p.Median), Lo: float64(p.CILow), Hi: float64(p.CIHigh), Href: fmt.Sprintf("/run/%d", p.ResultID), Title: title}
+		pts[i] = chartPoint{Y: float64(p.Median), Lo: float64(p.CILow), Hi: float64(p.CIHigh), Href: fmt.Sprintf("/run/%d", p.ResultID), Title: title,
+			NoCI: !history.HasCI(p)}
 	}
 	marks := make([]chartMark, len(h.Changes))
 	for i, c := range h.Changes {
 		marks[i] = chartMark{At: c.Index, Label: fmt.Sprintf("%+.1f%%", c.Size*100), Class: c.Verdict}
 	}
-	return trendChart(pts, marks, dateLabels(h.Points), func(v float64) string {
+	return trendChart(pts, marks, " runs", runLabels(h.Points), func(v float64) string {
 		return report.FormatDuration(time.Duration(v))
 	})
 }
 
-// dateLabels labels runs by day ("Mar 4") when they span a week or more, else
-// by day and time ("Mar 4 18:00"), so that runs of one day are told apart.
-func dateLabels(pts []store.Point) func(i int) string {
+// runLabels labels runs by their number ("#12", what /run/12 shows) over
+// the day ("Mar 4") when they span a week or more, else the day and time
+// ("Mar 4 18:00"): runs of one minute are told apart by their numbers.
+func runLabels(pts []store.Point) func(i int) []string {
 	layout := "Jan 2"
 	if len(pts) > 1 && pts[len(pts)-1].Created.Sub(pts[0].Created) < 7*24*time.Hour {
 		layout = "Jan 2 15:04"
 	}
-	return func(i int) string { return pts[i].Created.Format(layout) }
+	return func(i int) []string {
+		return []string{fmt.Sprintf("#%d", pts[i].ResultID), pts[i].Created.Format(layout)}
+	}
 }
 
 // latest groups the newest point of each series by parameters, fastest first.
@@ -372,83 +378,6 @@ func (s *Server) latest(r *http.Request, hs []history.Series) []latestGroup {
 	return out
 }
 
-func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
-	devs, err := s.st.Devices(r.Context())
-	if err != nil {
-		s.fail(w, http.StatusInternalServerError, err)
-		return
-	}
-	known := map[int64]bool{}
-	for _, d := range devs {
-		known[d.ID] = true
-	}
-	var ids [2]int64
-	for i, key := range []string{"a", "b"} {
-		v := r.URL.Query().Get(key)
-		if v == "" {
-			continue
-		}
-		id, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || id <= 0 {
-			s.fail(w, http.StatusBadRequest, fmt.Errorf("device %s=%q: want a device number from the list on /compare", key, v))
-			return
-		}
-		if !known[id] {
-			s.fail(w, http.StatusNotFound, fmt.Errorf("device %s=%d: no such device in this store (see /compare for the list)", key, id))
-			return
-		}
-		ids[i] = id
-	}
-	a, b := ids[0], ids[1]
-	if a == 0 && len(devs) > 0 {
-		a = devs[0].ID
-	}
-	if b == 0 {
-		for _, d := range devs {
-			if d.ID != a {
-				b = d.ID
-				break
-			}
-		}
-	}
-	data := struct {
-		Devices []store.Device
-		Labels  map[int64]string
-		A, B    int64
-		Pairs   []store.Pair
-		Both    int
-		Geomean float64
-		Chart   template.HTML
-	}{Devices: devs, Labels: deviceLabels(devs), A: a, B: b}
-	if a != 0 && b != 0 {
-		if data.Pairs, err = s.st.Latest(r.Context(), a, b); err != nil {
-			s.fail(w, http.StatusInternalServerError, err)
-			return
-		}
-		var bars []bar
-		logSum := 0.0
-		for _, p := range data.Pairs {
-			if ratio := p.Ratio(); ratio > 0 {
-				data.Both++
-				logSum += math.Log(ratio)
-				label := p.Benchmark
-				if p.Params != "" {
-					label += " " + p.Params
-				}
-				bars = append(bars, bar{Label: label, Ratio: ratio, Href: "/bench?name=" + urlQuery(p.Benchmark)})
-			}
-		}
-		if data.Both > 0 {
-			data.Geomean = math.Exp(logSum / float64(data.Both))
-		}
-		if len(bars) > 200 {
-			bars = bars[:200]
-		}
-		data.Chart = ratioChart(bars)
-	}
-	s.render(w, http.StatusOK, "compare", "Compare", data)
-}
-
 func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil {
@@ -477,9 +406,9 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 				title += ", an outlier"
 			}
 			pts[i] = chartPoint{Y: float64(sm.PerLaunch), Lo: float64(m.Summary.CI95Low), Hi: float64(m.Summary.CI95High),
-				Href: fmt.Sprintf("#sample-%d", i), Title: title, Outlier: outlier[i]}
+				Href: fmt.Sprintf("#sample-%d", i), Title: title, Outlier: outlier[i], NoCI: m.Summary.CI95High <= 0}
 		}
-		data.Chart = trendChart(pts, nil, strconv.Itoa, func(v float64) string { return report.FormatDuration(time.Duration(v)) })
+		data.Chart = trendChart(pts, nil, "", func(i int) []string { return []string{strconv.Itoa(i)} }, func(v float64) string { return report.FormatDuration(time.Duration(v)) })
 	}
 	s.render(w, http.StatusOK, "run", res.Benchmark.Name, data)
 }

@@ -109,7 +109,7 @@ func TestPages(t *testing.T) {
 	}
 	// Three series (PoCL; H100 on two drivers): the regression at run 11 is on
 	// the second H100 driver, found and marked.
-	if n := strings.Count(body, `<svg class="chart trend"`); n != 3 {
+	if n := strings.Count(body, `<svg class="chart trend runs"`); n != 3 {
 		t.Errorf("%d trend charts, want 3", n)
 	}
 	if !strings.Contains(body, `class="cp regression"`) || !strings.Contains(body, "+20.") {
@@ -287,7 +287,7 @@ func TestTwinDevicesTwoSeries(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("bench %d: %.500s", code, body)
 	}
-	if n := strings.Count(body, `<svg class="chart trend"`); n != 2 {
+	if n := strings.Count(body, `<svg class="chart trend runs"`); n != 2 {
 		t.Errorf("%d trend charts, want 2 (one per device)", n)
 	}
 	for _, which := range []string{"[ci-1 0:0]", "[ci-1 0:1]"} {

@@ -15,6 +15,9 @@ type chartPoint struct {
 	Href, Title string
 	// Outlier draws the point as an outlier (orange).
 	Outlier bool
+	// NoCI: the point has no interval (too few samples); Lo and Hi are
+	// ignored and no band is drawn at it.
+	NoCI bool
 }
 
 // A chartMark is a change point, drawn between points At-1 and At.
@@ -49,16 +52,20 @@ func (f trendFrame) y(v float64) float64 {
 
 // trendChart draws points in run order with the CI band, the median line,
 // a dot per run linking to it (orange for an outlier), and change points as
-// dashed lines. X labels come from xLabel, a label equal to the one before it
-// is left out; a zero on the y axis reads "0".
-func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) string, yFormat func(float64) string) template.HTML {
+// dashed lines. A point with no CI is drawn hollow, outside any band. X
+// labels come from xLabel (lines of one label; class "runs" when they are
+// run numbers), a label equal to the one before it is left out; a zero on
+// the y axis reads "0".
+func trendChart(points []chartPoint, marks []chartMark, class string, xLabel func(i int) []string, yFormat func(float64) string) template.HTML {
 	if len(points) == 0 {
 		return ""
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range points {
-		lo = math.Min(lo, math.Min(p.Lo, p.Y))
-		hi = math.Max(hi, math.Max(p.Hi, p.Y))
+		lo, hi = math.Min(lo, p.Y), math.Max(hi, p.Y)
+		if !p.NoCI {
+			lo, hi = math.Min(lo, p.Lo), math.Max(hi, p.Hi)
+		}
 	}
 	nonNegative := lo >= 0
 	ticks, lo, hi := niceTicks(lo, hi, 5)
@@ -70,7 +77,7 @@ func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) strin
 	}
 	f := trendFrame{n: len(points), lo: lo, hi: hi}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg class="chart trend" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img">`, trendW, trendH, trendW, trendH)
+	fmt.Fprintf(&b, `<svg class="chart trend%s" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img">`, class, trendW, trendH, trendW, trendH)
 	for _, t := range ticks {
 		fmt.Fprintf(&b, `<line class="grid" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, trendLeft, trendW-trendRight, f.y(t), f.y(t))
 		label := "0"
@@ -91,12 +98,15 @@ func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) strin
 		r = 1.6
 	}
 	for i, p := range points {
-		cls := "pt"
+		cls, ci := "pt", ""
 		if p.Outlier {
 			cls = "pt outlier"
 		}
-		fmt.Fprintf(&b, `<a href="%s"><circle class="%s" cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle></a>`,
-			html.EscapeString(p.Href), cls, f.x(float64(i)), f.y(p.Y), r, html.EscapeString(p.Title))
+		if p.NoCI {
+			cls, ci = cls+" noci", ` data-ci="none"`
+		}
+		fmt.Fprintf(&b, `<a href="%s"><circle class="%s"%s cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle></a>`,
+			html.EscapeString(p.Href), cls, ci, f.x(float64(i)), f.y(p.Y), r, html.EscapeString(p.Title))
 	}
 	fmt.Fprintf(&b, `<line class="axis" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, trendLeft, trendW-trendRight, trendH-trendBottom, trendH-trendBottom)
 	b.WriteString(`</svg>`)
@@ -105,12 +115,13 @@ func trendChart(points []chartPoint, marks []chartMark, xLabel func(i int) strin
 
 // writeXLabels writes about six x labels, at run positions, each different
 // from the last; the ones at the ends are aligned to stay inside the chart.
-func (f trendFrame) writeXLabels(b *strings.Builder, xLabel func(i int) string) {
+func (f trendFrame) writeXLabels(b *strings.Builder, xLabel func(i int) []string) {
 	n := f.n
 	step := max(1, (n+5)/6)
 	prev := ""
 	for i := 0; i < n; i += step {
-		l := xLabel(i)
+		lines := xLabel(i)
+		l := strings.Join(lines, " ")
 		if l == prev {
 			continue
 		}
@@ -124,25 +135,42 @@ func (f trendFrame) writeXLabels(b *strings.Builder, xLabel func(i int) string) 
 			anchor = "end"
 			xx += 4
 		}
-		fmt.Fprintf(b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="%s">%s</text>`, xx, trendH-trendBottom+18, anchor, html.EscapeString(l))
+		fmt.Fprintf(b, `<text class="tick x" x="%.1f" y="%.1f" text-anchor="%s">`, xx, trendH-trendBottom+14, anchor)
+		for k, l := range lines {
+			fmt.Fprintf(b, `<tspan x="%.1f" dy="%d">%s</tspan>`, xx, min(k, 1)*12, html.EscapeString(l))
+		}
+		b.WriteString(`</text>`)
 	}
 }
 
-// writeLines writes the CI band (along the highs, back along the lows) and
-// the median line.
+// writeLines writes the CI band, one piece for each stretch of points with
+// a CI (along the highs, back along the lows; a lone point's interval is a
+// bar), and the median line.
 func (f trendFrame) writeLines(b *strings.Builder, points []chartPoint) {
-	var band strings.Builder
-	for i, p := range points {
-		cmd := "L"
-		if i == 0 {
-			cmd = "M"
+	for i := 0; i < f.n; {
+		if points[i].NoCI {
+			i++
+			continue
 		}
-		fmt.Fprintf(&band, "%s%.1f %.1f ", cmd, f.x(float64(i)), f.y(p.Hi))
+		j := i
+		for j < f.n && !points[j].NoCI {
+			j++
+		}
+		if j-i == 1 {
+			x := f.x(float64(i))
+			fmt.Fprintf(b, `<rect class="band" x="%.1f" y="%.1f" width="4" height="%.1f"/>`, x-2, f.y(points[i].Hi), f.y(points[i].Lo)-f.y(points[i].Hi))
+		} else {
+			var band strings.Builder
+			for k := i; k < j; k++ {
+				fmt.Fprintf(&band, "%s%.1f %.1f ", map[bool]string{true: "M", false: "L"}[k == i], f.x(float64(k)), f.y(points[k].Hi))
+			}
+			for k := j - 1; k >= i; k-- {
+				fmt.Fprintf(&band, "L%.1f %.1f ", f.x(float64(k)), f.y(points[k].Lo))
+			}
+			fmt.Fprintf(b, `<path class="band" d="%sZ"/>`, band.String())
+		}
+		i = j
 	}
-	for i := f.n - 1; i >= 0; i-- {
-		fmt.Fprintf(&band, "L%.1f %.1f ", f.x(float64(i)), f.y(points[i].Lo))
-	}
-	fmt.Fprintf(b, `<path class="band" d="%sZ"/>`, band.String())
 	var line strings.Builder
 	for i, p := range points {
 		cmd := "L"

@@ -91,7 +91,7 @@ type jsonSeries struct {
 
 func toJSONPoint(p store.Point) jsonPoint {
 	jp := jsonPoint{ResultID: p.ResultID, UploadID: p.UploadID, Created: p.Created, Median: int64(p.Median), N: p.N, CV: p.CV, Valid: p.Valid, Labels: p.Labels}
-	if hasCI(p) {
+	if HasCI(p) {
 		jp.CILow, jp.CIHigh, jp.CILevel = int64(p.CILow), int64(p.CIHigh), 0.95
 	}
 	return jp
@@ -176,7 +176,7 @@ func writeCSV(w io.Writer, hs []Series) error {
 	for _, h := range hs {
 		for _, p := range h.Points {
 			lo, hi := "", "" // no interval: fewer samples than 95% needs
-			if hasCI(p) {
+			if HasCI(p) {
 				lo, hi = strconv.FormatInt(int64(p.CILow), 10), strconv.FormatInt(int64(p.CIHigh), 10)
 			}
 			cw.Write([]string{h.Benchmark, h.Params, h.DeviceLabel(), h.Driver, strconv.FormatInt(p.ResultID, 10), strconv.FormatInt(p.UploadID, 10),

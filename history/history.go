@@ -161,7 +161,7 @@ func runs(s store.Series) []changepoint.Run {
 	out := make([]changepoint.Run, len(s.Points))
 	for i, p := range s.Points {
 		r := changepoint.Run{Value: float64(p.Median)}
-		if hasCI(p) {
+		if HasCI(p) {
 			r.SE = changepoint.SEFromCI(float64(p.CILow), float64(p.CIHigh), p.N)
 		} else if p.N >= 2 && p.CV > 0 {
 			r.SE = 1.2533 * p.CV * float64(p.Median) / math.Sqrt(float64(p.N))

@@ -27,16 +27,17 @@ func run(p store.Point) string {
 // CIText writes a point's interval as "±1.2%" of its median; "" when the
 // point has none (fewer samples than a 95% interval needs).
 func CIText(p store.Point) string {
-	if !hasCI(p) {
+	if !HasCI(p) {
 		return ""
 	}
 	half := float64(p.CIHigh-p.CILow) / 2 / float64(p.Median)
 	return "±" + units.Percent(half)
 }
 
-// hasCI: a stored interval is a 95% one only with enough samples (points
-// stored before intervals were left out below that carry a narrower one).
-func hasCI(p store.Point) bool {
+// HasCI says whether a point has a 95% interval: only with enough samples
+// (points stored before intervals were left out below that carry a narrower
+// one).
+func HasCI(p store.Point) bool {
 	return p.Median > 0 && p.CIHigh > 0 && p.N >= measure.CISamples(0.95)
 }
 

@@ -2,8 +2,11 @@
 // the tests of the HTML report and the dashboard: no two text boxes overlap,
 // no text leaves its SVG or card, every chart has at least two data marks, no
 // bar chart is one series of fewer than three bars, a time axis and the times
-// beside it share a unit, plots use the page's width, and the page is no wider
-// than its viewport.
+// beside it share a unit, plots use the page's width, every point label
+// (text.point-label) sits next to a point of its own, a missing CI is drawn
+// as missing, a chart of runs has x ticks with distinct run numbers, ratios
+// come with their CI and test and mixed timers are marked, and the
+// page is no wider than its viewport.
 package pagecheck
 
 import (
@@ -40,8 +43,9 @@ func Browser() string {
 
 // A Problem is one geometry fault of a page.
 type Problem struct {
-	// Kind is "overlap", "clipped", "marks", "bars", "units", "narrow" or
-	// "wide" (pagecheck.js says what each means).
+	// Kind is "overlap", "clipped", "marks", "bars", "units", "narrow",
+	// "wide", "ci", "xticks", "label" or "ratio" (pagecheck.js says what
+	// each means).
 	Kind string `json:"kind"`
 	What string `json:"what"`
 }

@@ -10,6 +10,20 @@
 //   narrow   a plot takes less than 40% of its .plots container's width, or
 //            a row of plots but the last spans less than 85% of it
 //   wide     the page is wider than its viewport
+//   label    a point label (text.point-label: a number the chart's key
+//            names) is more than 12 px from every point (small coloured
+//            mark) of its chart, or two labels sit by the same point
+//   ratio    a table with a ratio column (a header "B/A" or "ratio") has no
+//            CI column or no test column, or a row whose one side is
+//            tagged host-timed has no "timers differ" mark
+//   ci       in a chart of runs (points linking to /run/ or with data-ci),
+//            a point with no CI (data-ci="none") lies in a drawn interval
+//            (a .band or .ci of its chart), a point with one lies outside
+//            the interval drawn at its x, or an interval has no height: a
+//            missing CI must be drawn as missing
+//   xticks   a chart of runs (svg.runs, or points linking to /run/) has x
+//            tick labels (texts below its .axis) that repeat or lack a run
+//            number ("#12")
 // A data mark is a drawn shape (circle, rect, path, polygon) in a colour that
 // is not grey: axes, grid lines and text are grey or black; bars, points and
 // series lines are coloured.
@@ -60,6 +74,98 @@
   }
   function inside(r, box, tol) {
     return r.left >= box.left - tol && r.right <= box.right + tol && r.top >= box.top - tol && r.bottom <= box.bottom + tol;
+  }
+  // checkPointLabels: every point label sits next to a point of its own.
+  function checkPointLabels(svg, k, problems) {
+    var labels = svg.querySelectorAll("text.point-label");
+    if (!labels.length) return;
+    var pts = [];
+    svg.querySelectorAll("circle, path, polygon, rect").forEach(function (el) {
+      if (el.closest("text, defs, clipPath")) return;
+      var st = getComputedStyle(el);
+      if (grey(st.fill) && grey(st.stroke)) return;
+      var r = el.getBoundingClientRect();
+      if (r.width > 14 || r.height > 14 || (r.width === 0 && r.height === 0)) return;
+      pts.push({ x: (r.left + r.right) / 2, y: (r.top + r.bottom) / 2 });
+    });
+    var owner = {};
+    labels.forEach(function (t) {
+      var r = t.getBoundingClientRect(), best = -1, bd = Infinity;
+      pts.forEach(function (p, i) {
+        var dx = Math.max(r.left - p.x, 0, p.x - r.right), dy = Math.max(r.top - p.y, 0, p.y - r.bottom);
+        var d = Math.sqrt(dx * dx + dy * dy);
+        if (d < bd) { bd = d; best = i; }
+      });
+      var name = "chart " + k + ": point label \"" + t.textContent.trim() + "\"";
+      if (best < 0 || bd > 12) {
+        problems.push({ kind: "label", what: name + " is " + (best < 0 ? "far" : Math.round(bd) + " px") + " from every point" });
+        return;
+      }
+      if (owner[best] !== undefined) problems.push({ kind: "label", what: name + " and \"" + owner[best] + "\" sit by the same point" });
+      owner[best] = t.textContent.trim();
+    });
+  }
+  // checkRatios: a ratio is shown with its CI and test, and a ratio of a
+  // host-timed against a device-timed run says so.
+  function checkRatios(problems) {
+    document.querySelectorAll("table").forEach(function (tb, k) {
+      var heads = Array.prototype.map.call(tb.querySelectorAll("th"), function (th) { return th.textContent.trim(); });
+      if (!heads.some(function (h) { return h === "B/A" || h === "ratio"; })) return;
+      if (!heads.some(function (h) { return /\bCI\b/.test(h); }) || !heads.some(function (h) { return /test|p-value/.test(h); })) {
+        problems.push({ kind: "ratio", what: "table " + k + " gives ratios with no CI or test column (" + heads.join(", ") + ")" });
+      }
+      tb.querySelectorAll("tbody tr").forEach(function (tr) {
+        var hosts = 0;
+        tr.querySelectorAll("td").forEach(function (td) { if (/host-timed/.test(td.textContent)) hosts++; });
+        if (hosts === 1 && !/timers differ/.test(tr.textContent)) {
+          problems.push({ kind: "ratio", what: "table " + k + ": \"" + describe(tr) + "\" compares a host-timed run with a device-timed one unmarked" });
+        }
+      });
+    });
+  }
+  // checkCI: in a chart of runs (its points link to /run/, or carry
+  // data-ci), a point with a CI lies in the interval drawn at its x, a point
+  // with none (data-ci="none") lies in none, and no interval is a
+  // zero-height sliver.
+  function checkCI(svg, k, problems) {
+    var bands = Array.prototype.filter.call(svg.querySelectorAll(".band, .ci"), function (b) { return b.isPointInFill; });
+    svg.querySelectorAll("circle").forEach(function (pt) {
+      if (!pt.closest('a[href*="/run/"]') && !pt.hasAttribute("data-ci")) return;
+      var none = pt.getAttribute("data-ci") === "none";
+      var cx = +pt.getAttribute("cx"), cy = +pt.getAttribute("cy");
+      bands.forEach(function (b) {
+        var bb = b.getBBox();
+        if (cx < bb.x - 0.5 || cx > bb.x + bb.width + 0.5) return;
+        var p = svg.createSVGPoint();
+        p.x = Math.min(Math.max(cx, bb.x + 0.3), bb.x + bb.width - 0.3);
+        p.y = cy;
+        var in_ = b.isPointInFill(p);
+        if (none && in_) problems.push({ kind: "ci", what: "chart " + k + ": a point with no CI at x=" + cx + " lies in a drawn interval" });
+        if (!none && !in_) problems.push({ kind: "ci", what: "chart " + k + ": the interval drawn at x=" + cx + " does not hold its point (a missing CI drawn as zero-width or at 0?)" });
+      });
+    });
+    bands.forEach(function (b) {
+      var r = b.getBoundingClientRect();
+      if (r.height < 0.5 && r.width > 0) problems.push({ kind: "ci", what: "chart " + k + ": an interval drawn with no height (a missing CI drawn as a zero-width one?)" });
+    });
+  }
+  // checkRunTicks: a chart of runs tells its runs apart: every x tick below
+  // the axis carries a run number, and no two ticks read the same.
+  function checkRunTicks(svg, k, problems) {
+    var axis = svg.querySelector(".axis");
+    if (!axis) return;
+    var bottom = axis.getBoundingClientRect().bottom;
+    var seen = {}, n = 0;
+    svg.querySelectorAll("text").forEach(function (t) {
+      if (t.getBoundingClientRect().top < bottom) return;
+      n++;
+      var label = t.textContent.trim();
+      var m = label.match(/#\d+/);
+      if (!m) problems.push({ kind: "xticks", what: "chart " + k + ": the x tick \"" + label + "\" has no run number" });
+      if (seen[label]) problems.push({ kind: "xticks", what: "chart " + k + ": the x tick \"" + label + "\" repeats" });
+      seen[label] = true;
+    });
+    if (n === 0) problems.push({ kind: "xticks", what: "chart " + k + ": a chart of runs with no x ticks" });
   }
   function check() {
     var problems = [];
@@ -148,6 +254,11 @@
         problems.push({ kind: "bars", what: name + " is one series of " + filled + " bars: a table says it better" });
       }
     });
+    document.querySelectorAll("svg").forEach(function (svg, k) { checkCI(svg, k, problems); checkPointLabels(svg, k, problems); });
+    document.querySelectorAll("svg").forEach(function (svg, k) {
+      if (svg.matches(".runs") || svg.querySelector('a[href*="/run/"] circle')) checkRunTicks(svg, k, problems);
+    });
+    checkRatios(problems);
     var v = { texts: boxes.length, charts: charts.length, marks: nmarks, width: sw, viewport: vw, problems: problems };
     var pre = document.createElement("pre");
     pre.id = "pagecheck-verdict";

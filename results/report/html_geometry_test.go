@@ -67,8 +67,16 @@ func TestHTMLGeometry(t *testing.T) {
 // overlapping text, text outside its SVG, a one-mark chart, a bar chart of one
 // series of two bars (the compute chart of a quick run before it became no
 // chart), a time axis in ms beside a median in µs (the distributions' legend
-// before it followed the axis), a plot of a quarter of its row and a wide
-// table.
+// before it followed the axis), a plot of a quarter of its row, a wide
+// table, a run with no CI inside a band drawn down to 0 and a zero-height
+// interval (the dashboard's series before missing CIs were left out), and a
+// chart of runs whose x ticks repeat a minute with no run number (runs of
+// one minute on the dashboard before the ticks carried run numbers), and
+// roofline point numbers two by one point and one far from every point
+// (numbers stacked up a line at a shared intensity, as the roofline placed
+// them on approximate axes), and a table of ratios with no CI or test and
+// a host-timed against device-timed ratio unmarked (/compare before it
+// gave the CLI's statistics).
 func TestPageCheckFinds(t *testing.T) {
 	browser := pagecheck.Browser()
 	if browser == "" {
@@ -82,6 +90,16 @@ func TestPageCheckFinds(t *testing.T) {
 <figure><svg class="plot" width="300" height="100"><circle cx="10" cy="10" r="3" fill="#1f77b4"/><circle cx="30" cy="30" r="3" fill="#1f77b4"/>
 <text x="100" y="20">time (ms)</text><text x="100" y="60">median 45.4 µs</text></svg></figure>
 <div class="plots" style="display:flex"><figure style="width:200px;margin:0"></figure></div>
+<svg class="chart trend" width="300" height="120"><path class="band" d="M10 20 L150 20 L290 100 L290 100 L150 100 L10 100 Z" fill="#3b82f6"/>
+<rect class="band" x="200" y="40" width="4" height="0" fill="#3b82f6"/>
+<a href="/run/1"><circle class="pt" cx="10" cy="30" r="3" fill="#1d4ed8"/></a><a href="/run/2"><circle class="pt noci" data-ci="none" cx="150" cy="30" r="3" fill="#1d4ed8"/></a>
+<a href="/run/3"><circle class="pt" cx="290" cy="30" r="3" fill="#1d4ed8"/></a>
+<line class="axis" x1="0" y1="100" x2="300" y2="100" stroke="#333"/>
+<text x="10" y="115">Nov 28 15:04</text><text x="200" y="115">Nov 28 15:04</text></svg>
+<svg class="plot" width="300" height="100"><circle cx="20" cy="50" r="3" fill="#d62728"/><circle cx="200" cy="50" r="3" fill="#d62728"/>
+<text class="point-label" x="26" y="54">1</text><text class="point-label" x="26" y="40">2</text><text class="point-label" x="120" y="90">3</text></svg>
+<table><thead><tr><th>benchmark</th><th>A median</th><th>B median</th><th>B/A</th></tr></thead>
+<tbody><tr><td>copy</td><td>6.1 µs</td><td>15.4 µs <span class="tag">host-timed</span></td><td>2.538</td></tr></tbody></table>
 <table><tr><td style="white-space:nowrap">` + strings.Repeat("wide ", 600) + `</td></tr></table></body></html>`
 	srv := pagecheck.ServeHTML([]byte(page))
 	defer srv.Close()
@@ -92,8 +110,9 @@ func TestPageCheckFinds(t *testing.T) {
 	kinds := map[string]bool{}
 	for _, p := range v.Problems {
 		kinds[p.Kind] = true
+		t.Log(p)
 	}
-	for _, k := range []string{"overlap", "clipped", "marks", "bars", "units", "narrow", "wide"} {
+	for _, k := range []string{"overlap", "clipped", "marks", "bars", "units", "narrow", "wide", "ci", "xticks", "label", "ratio"} {
 		if !kinds[k] {
 			t.Errorf("no %q problem found in %+v", k, v.Problems)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,11 +118,12 @@ func RooflinePlot(c RooflineChart) ([]byte, error) {
 		if err := addRooflinePoints(p, c); err != nil {
 			return nil, err
 		}
-		if err := addPointNumbers(p, c, xlo, xhi, ylo, yhi); err != nil {
+		if err := addPointNumbers(p, c); err != nil {
 			return nil, err
 		}
 	}
-	return svgOf(p, plotWidth*1.2, plotHeight*1.2)
+	svg, err := svgOf(p, plotWidth*1.2, plotHeight*1.2)
+	return pointLabelClass.ReplaceAll(svg, []byte(`<text class="point-label" $1`)), err
 }
 
 // rooflineRange returns the axes' ranges of c: every point and every ridge,
@@ -229,45 +231,75 @@ func addRooflinePoints(p *plot.Plot, c RooflineChart) error {
 	return nil
 }
 
-// addPointNumbers numbers each point (the caption's key names it); a number
-// that would cover an earlier one moves up a line, placed in the axes'
-// approximate drawing area.
-func addPointNumbers(p *plot.Plot, c RooflineChart, xlo, xhi, ylo, yhi float64) error {
-	const areaW, areaH = 360.0, 190.0 // points: the plot less its axes
-	lx, ly := math.Log(xhi/xlo), math.Log(yhi/ylo)
-	var boxes [][4]float64
-	var xys plotter.XYs
-	var labels []string
-	for i, pt := range c.Points {
-		px := math.Log(pt.Intensity/xlo) / lx * areaW
-		py := math.Log(pt.Rate/ylo) / ly * areaH
-		num := strconv.Itoa(i + 1)
-		w, h := 6.5*float64(len(num))+2, 12.0
-		bx, by := px+5, py+2
-		for moved := true; moved; {
-			moved = false
-			for _, b := range boxes {
-				if bx < b[0]+b[2] && b[0] < bx+w && by < b[1]+b[3] && b[1] < by+h {
-					by = b[1] + b[3]
-					moved = true
-				}
-			}
-		}
-		boxes = append(boxes, [4]float64{bx, by, w, h})
-		xys = append(xys, plotter.XY{X: xlo * math.Exp((bx-5)/areaW*lx), Y: ylo * math.Exp((by-2)/areaH*ly)})
-		labels = append(labels, num)
-	}
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
+// pointLabelClass finds the point numbers in the SVG (the only serif text
+// of a roofline) to class them point-label for the geometry check.
+var pointLabelClass = regexp.MustCompile(`<text (x="[-\d.e]+" y="[-\d.e]+" transform="scale\(1, -1\)"\s+style="font-family:Liberation Serif;)`)
+
+// addPointNumbers numbers each point (the caption's key names it) with a
+// number placed next to it where it covers no other number and no other
+// point: right, left, above, below, then the corners.
+func addPointNumbers(p *plot.Plot, c RooflineChart) error {
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: make(plotter.XYs, len(c.Points)), Labels: make([]string, len(c.Points))})
 	if err != nil {
 		return err
 	}
-	for i := range lb.TextStyle {
-		lb.TextStyle[i].Font.Size = vg.Points(9)
-		lb.TextStyle[i].XAlign = draw.XLeft
+	n := pointNumbers{style: lb.TextStyle[0]}
+	n.style.Font.Size = vg.Points(9)
+	n.style.XAlign, n.style.YAlign = draw.XLeft, draw.YBottom
+	for i, pt := range c.Points {
+		n.xys = append(n.xys, plotter.XY{X: pt.Intensity, Y: pt.Rate})
+		n.labels = append(n.labels, strconv.Itoa(i+1))
 	}
-	lb.Offset = vg.Point{X: vg.Points(5), Y: vg.Points(2)}
-	p.Add(lb)
+	p.Add(n)
 	return nil
+}
+
+// pointNumbers is the plotter of addPointNumbers: it places each number in
+// the canvas' own coordinates, so a number stays by its point whatever the
+// size of the axes.
+type pointNumbers struct {
+	xys    plotter.XYs
+	labels []string
+	style  draw.TextStyle
+}
+
+// Plot draws the numbers (plot.Plotter).
+func (n pointNumbers) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	const r = 4.5 // the glyph's radius and a gap, in points
+	pts := make([]vg.Point, len(n.xys))
+	var taken []vg.Rectangle
+	for i, xy := range n.xys {
+		pts[i] = vg.Point{X: trX(xy.X), Y: trY(xy.Y)}
+		taken = append(taken, vg.Rectangle{Min: pts[i].Sub(vg.Point{X: r - 1, Y: r - 1}), Max: pts[i].Add(vg.Point{X: r - 1, Y: r - 1})})
+	}
+	for i, l := range n.labels {
+		w, h := n.style.Width(l), n.style.Height(l)
+		pt := pts[i]
+		var box vg.Rectangle
+		for k, off := range []vg.Point{{X: r, Y: -h / 2}, {X: -r - w, Y: -h / 2}, {X: -w / 2, Y: r}, {X: -w / 2, Y: -r - h},
+			{X: r, Y: r / 2}, {X: r, Y: -r/2 - h}, {X: -r - w, Y: r / 2}, {X: -r - w, Y: -r/2 - h}} {
+			b := vg.Rectangle{Min: pt.Add(off), Max: pt.Add(off).Add(vg.Point{X: w, Y: h})}
+			if k == 0 {
+				box = b
+			}
+			if c.Contains(b.Min) && c.Contains(b.Max) && !overlapsAny(b, taken) {
+				box = b
+				break
+			}
+		}
+		taken = append(taken, box)
+		c.FillText(n.style, box.Min, l)
+	}
+}
+
+func overlapsAny(b vg.Rectangle, rs []vg.Rectangle) bool {
+	for _, o := range rs {
+		if b.Min.X < o.Max.X && o.Min.X < b.Max.X && b.Min.Y < o.Max.Y && o.Min.Y < b.Max.Y {
+			return true
+		}
+	}
+	return false
 }
 
 // Key names each numbered point of the chart: its benchmark, verdict and rate.
