@@ -66,7 +66,7 @@ __kernel void mul(__global float *x, int n) { int i = get_global_id(0); if (i < 
 	planted := append(append(append(append(magic, '\n'), hb...), '\n'), garbage...)
 	os.WriteFile(files[0], planted, 0o644)
 	code, vout, verrs := clm(t, "cache", "verify", "--cache-dir", cacheDir)
-	if code != exitError || !strings.Contains(vout, "not proven") {
+	if code != exitError || !strings.Contains(strings.Join(strings.Fields(vout), " "), "not proven") { // the table wraps its cells
 		t.Fatalf("verify of a planted payload: %d\n%s%s", code, vout, verrs)
 	}
 	os.WriteFile(files[0], planted, 0o644)

@@ -145,6 +145,10 @@ func TestEveryOutputFitsTheWidth(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("CLMETER_PROFILE_DIR", filepath.Join(dir, "profiles"))
 	t.Setenv(cache.DirEnv, filepath.Join(dir, "cache"))
+	// A test before this one may have run with CLMETER_CACHE_MAX_SIZE set:
+	// urfave/cli keeps a flag's value from its variable in the flag, which
+	// in-process runs share.
+	t.Setenv(cache.MaxSizeEnv, "512MiB")
 	env := noTerminalEnv()
 	tm := startTmux(t, env, 80, 120)
 	for _, args := range widthRuns(t, dir) {
