@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -75,7 +76,11 @@ func InChild(t *testing.T, timeout time.Duration, env ...string) bool {
 	if os.Getenv(childEnv) == t.Name() {
 		return true
 	}
-	args := []string{"-test.run=^" + t.Name() + "$", "-test.count=1", "-test.v", "-test.timeout=" + timeout.String()}
+	parts := strings.Split(t.Name(), "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	args := []string{"-test.run=" + strings.Join(parts, "/"), "-test.count=1", "-test.v", "-test.timeout=" + timeout.String()}
 	cmd := exec.Command(os.Args[0], args...)
 	drop := map[string]bool{"OCL_ICD_VENDORS": true, "OCL_ICD_FILENAMES": true, "POCL_DEVICES": true, "RUSTICL_ENABLE": true, "CLMETER_DEVICE": true}
 	for _, kv := range os.Environ() {

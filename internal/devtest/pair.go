@@ -2,16 +2,11 @@ package devtest
 
 import (
 	"os"
-	"os/exec"
-	"regexp"
-	"strings"
 	"testing"
+	"time"
 
 	"github.com/clmeter/clmeter/runtime"
 )
-
-// pairEnv marks the child process Pair runs a test in.
-const pairEnv = "CLMETER_DEVTEST_PAIR"
 
 // PairDevices is the PoCL selection that gives a process two identical
 // devices (two "pthread" CPU devices of one name): what Pair's child runs with.
@@ -27,7 +22,7 @@ const PairDevices = "pthread pthread"
 // finds no two devices (no PoCL).
 func Pair(t *testing.T) (a, b *runtime.Device, ok bool) {
 	t.Helper()
-	child := os.Getenv(pairEnv) == "1"
+	child := os.Getenv(childEnv) == t.Name()
 	m := runtime.NewManager()
 	t.Cleanup(m.Close)
 	devs, err := m.Devices()
@@ -62,18 +57,5 @@ func twoOfOneName(devs []*runtime.Device) (a, b *runtime.Device) {
 // fails, skips or passes t as the child did.
 func runPairChild(t *testing.T) {
 	t.Helper()
-	parts := strings.Split(t.Name(), "/")
-	for i, p := range parts {
-		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
-	}
-	cmd := exec.Command(os.Args[0], "-test.run="+strings.Join(parts, "/"), "-test.count=1", "-test.v")
-	cmd.Env = append(os.Environ(), pairEnv+"=1", "POCL_DEVICES="+PairDevices, runtime.DeviceEnv+"=")
-	out, err := cmd.CombinedOutput()
-	switch {
-	case err != nil:
-		t.Fatalf("the test with two devices (POCL_DEVICES=%q, in a child process): %v\n%s", PairDevices, err, out)
-	case strings.Contains(string(out), "--- SKIP: "+t.Name()):
-		t.Skipf("in the child with two devices: %s", out)
-	}
-	t.Logf("in the child with two devices (POCL_DEVICES=%q):\n%s", PairDevices, out)
+	InChild(t, 10*time.Minute, "POCL_DEVICES="+PairDevices, runtime.DeviceEnv+"=")
 }
