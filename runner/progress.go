@@ -158,10 +158,11 @@ func (r *progressRow) begin(label string, n, total int) {
 // name shows a step with no samples yet.
 func (r *progressRow) name(label string) { r.update(label, measure.Progress{Stage: "setup"}) }
 
-// finished reports a finished benchmark: on a terminal the row moves on at
-// the next begin; elsewhere one plain line says which, of how many, on which
+// finished reports a finished benchmark, number n of the count (zero: a row
+// derived from others, not counted): on a terminal the row moves on at the
+// next begin; elsewhere one plain line says which, of how many, on which
 // device, after how long, and how it ended (status: "" for done).
-func (r *progressRow) finished(label, status string) {
+func (r *progressRow) finished(label string, n int, status string) {
 	if r == nil || r.pl.tty {
 		return
 	}
@@ -170,7 +171,11 @@ func (r *progressRow) finished(label, status string) {
 	if status == "" {
 		status = "done"
 	}
-	fmt.Fprintf(r.pl.w, "%s%s %s: %s, %s elapsed\n", prefixOf(r.prefix), r.count(), label, status, seconds(time.Since(r.start)))
+	count := "derived"
+	if n > 0 {
+		count = r.count(n)
+	}
+	fmt.Fprintf(r.pl.w, "%s%s %s: %s, %s elapsed\n", prefixOf(r.prefix), count, label, status, seconds(time.Since(r.start)))
 }
 
 func prefixOf(p string) string {
@@ -180,12 +185,13 @@ func prefixOf(p string) string {
 	return p + ": "
 }
 
-// count is "benchmark 3 of 17", or "benchmark 3" with the total unknown.
-func (r *progressRow) count() string {
-	if r.total > 0 {
-		return fmt.Sprintf("benchmark %d of %d", r.n, r.total)
+// count is "benchmark 3 of 17", or "benchmark 3" with the total unknown
+// or passed.
+func (r *progressRow) count(n int) string {
+	if r.total > 0 && n <= r.total {
+		return fmt.Sprintf("benchmark %d of %d", n, r.total)
 	}
-	return fmt.Sprintf("benchmark %d", r.n)
+	return fmt.Sprintf("benchmark %d", n)
 }
 
 // line is the row as text, without the width cut.
@@ -205,7 +211,7 @@ func (r *progressRow) line() string {
 	}
 	head := r.label
 	if r.n > 0 {
-		head = fmt.Sprintf("%s (%s, %s)", r.label, r.count(), seconds(time.Since(r.start)))
+		head = fmt.Sprintf("%s (%s, %s)", r.label, r.count(r.n), seconds(time.Since(r.start)))
 	}
 	return prefixOf(r.prefix) + head + ": " + strings.Join(parts, ", ")
 }

@@ -49,8 +49,12 @@ type deviceRun struct {
 	matched  int
 	skipped  []string
 	profText strings.Builder
-	// total is how many benchmarks the suite lists for the device.
+	// total is how many benchmarks the suite lists for the device (the
+	// measured ones and the sizing probe: what progress counts).
 	total int
+	// numbers is each begun benchmark's number in the count: a step that
+	// is measured again (a retry) keeps its number.
+	numbers map[string]int
 }
 
 // deviceRuns makes each device's worker and the pool's task for it: a CPU
@@ -116,7 +120,7 @@ func announceDevices(pg *progressLine, o SuiteOptions, runs []*deviceRun, tasks 
 func (r *deviceRun) run(ctx context.Context, suite clkernels.Suite, o SuiteOptions, filter *regexp.Regexp) error {
 	opts := r.options(o, filter)
 	for _, st := range suite.List(r.dev, opts) { // the count for progress
-		if st.How == harness.HowMeasured {
+		if st.How == harness.HowMeasured || st.How == harness.HowSizing {
 			r.total++
 		}
 	}
@@ -141,12 +145,20 @@ func (r *deviceRun) options(o SuiteOptions, filter *regexp.Regexp) clkernels.Opt
 		Settings: settings, Small: o.Small, MaxSize: o.MaxSize, MaxMemory: o.MaxMemory, Filter: filter, Executable: exe,
 		Progress: func(name string) {
 			current = name
-			r.matched++
+			n, again := r.numbers[name]
+			if !again {
+				r.matched++
+				n = r.matched
+				if r.numbers == nil {
+					r.numbers = map[string]int{}
+				}
+				r.numbers[name] = n
+			}
 			total := r.total
-			if r.matched > total {
+			if n > total {
 				total = 0 // more than listed: no count to show
 			}
-			r.row.begin(name, r.matched, total)
+			r.row.begin(name, n, total)
 		},
 		Skip: func(name string) {
 			if !slices.Contains(r.skipped, name) {
@@ -162,7 +174,7 @@ func (r *deviceRun) options(o SuiteOptions, filter *regexp.Regexp) clkernels.Opt
 			if b.Error != "" {
 				status = "failed: " + firstLine(b.Error)
 			}
-			r.row.finished(b.Name, status)
+			r.row.finished(b.Name, r.numbers[b.Name], status)
 			return r.sr.write(b, r.matched)
 		},
 	}

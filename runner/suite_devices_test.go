@@ -6,6 +6,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -101,6 +103,40 @@ func TestSuiteTwoDevicesAtOnce(t *testing.T) {
 		if parallel == 2 && !strings.Contains(stderr.String(), "benchmark 3 ") {
 			t.Errorf("stderr (no terminal) shows no plain progress line per benchmark")
 		}
+		for _, dev := range order {
+			checkCount(t, stderr.String(), dev)
+		}
+	}
+}
+
+// checkCount checks the plain progress lines of device dev: benchmarks
+// numbered 1 to N once each, in order, N the total they all give, and rows
+// derived from others marked so, not counted.
+func checkCount(t *testing.T, stderr, dev string) {
+	t.Helper()
+	line := regexp.MustCompile(`^` + regexp.QuoteMeta(dev) + `: (?:benchmark (\d+)(?: of (\d+))?|(derived)) (\S+): `)
+	want, total := 1, -1
+	for _, l := range strings.Split(stderr, "\n") {
+		m := line.FindStringSubmatch(l)
+		switch {
+		case m == nil || m[3] != "":
+			continue
+		case m[2] == "":
+			t.Errorf("device %s: %q has no total", dev, l)
+			continue
+		}
+		n, _ := strconv.Atoi(m[1])
+		of, _ := strconv.Atoi(m[2])
+		if total < 0 {
+			total = of
+		}
+		if n != want || of != total {
+			t.Errorf("device %s: %q, want benchmark %d of %d", dev, l, want, total)
+		}
+		want = n + 1
+	}
+	if want-1 != total {
+		t.Errorf("device %s: the last benchmark was %d, of %d", dev, want-1, total)
 	}
 }
 
