@@ -5,9 +5,13 @@ BIN     := bin/clmeter
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
-# What clmeter needs from the system: the ICD loader and headers (to build), PoCL (the
-# default CPU device), clinfo (to compare against).
-DEB_PKGS  := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+# What clmeter needs from the system: to build, the ICD loader and headers; to run, PoCL
+# (the default CPU device) and clinfo (to compare against). Both without recommends:
+# ocl-icd-opencl-dev's recommends bring the OpenGL and X11 development stack, 81 packages
+# nothing here uses.
+BUILD_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers
+RUN_PKGS   := pocl-opencl-icd clinfo
+DEB_PKGS   := $(BUILD_PKGS) $(RUN_PKGS)
 # What the tests need besides: the two other implementations the device tests run on,
 # Mesa's Rusticl (mesa-opencl-icd, with RUSTICL_ENABLE=llvmpipe) and Oclgrind (an OpenCL 1.2
 # simulator, also 'clmeter check'); PostgreSQL (the store's tests start a private server);
@@ -18,14 +22,14 @@ TEST_PKGS := mesa-opencl-icd oclgrind postgresql chromium tmux
 # (internal/slurmtest), installed without recommends (no mail server, no systemd units run).
 SLURM_PKGS := slurm-wlm munge slurmctld slurmd slurm-client
 # deps installs PKGS (make deps PKGS="..." for others); NORECOMMENDS=1 adds
-# --no-install-recommends.
+# --no-install-recommends. It updates apt's lists first unless they are under 10 minutes old.
 PKGS      ?= $(DEB_PKGS)
 NORECOMMENDS ?=
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # go-nvml's cgo warnings are silenced in its copy (third_party/go-nvml/CLMETER.md):
 # a plain go build prints nothing, no CGO_CFLAGS needed.
 
-.PHONY: all deps test-deps build run test bench bench-kit fuzz check-html clean tcpd
+.PHONY: all deps build-deps run-deps modules build-only test-deps build run test bench bench-kit fuzz check-html clean tcpd
 
 all: build
 
@@ -36,7 +40,8 @@ deps:
 	  done; \
 	  if [ -n "$$missing" ]; then \
 	    echo "deps: installing$$missing"; \
-	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	    if [ -z "$$(find /var/lib/apt/lists -maxdepth 1 -name '*Packages*' -mmin -10 2>/dev/null)" ]; then \
+	      $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq || exit 1; fi; \
 	    $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(if $(NORECOMMENDS),--no-install-recommends) $$missing >/dev/null && \
 	    echo "deps: installed$$missing"; \
 	  else echo "deps: all present ($(PKGS))"; fi; \
@@ -56,22 +61,37 @@ BUILD_GOGC ?= 400
 BUILDFLAGS := $(if $(DEBUG),,-gcflags=all=-dwarf=false)
 LDFLAGS    += $(if $(DEBUG),,-w)
 
-build: deps
-	GOGC=$(BUILD_GOGC) $(GO) build $(BUILDFLAGS) -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/clmeter
+GOBUILD = GOGC=$(BUILD_GOGC) $(GO) build $(BUILDFLAGS) -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/clmeter
+
+build: build-deps run-deps
+	$(GOBUILD)
 
 # The main job: the devices, then the quick suite on the default device (a budget of
-# 0.8 s a benchmark, 30 s or less in all), its result file in out/
-run: build
+# 0.8 s a benchmark, 30 s or less in all), its result file in out/. To be quick on a
+# fresh machine, PoCL installs while Go downloads the modules and builds, once the
+# headers are in.
+run:
+	@$(MAKE) --no-print-directory -j3 build-only run-deps
 	./$(BIN) devices
 	@mkdir -p out
 	./$(BIN) suite quick -o out/quick.json
+
+build-deps:
+	@$(MAKE) --no-print-directory deps PKGS="$(BUILD_PKGS)" NORECOMMENDS=1
+run-deps: build-deps
+	@$(MAKE) --no-print-directory deps PKGS="$(RUN_PKGS)" NORECOMMENDS=1
+# modules downloads the modules the build needs (and only those), beside build-deps.
+modules:
+	@$(GO) list -deps ./cmd/clmeter >/dev/null
+build-only: build-deps modules
+	$(GOBUILD)
 
 # The device tests named TestEveryImplementation / TestTimerEveryImplementation run
 # on PoCL, Rusticl and Oclgrind, each in a child process; CLMETER_IMPLS_REQUIRED
 # makes a missing one fail instead of being left out.
 IMPLS ?= pocl,rusticl,oclgrind
-test-deps:
-	@$(MAKE) --no-print-directory deps PKGS="$(DEB_PKGS) $(TEST_PKGS)"
+test-deps: build-deps run-deps
+	@$(MAKE) --no-print-directory deps PKGS="$(TEST_PKGS)"
 	@$(MAKE) --no-print-directory deps PKGS="$(SLURM_PKGS)" NORECOMMENDS=1
 
 test: test-deps
@@ -117,15 +137,15 @@ tcpd:
 	@[ -n "$(TCPD)" ] || { echo "tcpd: set TCPD to a checkout of github.com/alan-turing-institute/TCPD: make tcpd TCPD=DIR"; exit 2; }
 	CLMETER_TCPD=$(abspath $(TCPD)) $(GO) test -count=1 -timeout 30m -v -run 'TestTCPD' ./changepoint/ ./cmd/clmeter/
 
-bin/rawlaunch: bench/c/rawlaunch.c deps
+bin/rawlaunch: bench/c/rawlaunch.c build-deps
 	@mkdir -p bin
 	$(CC) -O2 -Wall -o $@ bench/c/rawlaunch.c -lOpenCL
 
-bin/progbin: bench/c/progbin.c deps
+bin/progbin: bench/c/progbin.c build-deps
 	@mkdir -p bin
 	$(CC) -O2 -Wall -o $@ bench/c/progbin.c -lOpenCL
 
-bin/saxpyrun: bench/c/saxpyrun.c deps
+bin/saxpyrun: bench/c/saxpyrun.c build-deps
 	@mkdir -p bin
 	$(CC) -O2 -Wall -pthread -o $@ bench/c/saxpyrun.c -lOpenCL -lm
 
@@ -133,7 +153,7 @@ bin/saxpyrun: bench/c/saxpyrun.c deps
 # input that fails is kept in the package's testdata/fuzz/FUZZNAME/: commit it, and make
 # test runs it from then on.
 FUZZTIME ?= 30s
-fuzz: deps
+fuzz: build-deps
 	$(GO) test -run '^$$' -fuzz '^FuzzEval$$' -fuzztime $(FUZZTIME) ./runtime/spec
 	$(GO) test -run '^$$' -fuzz '^FuzzParseArg$$' -fuzztime $(FUZZTIME) ./runtime/spec
 	$(GO) test -run '^$$' -fuzz '^FuzzParseFile$$' -fuzztime $(FUZZTIME) ./runtime/spec
