@@ -94,7 +94,7 @@ type Library struct {
 
 // symbols are the addresses of the NVML functions clmeter calls.
 type symbols struct {
-	init, shutdown, errorString, count, handleByIndex, name, pciInfo uintptr
+	init, shutdown, errorString, count, handleByIndex, name, pciInfo    uintptr
 	clockInfo, maxClockInfo, temperature, powerUsage, reasons, busWidth uintptr
 }
 
