@@ -3,7 +3,7 @@ module github.com/clmeter/clmeter
 go 1.26.8
 
 require (
-	github.com/NVIDIA/go-nvml v0.13.4-1
+	github.com/ebitengine/purego v0.11.3
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
@@ -24,7 +24,6 @@ require (
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
-	github.com/ebitengine/purego v0.11.3 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
@@ -44,6 +43,3 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
-
-// go-nvml with its cgo deprecation warnings silenced (third_party/go-nvml/CLMETER.md).
-replace github.com/NVIDIA/go-nvml => ./third_party/go-nvml
