@@ -187,3 +187,48 @@ func TestCloseWhileReading(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestRealNVML reads every device of the machine's own NVML, where the
+// driver is installed (skipped elsewhere), and checks what can be checked
+// without knowing the device: a name, the PCI bus both as a number and in the
+// bus id string (the struct's layout), a running SM clock no higher than its
+// maximum.
+func TestRealNVML(t *testing.T) {
+	l, err := Open(DefaultPath)
+	if errors.Is(err, ErrLibraryNotFound) {
+		t.Skip("no NVML on this machine")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	n, ret := l.DeviceCount()
+	if ret != Success {
+		t.Fatalf("DeviceCount: %s", l.ErrorString(ret))
+	}
+	for i := 0; i < n; i++ {
+		d, ret := l.DeviceByIndex(i)
+		if ret != Success {
+			t.Errorf("device %d: %s", i, l.ErrorString(ret))
+			continue
+		}
+		name, _ := d.Name()
+		p, ret := d.PciInfo()
+		busID := cString(&p.BusID[0], len(p.BusID))
+		if name == "" || ret != Success || !strings.HasSuffix(strings.ToUpper(busID), fmt.Sprintf(":%02X:%02X.0", p.Bus, p.Device)) {
+			t.Errorf("device %d: name %q, PCI %+v (%s), %s", i, name, p, busID, l.ErrorString(ret))
+		}
+		sm, ret := d.ClockInfo(ClockSM)
+		max, ret2 := d.MaxClockInfo(ClockSM)
+		if ret != Success || ret2 != Success || sm == 0 || sm > max {
+			t.Errorf("device %d: SM clock %d (%s), max %d (%s)", i, sm, l.ErrorString(ret), max, l.ErrorString(ret2))
+		}
+		mem, _ := d.ClockInfo(ClockMem)
+		temp, _ := d.Temperature(TemperatureGPU)
+		mw, _ := d.PowerUsage()
+		bus, _ := d.MemoryBusWidth()
+		reasons, ret := d.ClocksEventReasons()
+		t.Logf("device %d: %s at %s: SM %d of %d MHz, memory %d MHz, %d-bit bus, %d C, %d mW, reasons %#x (%s)",
+			i, name, busID, sm, max, mem, bus, temp, mw, reasons, l.ErrorString(ret))
+	}
+}
