@@ -26,8 +26,6 @@ SLURM_PKGS := slurm-wlm munge slurmctld slurmd slurm-client
 PKGS      ?= $(DEB_PKGS)
 NORECOMMENDS ?=
 SUDO    := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# go-nvml's cgo warnings are silenced in its copy (third_party/go-nvml/CLMETER.md):
-# a plain go build prints nothing, no CGO_CFLAGS needed.
 
 .PHONY: all deps build-deps run-deps modules build-only test-deps build run test bench bench-kit fuzz check-html clean tcpd
 

@@ -3,7 +3,7 @@ module github.com/clmeter/clmeter
 go 1.26.8
 
 require (
-	github.com/NVIDIA/go-nvml v0.13.4-1
+	github.com/ebitengine/purego v0.11.3
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da
@@ -43,6 +43,3 @@ require (
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
 )
-
-// go-nvml with its cgo deprecation warnings silenced (third_party/go-nvml/CLMETER.md).
-replace github.com/NVIDIA/go-nvml => ./third_party/go-nvml

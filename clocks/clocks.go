@@ -1,19 +1,19 @@
 // Package clocks watches an NVIDIA GPU's SM and memory clocks, temperature and
-// power around a benchmark through NVML (github.com/NVIDIA/go-nvml, which opens
-// libnvidia-ml.so lazily), so that a result says whether the device ran below
-// the clock it started at. Where NVML is absent (PoCL, other vendors, machines
+// power around a benchmark through NVML (package clocks/nvml, which loads
+// libnvidia-ml.so.1 on the first Watch), so that a result says whether the
+// device ran below the clock it started at. Where NVML is absent (PoCL, other vendors, machines
 // without the driver) it says that clocks were not observable; it builds and
 // runs everywhere.
 package clocks
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
-
+	"github.com/clmeter/clmeter/clocks/nvml"
 	"github.com/clmeter/clmeter/results"
 )
 
@@ -31,35 +31,38 @@ type DeviceID struct {
 	PCIBus int
 }
 
-// A Monitor opens NVML on first use and finds devices in it. The zero value is
-// not usable: call Open. Its methods are safe from many goroutines.
+// A Monitor loads NVML on first use and finds devices in it; the loaded
+// library is the Monitor's own, unloaded by Close. The zero value is not
+// usable: call Open. Its methods are safe from many goroutines.
 type Monitor struct {
-	once    sync.Once
-	err     error // why NVML is not usable, nil when it is
-	started bool  // NVML was initialised (and must be shut down)
-	mu      sync.Mutex
-	closed  bool
+	path   string // the NVML library Open loads: nvml.DefaultPath but in tests
+	once   sync.Once
+	err    error         // why NVML is not usable, nil when it is
+	lib    *nvml.Library // NVML loaded and started (and to be closed), nil until then
+	mu     sync.Mutex
+	closed bool
 }
 
-// Open returns a Monitor. NVML is not touched until the first Watch.
-func Open() *Monitor { return &Monitor{} }
+// Open returns a Monitor. NVML is not loaded until the first Watch.
+func Open() *Monitor { return &Monitor{path: nvml.DefaultPath} }
 
 func (m *Monitor) init() error {
 	m.once.Do(func() {
-		if ret := nvml.Init(); ret != nvml.SUCCESS {
-			if ret == nvml.ERROR_LIBRARY_NOT_FOUND {
-				m.err = fmt.Errorf("NVML (libnvidia-ml.so.1) is not installed")
-			} else {
-				m.err = fmt.Errorf("NVML did not start: %s", nvml.ErrorString(ret))
-			}
-			return
+		lib, err := nvml.Open(m.path)
+		switch {
+		case errors.Is(err, nvml.ErrLibraryNotFound):
+			m.err = fmt.Errorf("NVML (libnvidia-ml.so.1) is not installed")
+		case err != nil:
+			m.err = err
+		default:
+			m.lib = lib
 		}
-		m.started = true
 	})
 	return m.err
 }
 
-// Close shuts NVML down when it was started.
+// Close shuts NVML down and unloads it when it was loaded. Watches still
+// running read nothing more.
 func (m *Monitor) Close() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -68,45 +71,45 @@ func (m *Monitor) Close() {
 	}
 	m.closed = true
 	m.once.Do(func() { m.err = fmt.Errorf("NVML closed") }) // never start after Close
-	if m.started {
-		nvml.Shutdown()
+	if m.lib != nil {
+		m.lib.Close()
 	}
 }
 
 // find returns the NVML device of id.
 func (m *Monitor) find(id DeviceID) (nvml.Device, error) {
 	if err := m.init(); err != nil {
-		return nil, err
+		return nvml.Device{}, err
 	}
 	if !isNVIDIA(id.Name) {
-		return nil, fmt.Errorf("%s is not an NVIDIA GPU", id.Name)
+		return nvml.Device{}, fmt.Errorf("%s is not an NVIDIA GPU", id.Name)
 	}
-	n, ret := nvml.DeviceGetCount()
-	if ret != nvml.SUCCESS {
-		return nil, fmt.Errorf("NVML: counting devices: %s", nvml.ErrorString(ret))
+	n, ret := m.lib.DeviceCount()
+	if ret != nvml.Success {
+		return nvml.Device{}, fmt.Errorf("NVML: counting devices: %s", m.lib.ErrorString(ret))
 	}
 	var byName []nvml.Device
 	for i := 0; i < n; i++ {
-		d, ret := nvml.DeviceGetHandleByIndex(i)
-		if ret != nvml.SUCCESS {
+		d, ret := m.lib.DeviceByIndex(i)
+		if ret != nvml.Success {
 			continue
 		}
 		if id.PCIBus >= 0 {
-			if pci, ret := d.GetPciInfo(); ret == nvml.SUCCESS && int(pci.Bus) == id.PCIBus {
+			if pci, ret := d.PciInfo(); ret == nvml.Success && int(pci.Bus) == id.PCIBus {
 				return d, nil
 			}
 		}
-		if name, ret := d.GetName(); ret == nvml.SUCCESS && name == id.Name {
+		if name, ret := d.Name(); ret == nvml.Success && name == id.Name {
 			byName = append(byName, d)
 		}
 	}
 	switch len(byName) {
 	case 0:
-		return nil, fmt.Errorf("NVML has no device named %q", id.Name)
+		return nvml.Device{}, fmt.Errorf("NVML has no device named %q", id.Name)
 	case 1:
 		return byName[0], nil
 	}
-	return nil, fmt.Errorf("NVML has %d devices named %q and the OpenCL driver gave no PCI bus to tell them apart", len(byName), id.Name)
+	return nvml.Device{}, fmt.Errorf("NVML has %d devices named %q and the OpenCL driver gave no PCI bus to tell them apart", len(byName), id.Name)
 }
 
 func isNVIDIA(name string) bool {
@@ -122,7 +125,7 @@ func isNVIDIA(name string) bool {
 // A Watch reads a device's clocks every interval until Stop.
 type Watch struct {
 	dev      nvml.Device
-	reason   string
+	reason   string // why the device is not watched; "" when it is
 	stop     chan struct{}
 	done     chan struct{}
 	mu       sync.Mutex
@@ -176,40 +179,41 @@ func (w *Watch) read() {
 // read takes one reading; false when the clocks cannot be read.
 func read(d nvml.Device) (results.ClockReading, bool) {
 	var r results.ClockReading
-	sm, ret := d.GetClockInfo(nvml.CLOCK_SM)
-	if ret != nvml.SUCCESS {
+	sm, ret := d.ClockInfo(nvml.ClockSM)
+	if ret != nvml.Success {
 		return r, false
 	}
 	r.SMClockMHz = int(sm)
-	if mem, ret := d.GetClockInfo(nvml.CLOCK_MEM); ret == nvml.SUCCESS {
+	if mem, ret := d.ClockInfo(nvml.ClockMem); ret == nvml.Success {
 		r.MemoryClockMHz = int(mem)
 	}
-	if t, ret := d.GetTemperature(nvml.TEMPERATURE_GPU); ret == nvml.SUCCESS {
+	if t, ret := d.Temperature(nvml.TemperatureGPU); ret == nvml.Success {
 		r.TemperatureC = int(t)
 	}
-	if p, ret := d.GetPowerUsage(); ret == nvml.SUCCESS {
+	if p, ret := d.PowerUsage(); ret == nvml.Success {
 		r.PowerWatts = float64(p) / 1000
 	}
-	if reasons, ret := d.GetCurrentClocksThrottleReasons(); ret == nvml.SUCCESS {
+	if reasons, ret := d.ClocksEventReasons(); ret == nvml.Success {
 		r.Throttle = ThrottleReasons(reasons)
 	}
 	return r, true
 }
 
-// ThrottleReasons names the bits of an NVML clocks-throttle-reasons mask that
-// slow a busy device (idle and application-clock settings are left out).
+// ThrottleReasons names the bits of an NVML clocks event (throttle) reasons
+// mask that slow a busy device (idle and application-clock settings are left
+// out).
 func ThrottleReasons(mask uint64) []string {
 	var out []string
 	for _, r := range []struct {
 		bit  uint64
 		name string
 	}{
-		{nvml.ClocksThrottleReasonSwPowerCap, "power cap"},
-		{nvml.ClocksThrottleReasonHwSlowdown, "hardware slowdown"},
-		{nvml.ClocksThrottleReasonSyncBoost, "sync boost"},
-		{nvml.ClocksThrottleReasonSwThermalSlowdown, "software thermal slowdown"},
-		{nvml.ClocksThrottleReasonHwThermalSlowdown, "hardware thermal slowdown"},
-		{nvml.ClocksThrottleReasonHwPowerBrakeSlowdown, "power brake"},
+		{nvml.ClocksEventReasonSwPowerCap, "power cap"},
+		{nvml.ClocksEventReasonHwSlowdown, "hardware slowdown"},
+		{nvml.ClocksEventReasonSyncBoost, "sync boost"},
+		{nvml.ClocksEventReasonSwThermalSlowdown, "software thermal slowdown"},
+		{nvml.ClocksEventReasonHwThermalSlowdown, "hardware thermal slowdown"},
+		{nvml.ClocksEventReasonHwPowerBrakeSlowdown, "power brake"},
 	} {
 		if mask&r.bit != 0 {
 			out = append(out, r.name)
@@ -220,7 +224,7 @@ func ThrottleReasons(mask uint64) []string {
 
 // Stop ends the watch and summarizes its readings (see Summarize).
 func (w *Watch) Stop() *results.Clocks {
-	if w.dev == nil {
+	if w.stop == nil {
 		return NotObservable(w.reason)
 	}
 	close(w.stop)
@@ -300,12 +304,12 @@ func (m *Monitor) MemoryBandwidth(id DeviceID) (gbps float64, note string, ok bo
 	if err != nil {
 		return 0, err.Error(), false
 	}
-	bus, ret := d.GetMemoryBusWidth()
-	if ret != nvml.SUCCESS || bus == 0 {
+	bus, ret := d.MemoryBusWidth()
+	if ret != nvml.Success || bus == 0 {
 		return 0, "NVML gave no memory bus width", false
 	}
-	mhz, ret := d.GetMaxClockInfo(nvml.CLOCK_MEM)
-	if ret != nvml.SUCCESS || mhz == 0 {
+	mhz, ret := d.MaxClockInfo(nvml.ClockMem)
+	if ret != nvml.Success || mhz == 0 {
 		return 0, "NVML gave no memory clock", false
 	}
 	gbps = float64(bus) / 8 * float64(mhz) * 1e6 * 2 / 1e9

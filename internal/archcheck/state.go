@@ -17,7 +17,7 @@ import (
 // (runtime.Device: its driver thread, runtime.Memo), so that devices measured
 // at once by several goroutines share no state. They hold no mutable
 // package-level state but stateExceptions.
-var measuring = []string{"measure", "harness", "runtime", "runtime/cl", "clkernels", "profile", "runner", "internal/drvthread"}
+var measuring = []string{"measure", "harness", "runtime", "runtime/cl", "clkernels", "profile", "runner", "internal/drvthread", "clocks", "clocks/nvml"}
 
 // stateExceptions are the package-level variables of the measuring packages
 // that may hold mutable state, as "package.name", and why: each is one a
