@@ -6,8 +6,10 @@ VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
 # What clmeter needs from the system: the ICD loader and headers (to build), PoCL (the
-# default CPU device), clinfo (to compare against).
-DEB_PKGS  := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo
+# default CPU device), clinfo (to compare against), SQLite's header and static library
+# (the store's driver, third_party/go-sqlite3, links libsqlite3.a instead of compiling
+# SQLite's 9 MB of C on every fresh build; the binary needs no libsqlite3 to run).
+DEB_PKGS  := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers pocl-opencl-icd clinfo libsqlite3-dev
 # What the tests need besides: the two other implementations the device tests run on,
 # Mesa's Rusticl (mesa-opencl-icd, with RUSTICL_ENABLE=llvmpipe) and Oclgrind (an OpenCL 1.2
 # simulator, also 'clmeter check'); PostgreSQL (the store's tests start a private server);
@@ -43,7 +45,9 @@ deps:
 	else \
 	  echo "deps: not a Debian/Ubuntu system; install by hand: an OpenCL ICD loader and headers"; \
 	  echo "      (Fedora: ocl-icd-devel opencl-headers pocl; Arch: ocl-icd opencl-headers pocl;"; \
-	  echo "      macOS is not supported), plus a C compiler for cgo, then run make build"; \
+	  echo "      macOS is not supported), SQLite's library (Fedora: sqlite-devel; Arch: sqlite)"; \
+	  echo "      and a C compiler for cgo, then run make build; without a static libsqlite3.a,"; \
+	  echo "      GOFLAGS=-tags=clmeter_sqlite_shared make build"; \
 	  [ -f /usr/include/CL/cl.h ] || { echo "deps: /usr/include/CL/cl.h is missing"; exit 1; }; \
 	fi
 

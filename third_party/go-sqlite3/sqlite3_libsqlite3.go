@@ -9,7 +9,6 @@ package sqlite3
 
 /*
 #cgo CFLAGS: -DUSE_LIBSQLITE3
-#cgo linux LDFLAGS: -l:libsqlite3.a -lm -ldl
 #cgo darwin,amd64 LDFLAGS: -L/usr/local/opt/sqlite/lib -lsqlite3
 #cgo darwin,amd64 CFLAGS:  -I/usr/local/opt/sqlite/include
 #cgo darwin,arm64 LDFLAGS: -L/opt/homebrew/opt/sqlite/lib -lsqlite3
