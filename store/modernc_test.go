@@ -311,3 +311,31 @@ func sameQueries(t *testing.T, a, b *Store) {
 		t.Errorf("queries returned only %s", ga)
 	}
 }
+
+// TestSQLitePragmas: every connection has the settings openSQLite asks for
+// (go-sqlite3 ignores a DSN parameter it does not know, so a misspelt one
+// would go unnoticed): a writer's WAL, timeouts, foreign keys and caches, a
+// reader's query_only.
+func TestSQLitePragmas(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "p.db")
+	w := open(t, path)
+	ro, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	for _, c := range []struct {
+		s            *Store
+		pragma, want string
+	}{
+		{w, "journal_mode", "wal"}, {w, "busy_timeout", "30000"}, {w, "foreign_keys", "1"}, {w, "cache_size", "-32768"},
+		{w, "mmap_size", "1073741824"}, {w, "synchronous", "1"}, {w, "query_only", "0"},
+		{ro, "busy_timeout", "30000"}, {ro, "query_only", "1"}, {ro, "cache_size", "-32768"},
+	} {
+		var got string
+		if err := c.s.db.QueryRowContext(ctx, "PRAGMA "+c.pragma).Scan(&got); err != nil || got != c.want {
+			t.Errorf("%s store: PRAGMA %s is %q (%v), want %q", map[bool]string{true: "read-only", false: "written"}[c.s.readOnly], c.pragma, got, err, c.want)
+		}
+	}
+}
