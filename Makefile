@@ -5,11 +5,13 @@ BIN     := bin/clmeter
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT) -X main.buildDate=$(shell date -u +%Y-%m-%dT%H:%M:%SZ)
-# What clmeter needs from the system: to build, the ICD loader and headers; to run, PoCL
-# (the default CPU device) and clinfo (to compare against). Both without recommends:
-# ocl-icd-opencl-dev's recommends bring the OpenGL and X11 development stack, 81 packages
-# nothing here uses.
-BUILD_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers
+# What clmeter needs from the system: to build, the ICD loader and headers, and SQLite's
+# header and static library (the store's driver, third_party/go-sqlite3, links libsqlite3.a
+# instead of compiling SQLite's 9 MB of C on every fresh build; the binary needs no
+# libsqlite3 to run); to run, PoCL (the default CPU device) and clinfo (to compare
+# against). Both without recommends: ocl-icd-opencl-dev's recommends bring the OpenGL and
+# X11 development stack, 81 packages nothing here uses.
+BUILD_PKGS := ocl-icd-libopencl1 ocl-icd-opencl-dev opencl-headers libsqlite3-dev
 RUN_PKGS   := pocl-opencl-icd clinfo
 DEB_PKGS   := $(BUILD_PKGS) $(RUN_PKGS)
 # What the tests need besides: the two other implementations the device tests run on,
@@ -46,7 +48,9 @@ deps:
 	else \
 	  echo "deps: not a Debian/Ubuntu system; install by hand: an OpenCL ICD loader and headers"; \
 	  echo "      (Fedora: ocl-icd-devel opencl-headers pocl; Arch: ocl-icd opencl-headers pocl;"; \
-	  echo "      macOS is not supported), plus a C compiler for cgo, then run make build"; \
+	  echo "      macOS is not supported), SQLite's library (Fedora: sqlite-devel; Arch: sqlite)"; \
+	  echo "      and a C compiler for cgo, then run make build; without a static libsqlite3.a,"; \
+	  echo "      GOFLAGS=-tags=clmeter_sqlite_shared make build"; \
 	  [ -f /usr/include/CL/cl.h ] || { echo "deps: /usr/include/CL/cl.h is missing"; exit 1; }; \
 	fi
 

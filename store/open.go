@@ -14,7 +14,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL, database/sql driver "pgx"
-	"modernc.org/sqlite"               // SQLite in pure Go, database/sql driver "sqlite"
+	"github.com/mattn/go-sqlite3"      // the system's SQLite through cgo (third_party/go-sqlite3)
 
 	"github.com/clmeter/clmeter/fail"
 )
@@ -158,8 +158,16 @@ func (s *Store) openError(err error) error {
 	return sqliteOpenError(s.where, inner)
 }
 
-// sqliteDriver opens SQLite connections for a read-only store's connector.
-var sqliteDriver = &sqlite.Driver{}
+// sqliteDriver opens the connections of a read-only SQLite store.
+var sqliteDriver = &sqlite3.SQLiteDriver{}
+
+// sqliteWriteDriver opens the connections of a SQLite store that is
+// written: besides what its DSN sets, it maps up to 1 GiB of the file
+// (mmap_size, which go-sqlite3 takes no DSN parameter for).
+var sqliteWriteDriver = &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+	_, err := c.Exec("PRAGMA mmap_size = 1073741824", nil)
+	return err
+}}
 
 // readOnlyConnector opens each connection of a read-only SQLite store. With no
 // write-ahead log beside the file (no writer is at work) it opens the file
@@ -191,38 +199,41 @@ func (c readOnlyConnector) Connect(context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc, ok := conn.(sqliteConn)
+	sc, ok := conn.(*sqlite3.SQLiteConn)
 	if !ok {
-		return conn, nil
+		conn.Close()
+		return nil, fmt.Errorf("the SQLite driver opened a %T, not a *sqlite3.SQLiteConn", conn)
 	}
-	return &roConn{sqliteConn: sc, path: c.path, stamp: stamp}, nil
+	return &roConn{SQLiteConn: sc, path: c.path, stamp: stamp}, nil
 }
 
 // Driver is the SQLite driver.
 func (c readOnlyConnector) Driver() driver.Driver { return sqliteDriver }
 
-// sqliteConn is what database/sql uses of a modernc.org/sqlite connection.
-type sqliteConn interface {
-	driver.Conn
-	driver.ConnBeginTx
-	driver.ConnPrepareContext
-	driver.ExecerContext
-	driver.QueryerContext
-	driver.Pinger
-	driver.SessionResetter
-	driver.Validator
+// dsnConnector opens every connection of a database/sql pool with one
+// driver and DSN (the driver need not be registered by name).
+type dsnConnector struct {
+	driver driver.Driver
+	dsn    string
 }
 
+// Connect opens one connection.
+func (c dsnConnector) Connect(context.Context) (driver.Conn, error) { return c.driver.Open(c.dsn) }
+
+// Driver is the connector's driver.
+func (c dsnConnector) Driver() driver.Driver { return c.driver }
+
 // roConn is a read-only connection that is valid while the store's files
-// are unchanged.
+// are unchanged. Embedding the driver's connection keeps every interface
+// database/sql uses of it (BeginTx, QueryContext, Ping ...).
 type roConn struct {
-	sqliteConn
+	*sqlite3.SQLiteConn
 	path  string
 	stamp fileStamp
 }
 
 // IsValid tells the pool to drop the connection once the store changed.
-func (c *roConn) IsValid() bool { return c.sqliteConn.IsValid() && stampOf(c.path) == c.stamp }
+func (c *roConn) IsValid() bool { return stampOf(c.path) == c.stamp }
 
 // fileStamp is what a change of a SQLite file and its log shows in.
 type fileStamp struct {
@@ -262,9 +273,9 @@ func openSQLite(location string, opts Options) (*Store, error) {
 	}
 	if opts.ReadOnly {
 		q := url.Values{}
-		q.Add("_pragma", "busy_timeout(30000)")
-		q.Add("_pragma", "query_only(1)")
-		q.Add("_pragma", "cache_size(-32768)")
+		q.Set("_busy_timeout", "30000")
+		q.Set("_query_only", "1")
+		q.Set("_cache_size", "-32768")
 		db := sql.OpenDB(readOnlyConnector{path: path, query: q})
 		return &Store{db: db, dialect: SQLite, where: path, readOnly: true}, nil
 	}
@@ -272,18 +283,16 @@ func openSQLite(location string, opts Options) (*Store, error) {
 	// wait for each other (many clmeter processes may add at once); every
 	// write transaction starts IMMEDIATE, taking the write lock at BEGIN so
 	// that two writers never deadlock upgrading a read lock.
+	// go-sqlite3 runs each as a PRAGMA when it opens a connection (mmap_size
+	// is sqliteWriteDriver's hook).
 	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(30000)")
-	q.Add("_pragma", "foreign_keys(1)")
-	q.Add("_pragma", "cache_size(-32768)") // 32 MiB of pages per connection
-	q.Add("_pragma", "mmap_size(1073741824)")
-	q.Add("_pragma", "journal_mode(WAL)")
-	q.Add("_pragma", "synchronous(NORMAL)")
+	q.Set("_busy_timeout", "30000")
+	q.Set("_foreign_keys", "1")
+	q.Set("_cache_size", "-32768") // 32 MiB of pages per connection
+	q.Set("_journal_mode", "WAL")
+	q.Set("_synchronous", "NORMAL")
 	q.Set("_txlock", "immediate")
-	db, err := sql.Open("sqlite", "file:"+path+"?"+q.Encode())
-	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", path, err)
-	}
+	db := sql.OpenDB(dsnConnector{sqliteWriteDriver, "file:" + path + "?" + q.Encode()})
 	return &Store{db: db, dialect: SQLite, where: path, readOnly: opts.ReadOnly}, nil
 }
 

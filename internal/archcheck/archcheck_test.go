@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -61,6 +62,44 @@ func TestNVMLWithoutCgo(t *testing.T) {
 		if !allowed[p] {
 			t.Errorf("clocks builds %s with cgo: NVML is read through purego (clocks/nvml), without cgo", p)
 		}
+	}
+}
+
+// TestSQLiteBuildsQuietly: the go-sqlite3 package clmeter builds is the copy
+// in third_party that compiles no SQLite of its own: it has no C files (the
+// amalgamation is left out) and links the system's static libsqlite3.a, so a
+// plain 'go build ./...' compiles no SQLite and prints nothing (see
+// third_party/go-sqlite3/CLMETER.md).
+func TestSQLiteBuildsQuietly(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	const pkg = "github.com/mattn/go-sqlite3"
+	cmd := exec.Command(goTool, "list", "-f", "{{.Dir}}|{{join .CFiles \" \"}}|{{join .CgoCFLAGS \" \"}}|{{join .CgoLDFLAGS \" \"}}", pkg)
+	cmd.Dir = filepath.Join("..", "..")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	f := strings.Split(strings.TrimSpace(string(out)), "|")
+	if len(f) != 4 {
+		t.Fatalf("go list printed %q", out)
+	}
+	dir, cFiles, cflags, ldflags := filepath.ToSlash(f[0]), f[1], f[2], f[3]
+	if !strings.Contains(dir, "third_party/go-sqlite3") || cFiles != "" || !strings.Contains(cflags, "-DUSE_LIBSQLITE3") {
+		t.Errorf("go-sqlite3 is built from %s with C files %q and cgo flags %q: a fresh build would compile SQLite", dir, cFiles, cflags)
+	}
+	if _, err := os.Stat(filepath.Join(f[0], "sqlite3-binding.c")); err == nil {
+		t.Errorf("%s holds the SQLite amalgamation: leave it out of the copy", f[0])
+	}
+	if runtime.GOOS == "linux" && !strings.Contains(ldflags, "-l:libsqlite3.a") {
+		t.Errorf("go-sqlite3 links with %q, not the static -l:libsqlite3.a: clmeter would need libsqlite3.so at run time", ldflags)
+	}
+	cmd = exec.Command(goTool, "build", pkg)
+	cmd.Dir = filepath.Join("..", "..")
+	if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+		t.Errorf("go build %s: %v, printed:\n%s", pkg, err, out)
 	}
 }
 
