@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
 )
 
 // A Sweep is a set of rows that share a name and every parameter but one
@@ -200,7 +199,6 @@ func sweepMetric(sw Sweep) (label string, value func(Row) float64) {
 	}
 	return "median time", func(r Row) float64 { return float64(r.M().Summary.Median) }
 }
-
 
 // A FigureChart is the figures of one device in one unit, from suites.
 type FigureChart struct {
