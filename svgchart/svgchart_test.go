@@ -126,3 +126,14 @@ func TestEscape(t *testing.T) {
 		t.Errorf("not escaped: %s", s)
 	}
 }
+
+func TestClip(t *testing.T) {
+	if got := Clip("short", 11, 200); got != "short" {
+		t.Errorf("Clip(short) = %q", got)
+	}
+	long := strings.Repeat("W", 60)
+	got := Clip(long, 11, 200)
+	if !strings.HasSuffix(got, "…") || TextWidth(got, 11) > 200 || TextWidth(strings.TrimSuffix(got, "…")+"W…", 11) <= 200 {
+		t.Errorf("Clip(60 W) = %q (%g wide)", got, TextWidth(got, 11))
+	}
+}

@@ -62,3 +62,18 @@ func TextBox(x, y float64, s string, f Font) Rect {
 	}
 	return Rect{X0: x, Y0: y - Ascent*f.Size, X1: x + w, Y1: y + Descent*f.Size}
 }
+
+// Clip shortens s with an ellipsis so that, set at size, it fits width by
+// TextWidth's estimate; s fits as it is when it can.
+func Clip(s string, size, width float64) string {
+	if TextWidth(s, size) <= width {
+		return s
+	}
+	r := []rune(s)
+	for n := len(r) - 1; n > 0; n-- {
+		if c := string(r[:n]) + "…"; TextWidth(c, size) <= width {
+			return c
+		}
+	}
+	return "…"
+}
