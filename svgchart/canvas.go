@@ -111,8 +111,11 @@ func (c *Canvas) Polyline(pts []Point, close bool, s Style) {
 	if close {
 		d.WriteString("Z")
 	}
-	fmt.Fprintf(&c.b, `<path d="%s"%s/>`, d.String(), s.attrs())
+	c.path(d.String(), s)
 }
+
+// path writes a path of data d.
+func (c *Canvas) path(d string, s Style) { fmt.Fprintf(&c.b, `<path d="%s"%s/>`, d, s.attrs()) }
 
 // Line draws a line from (x1, y1) to (x2, y2) as a path.
 func (c *Canvas) Line(x1, y1, x2, y2 float64, s Style) {

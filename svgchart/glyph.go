@@ -1,6 +1,9 @@
 package svgchart
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // A Glyph is the shape of a point.
 type Glyph int
@@ -19,9 +22,10 @@ const (
 // SeriesGlyphs are the glyphs of a chart's series in turn.
 var SeriesGlyphs = []Glyph{Ring, Square, Triangle, Cross, Plus, Circle}
 
-// Glyph draws g of radius r at (x, y) in colour.
-func (c *Canvas) Glyph(g Glyph, x, y, r float64, colour string) {
-	line := Style{Stroke: colour, Width: 1}
+// Glyph draws g of radius r at (x, y) in colour, one element of class
+// class ("" for none).
+func (c *Canvas) Glyph(g Glyph, x, y, r float64, colour, class string) {
+	line := Style{Stroke: colour, Width: 1, Class: class}
 	switch g {
 	case Ring:
 		c.Circle(x, y, r, line, "")
@@ -32,12 +36,10 @@ func (c *Canvas) Glyph(g Glyph, x, y, r float64, colour string) {
 		c.Polyline([]Point{{x, y - r}, {x + h, y + r/2}, {x - h, y + r/2}}, true, line)
 	case Cross:
 		d := r / math.Sqrt2
-		c.Line(x-d, y-d, x+d, y+d, line)
-		c.Line(x-d, y+d, x+d, y-d, line)
+		c.path(fmt.Sprintf("M%s %sL%s %sM%s %sL%s %s", Num(x-d), Num(y-d), Num(x+d), Num(y+d), Num(x-d), Num(y+d), Num(x+d), Num(y-d)), line)
 	case Plus:
-		c.Line(x-r, y, x+r, y, line)
-		c.Line(x, y-r, x, y+r, line)
+		c.path(fmt.Sprintf("M%s %sL%s %sM%s %sL%s %s", Num(x-r), Num(y), Num(x+r), Num(y), Num(x), Num(y-r), Num(x), Num(y+r)), line)
 	default:
-		c.Circle(x, y, r, Style{Fill: colour}, "")
+		c.Circle(x, y, r, Style{Fill: colour, Class: class}, "")
 	}
 }

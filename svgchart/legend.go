@@ -68,11 +68,11 @@ func (l Legend) Draw(c *Canvas, x, y float64) Rect {
 			s := TextHeight(l.Size) * 0.7
 			c.Rect(Rect{x + swatchW/2 - s/2, mid - s/2, x + swatchW/2 + s/2, mid + s/2}, Style{Fill: e.Colour})
 		case SwatchPoint:
-			c.Glyph(e.Glyph, x+swatchW/2, mid, r, e.Colour)
+			c.Glyph(e.Glyph, x+swatchW/2, mid, r, e.Colour, "")
 		default:
 			c.Line(x, mid, x+swatchW, mid, Style{Stroke: e.Colour, Width: w, Dash: e.Dash})
 			if e.Swatch == SwatchLinePoint {
-				c.Glyph(e.Glyph, x+swatchW/2, mid, r, e.Colour)
+				c.Glyph(e.Glyph, x+swatchW/2, mid, r, e.Colour, "")
 			}
 		}
 		c.Text(x+swatchW+4, top+(rh-TextHeight(l.Size))/2+Ascent*l.Size, e.Label, Font{Size: l.Size})

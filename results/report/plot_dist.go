@@ -102,7 +102,7 @@ func DistributionPlot(row Row) ([]byte, error) {
 		if len(vals) > 1 {
 			x += 0.6 * float64(i) / float64(len(vals)-1)
 		}
-		c.Circle(p.PX(x), p.PY(v), 2, svgchart.Style{Fill: "#1f4e8c"}, "")
+		c.Circle(p.PX(x), p.PY(v), 2, svgchart.Style{Fill: "#1f4e8c", Class: "sample"}, "")
 	}
 	for _, l := range lines {
 		c.Line(p.PX(-0.45), p.PY(l.v), p.PX(0.45), p.PY(l.v), svgchart.Style{Stroke: l.colour, Width: 1.5, Dash: l.dash})
@@ -144,7 +144,7 @@ func drawBox(c *svgchart.Canvas, p *svgchart.Plot, vals []float64) {
 	c.Rect(svgchart.Rect{X0: x0 - 30, Y0: p.PY(q3), X1: x0 + 30, Y1: p.PY(q1)}, svgchart.Style{Fill: "#dde8f5", Stroke: "#000", Width: 1})
 	c.Line(x0-30, p.PY(med), x0+30, p.PY(med), edge)
 	for _, v := range outside {
-		c.Glyph(svgchart.Ring, x0, p.PY(v), 2.5, "#000")
+		c.Glyph(svgchart.Ring, x0, p.PY(v), 2.5, "#000", "outside")
 	}
 }
 

@@ -308,7 +308,7 @@ func PeakPlot(c PeakChart) ([]byte, error) {
 				continue
 			}
 			x0 := p.PX(float64(j)) + barW*(float64(i)-(n-1)/2) - barW/2
-			cv.Rect(svgchart.Rect{X0: x0, Y0: p.PY(r / div), X1: x0 + barW, Y1: p.PY(0)}, svgchart.Style{Fill: colour})
+			cv.Rect(svgchart.Rect{X0: x0, Y0: p.PY(r / div), X1: x0 + barW, Y1: p.PY(0)}, svgchart.Style{Fill: colour, Class: "bar"})
 		}
 	}
 	for _, k := range c.Ceilings {

@@ -62,7 +62,7 @@ func SweepPlot(sw Sweep) ([]byte, error) {
 		}
 		c.Polyline(pts, false, svgchart.Style{Stroke: e.Colour, Width: 1, Dash: e.Dash})
 		for _, pt := range pts {
-			c.Glyph(e.Glyph, pt.X, pt.Y, 2.5, e.Colour)
+			c.Glyph(e.Glyph, pt.X, pt.Y, 2.5, e.Colour, "point")
 		}
 	}
 	leg.Draw(c, p.Area.X0+8, p.Area.Y0+2)

@@ -110,7 +110,7 @@ func RooflinePlot(c RooflineChart) ([]byte, error) {
 		leg.Entries = append(leg.Entries, svgchart.LegendEntry{Label: v, Colour: rooflineColours[vi%len(rooflineColours)], Swatch: svgchart.SwatchPoint, Radius: 3.5})
 	}
 	for _, pt := range c.Points {
-		cv.Circle(p.PX(pt.Intensity), p.PY(pt.Rate), 3.5, svgchart.Style{Fill: rooflineColours[slices.Index(verdicts, pt.Verdict)%len(rooflineColours)]}, pt.Label)
+		cv.Circle(p.PX(pt.Intensity), p.PY(pt.Rate), 3.5, svgchart.Style{Fill: rooflineColours[slices.Index(verdicts, pt.Verdict)%len(rooflineColours)], Class: "point"}, pt.Label)
 	}
 	box := leg.Draw(cv, p.Area.X0+4, p.Area.Y0+2)
 	drawPointNumbers(cv, p, c, box)

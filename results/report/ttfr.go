@@ -136,7 +136,7 @@ func TTFRPlot(c TTFRChart) ([]byte, error) {
 		for i := range TTFRParts {
 			v := c.MS[i][j]
 			if v > 0 {
-				cv.Rect(svgchart.Rect{X0: x0, Y0: p.PY(base + v), X1: x0 + barW, Y1: p.PY(base)}, svgchart.Style{Fill: ttfrColors[i%len(ttfrColors)]})
+				cv.Rect(svgchart.Rect{X0: x0, Y0: p.PY(base + v), X1: x0 + barW, Y1: p.PY(base)}, svgchart.Style{Fill: ttfrColors[i%len(ttfrColors)], Class: "bar"})
 			}
 			base += v
 		}
