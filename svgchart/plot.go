@@ -13,6 +13,9 @@ type Axis struct {
 
 // frac is where v lies on the axis, 0 at Min and 1 at Max.
 func (a Axis) frac(v float64) float64 {
+	if !(a.Max > a.Min) || a.Log && !(a.Min > 0) {
+		return 0.5 // an empty or bad range: the middle, not NaN
+	}
 	if a.Log {
 		return (math.Log10(v) - math.Log10(a.Min)) / (math.Log10(a.Max) - math.Log10(a.Min))
 	}

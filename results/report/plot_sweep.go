@@ -44,6 +44,9 @@ func SweepPlot(sw Sweep) ([]byte, error) {
 		pad := (xmax - xmin) * 0.05
 		x.Min, x.Max = xmin-pad, xmax+pad
 	}
+	if !(ymax > 0) {
+		ymax = 1 // every value 0: an axis to 1
+	}
 	y := svgchart.Axis{Label: ylabel, Min: 0, Max: ymax * 1.35}
 	if ymin > 0 && ymax/ymin >= 10 {
 		y.Log, y.Label = true, y.Label+" (log)"

@@ -123,6 +123,9 @@ func TTFRPlot(c TTFRChart) ([]byte, error) {
 		}
 		top = max(top, t, totals[j])
 	}
+	if top <= 0 {
+		top = 1 // nothing recorded: an axis to 1 ms
+	}
 	leg := svgchart.Legend{Size: 10}
 	for i, name := range TTFRParts {
 		leg.Entries = append(leg.Entries, svgchart.LegendEntry{Label: name, Colour: ttfrColors[i%len(ttfrColors)], Swatch: svgchart.SwatchBox})
