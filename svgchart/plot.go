@@ -1,6 +1,9 @@
 package svgchart
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // An Axis is one axis of a Plot: its title, its range, whether its scale is
 // logarithmic (Min must then be positive), and its ticks.
@@ -98,6 +101,10 @@ func (p *Plot) Layout() {
 		}
 	}
 	p.Area = Rect{X0: left, Y0: top, X1: p.W - right, Y1: p.H - bottom}
+	if labelled(p.X.Ticks) {
+		// Room for a second row or lines of x tick labels.
+		p.Area.Y1 -= math.Max(0, p.xLabels().height()-th)
+	}
 }
 
 func labelled(ts []Tick) bool {
@@ -132,8 +139,9 @@ var axisStyle = Style{Stroke: "#333", Width: 0.8}
 
 // DrawAxes draws the axes along the area's left and bottom edges, their
 // ticks, tick labels and titles. X tick labels too close for their size
-// are set smaller (down to 70%); a tick label that would still overlap the
-// one before it is left out.
+// are set smaller (down to 70%), then on two staggered rows, then wrapped
+// (xLabels); a tick label that would still overlap the one before it is
+// left out.
 func (p *Plot) DrawAxes(c *Canvas) {
 	a, fs := p.Area, p.FontSize
 	c.Line(a.X0, a.Y1, a.X1, a.Y1, axisStyle)
@@ -148,47 +156,129 @@ func (p *Plot) DrawAxes(c *Canvas) {
 	}
 }
 
-// xLabelSize is the largest size, from FontSize down to 70% of it, at
-// which no two x tick labels come closer than 4 units.
-func (p *Plot) xLabelSize() float64 {
-	size := p.FontSize
-	for ; size > 0.7*p.FontSize; size -= 0.5 {
-		prev, ok := math.Inf(-1), true
-		for _, t := range p.X.Ticks {
-			if t.Label == "" || !p.inX(t.Value) {
-				continue
-			}
-			b := TextBox(p.PX(t.Value), 0, t.Label, Font{Size: size, Anchor: Middle})
-			if b.X0 < prev+4 {
-				ok = false
-				break
-			}
-			prev = b.X1
-		}
-		if ok {
-			break
+// An xPlan is how the x tick labels are set: their size, on one row or
+// two staggered rows, each label on one line or wrapped at its spaces
+// (lines, one entry a labelled tick).
+type xPlan struct {
+	size  float64
+	rows  int
+	lines [][]string
+}
+
+// height is the room the labels take below the ticks.
+func (x xPlan) height() float64 {
+	n := x.rows
+	for _, l := range x.lines {
+		n = max(n, len(l))
+	}
+	return float64(n) * TextHeight(x.size)
+}
+
+// xLabels plans the x tick labels: the largest size from FontSize down to
+// 70% of it at which no two labels come closer than 4 units on one row,
+// else the same on two staggered rows, else at the smallest size each
+// wrapped at its spaces to the room between ticks; failing all, one row
+// at the smallest size, from which drawXTicks leaves out labels that would
+// overlap.
+func (p *Plot) xLabels() xPlan {
+	var labels []Tick
+	for _, t := range p.X.Ticks {
+		if t.Label != "" && p.inX(t.Value) {
+			labels = append(labels, t)
 		}
 	}
-	return size
+	one := func(size float64, rows int) xPlan {
+		x := xPlan{size: size, rows: rows}
+		for _, t := range labels {
+			x.lines = append(x.lines, []string{t.Label})
+		}
+		return x
+	}
+	for rows := 1; rows <= 2; rows++ {
+		for size := p.FontSize; size >= 0.7*p.FontSize; size -= 0.5 {
+			if x := one(size, rows); p.xFits(labels, x) {
+				return x
+			}
+		}
+	}
+	x := xPlan{size: 0.7 * p.FontSize, rows: 1}
+	room := math.Inf(1)
+	for i := 1; i < len(labels); i++ {
+		room = math.Min(room, p.PX(labels[i].Value)-p.PX(labels[i-1].Value)-4)
+	}
+	for _, t := range labels {
+		x.lines = append(x.lines, wrap(t.Label, x.size, room))
+	}
+	if p.xFits(labels, x) {
+		return x
+	}
+	return one(0.7*p.FontSize, 1)
+}
+
+// wrap splits s at its spaces into lines that fit width set at size (a
+// word wider than width is a line of its own).
+func wrap(s string, size, width float64) []string {
+	var out []string
+	for _, w := range strings.Fields(s) {
+		if n := len(out); n > 0 && TextWidth(out[n-1]+" "+w, size) <= width {
+			out[n-1] += " " + w
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// xFits reports whether labels set as x keep 4 units apart on each row.
+func (p *Plot) xFits(labels []Tick, x xPlan) bool {
+	prev := []float64{math.Inf(-1), math.Inf(-1)}
+	for i, t := range labels {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, l := range x.lines[i] {
+			b := TextBox(p.PX(t.Value), 0, l, Font{Size: x.size, Anchor: Middle})
+			lo, hi = math.Min(lo, b.X0), math.Max(hi, b.X1)
+		}
+		if lo < prev[i%x.rows]+4 {
+			return false
+		}
+		prev[i%x.rows] = hi
+	}
+	return true
 }
 
 func (p *Plot) drawXTicks(c *Canvas) {
 	a := p.Area
-	f := Font{Size: p.xLabelSize(), Anchor: Middle}
-	prev := math.Inf(-1)
+	x := p.xLabels()
+	f := Font{Size: x.size, Anchor: Middle}
+	th := TextHeight(x.size)
+	prev := []float64{math.Inf(-1), math.Inf(-1)}
+	i := 0
 	for _, t := range p.X.Ticks {
 		if !p.inX(t.Value) {
 			continue
 		}
-		x, l := p.PX(t.Value), minorLen
+		px, l := p.PX(t.Value), minorLen
 		if t.Label != "" {
 			l = tickLen
 		}
-		c.Line(x, a.Y1, x, a.Y1+l, axisStyle)
-		y := a.Y1 + tickLen + gap + Ascent*f.Size
-		if b := TextBox(x, y, t.Label, f); t.Label != "" && b.X0 >= prev+4 {
-			c.Text(x, y, t.Label, f)
-			prev = b.X1
+		c.Line(px, a.Y1, px, a.Y1+l, axisStyle)
+		if t.Label == "" {
+			continue
+		}
+		row, lines := i%x.rows, x.lines[i]
+		i++
+		y := a.Y1 + tickLen + gap + Ascent*x.size + float64(row)*th
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, l := range lines {
+			b := TextBox(px, y, l, f)
+			lo, hi = math.Min(lo, b.X0), math.Max(hi, b.X1)
+		}
+		if lo < prev[row]+4 {
+			continue
+		}
+		prev[row] = hi
+		for k, l := range lines {
+			c.Text(px, y+float64(k)*th, l, f)
 		}
 	}
 }

@@ -40,12 +40,24 @@ func crowdedFile() *results.File {
 
 // TestCrowdedChartsGeometry loads the crowded charts' report in headless
 // Chromium: no tick label overlaps another or leaves its chart, and every
-// sweep still draws a point per row.
+// cache mode is named under its bar (its long name wrapped).
 func TestCrowdedChartsGeometry(t *testing.T) {
 	r := New([]results.Source{{Path: "crowded.json", File: crowdedFile()}})
 	sweeps := Sweeps(r.Rows, r.MultiHost)
 	if len(sweeps) != 2 {
 		t.Fatalf("%d sweeps, want 2 (triad over size, wait over us)", len(sweeps))
+	}
+	// Every cache mode is named under its bar, however long its name.
+	for _, c := range TTFRCharts(r.Figures, false) {
+		svg, err := TTFRPlot(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range c.Modes {
+			if w := strings.Fields(m)[0]; !bytes.Contains(svg, []byte(">"+w)) {
+				t.Errorf("%s: no label for mode %q", c.Program, m)
+			}
+		}
 	}
 	browser := pagecheck.Browser()
 	if browser == "" {
