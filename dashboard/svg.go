@@ -2,10 +2,11 @@ package dashboard
 
 import (
 	"fmt"
-	"html"
 	"html/template"
 	"math"
 	"strings"
+
+	"github.com/clmeter/clmeter/svgchart"
 )
 
 // A chartPoint is one run on a trend chart: its median Y and interval
@@ -68,7 +69,7 @@ func trendChart(points []chartPoint, marks []chartMark, class string, xLabel fun
 		}
 	}
 	nonNegative := lo >= 0
-	ticks, lo, hi := niceTicks(lo, hi, 5)
+	ticks, lo, hi := svgchart.NiceTicks(lo, hi, 5)
 	if nonNegative && lo < 0 {
 		lo = 0
 		for len(ticks) > 0 && ticks[0] < 0 {
@@ -84,14 +85,14 @@ func trendChart(points []chartPoint, marks []chartMark, class string, xLabel fun
 		if math.Abs(t) > (hi-lo)*1e-9 {
 			label = yFormat(t)
 		}
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, trendLeft-6, f.y(t)+4, html.EscapeString(label))
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, trendLeft-6, f.y(t)+4, svgchart.Escape(label))
 	}
 	f.writeXLabels(&b, xLabel)
 	f.writeLines(&b, points)
 	for _, m := range marks {
 		mx := f.x(float64(m.At) - 0.5)
 		fmt.Fprintf(&b, `<line class="cp %s" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, m.Class, mx, mx, trendTop, trendH-trendBottom)
-		fmt.Fprintf(&b, `<text class="cp-label %s" x="%.1f" y="%.1f">%s</text>`, m.Class, mx+3, trendTop+10, html.EscapeString(m.Label))
+		fmt.Fprintf(&b, `<text class="cp-label %s" x="%.1f" y="%.1f">%s</text>`, m.Class, mx+3, trendTop+10, svgchart.Escape(m.Label))
 	}
 	r := 3.0
 	if f.n > 150 {
@@ -106,7 +107,7 @@ func trendChart(points []chartPoint, marks []chartMark, class string, xLabel fun
 			cls, ci = cls+" noci", ` data-ci="none"`
 		}
 		fmt.Fprintf(&b, `<a href="%s"><circle class="%s"%s cx="%.1f" cy="%.1f" r="%.1f"><title>%s</title></circle></a>`,
-			html.EscapeString(p.Href), cls, ci, f.x(float64(i)), f.y(p.Y), r, html.EscapeString(p.Title))
+			svgchart.Escape(p.Href), cls, ci, f.x(float64(i)), f.y(p.Y), r, svgchart.Escape(p.Title))
 	}
 	fmt.Fprintf(&b, `<line class="axis" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f"/>`, trendLeft, trendW-trendRight, trendH-trendBottom, trendH-trendBottom)
 	b.WriteString(`</svg>`)
@@ -137,7 +138,7 @@ func (f trendFrame) writeXLabels(b *strings.Builder, xLabel func(i int) []string
 		}
 		fmt.Fprintf(b, `<text class="tick x" x="%.1f" y="%.1f" text-anchor="%s">`, xx, trendH-trendBottom+14, anchor)
 		for k, l := range lines {
-			fmt.Fprintf(b, `<tspan x="%.1f" dy="%d">%s</tspan>`, xx, min(k, 1)*12, html.EscapeString(l))
+			fmt.Fprintf(b, `<tspan x="%.1f" dy="%d">%s</tspan>`, xx, min(k, 1)*12, svgchart.Escape(l))
 		}
 		b.WriteString(`</text>`)
 	}
@@ -213,7 +214,7 @@ func ratioChart(bars []bar) template.HTML {
 	fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="12" text-anchor="end">%s slower</text>`, mid+half, ratioText(math.Exp2(maxLog)))
 	for i, br := range bars {
 		yy := top + rowH*float64(i)
-		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-6, yy+12, html.EscapeString(clip(br.Label, 42)))
+		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, labelW-6, yy+12, svgchart.Escape(svgchart.Clip(br.Label, 11, labelW-12)))
 		if br.Ratio <= 0 {
 			continue
 		}
@@ -224,7 +225,7 @@ func ratioChart(bars []bar) template.HTML {
 			x0, wd, cls = mid+l, -l, "faster"
 		}
 		fmt.Fprintf(&b, `<a href="%s"><rect class="bar %s" x="%.1f" y="%.1f" width="%.1f" height="%.1f"><title>%s: %.3f</title></rect></a>`,
-			html.EscapeString(br.Href), cls, x0, yy+2, math.Max(wd, 1), rowH-5, html.EscapeString(br.Label), br.Ratio)
+			svgchart.Escape(br.Href), cls, x0, yy+2, math.Max(wd, 1), rowH-5, svgchart.Escape(br.Label), br.Ratio)
 		fmt.Fprintf(&b, `<text class="tick" x="%.1f" y="%.1f">%s</text>`, mid+half+6, yy+12, ratioText(br.Ratio))
 	}
 	fmt.Fprintf(&b, `<path class="axis" d="M%.1f %.1f L%.1f %.1f"/>`, mid, top-4, mid, h-4)
@@ -244,38 +245,4 @@ func ratioText(r float64) string {
 		return fmt.Sprintf("%.2fx", r)
 	}
 	return fmt.Sprintf("%.3fx", r)
-}
-
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// niceTicks returns about n round tick values covering [lo, hi], and the
-// range they span.
-func niceTicks(lo, hi float64, n int) ([]float64, float64, float64) {
-	if hi <= lo {
-		d := math.Max(math.Abs(lo)*0.05, 1)
-		lo, hi = lo-d, hi+d
-	}
-	pad := (hi - lo) * 0.05
-	lo, hi = lo-pad, hi+pad
-	raw := (hi - lo) / float64(n)
-	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step := mag
-	for _, m := range []float64{1, 2, 2.5, 5, 10} {
-		if m*mag >= raw {
-			step = m * mag
-			break
-		}
-	}
-	start := math.Ceil(lo/step) * step
-	var ticks []float64
-	for v := start; v <= hi+step*1e-9; v += step {
-		ticks = append(ticks, v)
-	}
-	return ticks, lo, hi
 }

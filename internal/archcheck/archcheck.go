@@ -38,7 +38,7 @@ var dataOnly = map[string]bool{"results": true, "store": true}
 // rendering reports whether import path p is a renderer's.
 func rendering(p string) bool {
 	switch {
-	case strings.HasPrefix(p, "gonum.org/v1/plot"), p == "html/template", p == "text/tabwriter",
+	case p == Module+"/svgchart", p == "html/template", p == "text/tabwriter",
 		p == Module+"/table", p == Module+"/changepoint", strings.HasPrefix(p, Module+"/results/"):
 		return true
 	}

@@ -3,5 +3,5 @@
 // geomeans and figures) written as a table, markdown, CSV, JSON, Go's
 // benchmark format (benchstat), or a self-contained HTML page with its charts
 // (sweeps, distributions, rooflines, peaks, time to first result), drawn
-// with gonum/plot as inline SVG.
+// with package svgchart as inline SVG.
 package report

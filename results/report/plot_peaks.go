@@ -10,11 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/svgchart"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -294,37 +291,29 @@ func PeakPlot(c PeakChart) ([]byte, error) {
 		return nil, fmt.Errorf("%s: nothing to draw", c.Title())
 	}
 	div, uname := rateScale(top, c.Unit)
-	p := plot.New()
-	p.Y.Label.Text = uname + " (median)"
-	p.X.Label.Text = "vector width"
-	p.Y.Min, p.Y.Max = 0, top/div*1.12
-	p.Y.Tick.Marker = preciseTicks{}
-	n := len(c.Series)
-	groupW := vg.Points(min(60, 300/float64(max(1, len(c.Widths)))))
-	barW := groupW / vg.Length(n)
+	nw := float64(len(c.Widths))
+	y := svgchart.Axis{Label: uname + " (median)", Min: 0, Max: top / div * 1.12}
+	y.Ticks = preciseTicks(svgchart.LinearTicks(y.Min, y.Max, 4), y.Min, y.Max)
+	x := svgchart.Axis{Label: "vector width", Min: -0.5, Max: nw - 0.5, Ticks: svgchart.Nominal(c.Widths...)}
+	p := svgchart.NewPlot(plotWidth, plotHeight, x, y)
+	cv := newCanvas(plotWidth, plotHeight)
+	p.DrawAxes(cv)
+	n := float64(len(c.Series))
+	groupW := math.Min(math.Min(60, 300/math.Max(1, nw)), 0.9*(p.Area.X1-p.Area.X0)/math.Max(1, nw))
+	barW := groupW / n
 	for i, s := range c.Series {
-		vals := make(plotter.Values, len(s.Rates))
+		colour := cssColour(peakColours[i%len(peakColours)])
 		for j, r := range s.Rates {
-			vals[j] = r / div
+			if r <= 0 {
+				continue
+			}
+			x0 := p.PX(float64(j)) + barW*(float64(i)-(n-1)/2) - barW/2
+			cv.Rect(svgchart.Rect{X0: x0, Y0: p.PY(r / div), X1: x0 + barW, Y1: p.PY(0)}, svgchart.Style{Fill: colour, Class: "bar"})
 		}
-		bars, err := plotter.NewBarChart(vals, barW)
-		if err != nil {
-			return nil, err
-		}
-		bars.Color = peakColours[i%len(peakColours)]
-		bars.LineStyle.Width = 0
-		bars.Offset = barW * (vg.Length(i) - vg.Length(n-1)/2)
-		p.Add(bars)
 	}
 	for _, k := range c.Ceilings {
-		l, err := hline(-0.5, float64(len(c.Widths))-0.5, k.Rate/div, c.ceilingColour(k), []vg.Length{vg.Points(5), vg.Points(3)})
-		if err != nil {
-			return nil, err
-		}
-		l.Width = vg.Points(1.2)
-		p.Add(l)
+		yy := p.PY(k.Rate / div)
+		cv.Line(p.Area.X0, yy, p.Area.X1, yy, svgchart.Style{Stroke: cssColour(c.ceilingColour(k)), Width: 1.2, Dash: []float64{5, 3}})
 	}
-	p.NominalX(c.Widths...)
-	p.X.Min, p.X.Max = -0.5, float64(len(c.Widths))-0.5
-	return svgOf(p, plotWidth, plotHeight)
+	return cv.Bytes(), nil
 }

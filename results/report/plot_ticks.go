@@ -5,18 +5,14 @@ import (
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
-
+	"github.com/clmeter/clmeter/svgchart"
 	"github.com/clmeter/clmeter/units"
 )
 
-// preciseTicks are gonum's default ticks labelled with as many significant
-// digits as the axis's range needs, so that a tight distribution (11.215 to
-// 11.225 us) does not show the same label at every tick.
-type preciseTicks struct{}
-
-func (preciseTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(min, max)
+// preciseTicks labels ticks with as many significant digits as the axis's
+// range [min, max] needs, so that a tight distribution (11.215 to 11.225 us)
+// does not show the same label at every tick.
+func preciseTicks(ticks []svgchart.Tick, min, max float64) []svgchart.Tick {
 	span := max - min
 	if span <= 0 {
 		return ticks
@@ -34,18 +30,17 @@ func (preciseTicks) Ticks(min, max float64) []plot.Tick {
 	return ticks
 }
 
-// rateTicks label another marker's ticks, placed on rates in G<Unit>/s, in
-// scaled units ("500 MB/s", "2 TB/s") rather than bare numbers.
-type rateTicks struct {
-	plot.Ticker
-	Unit string
+// rateTicks labels ticks placed on rates in G<unit>/s in scaled units
+// ("500 MB/s", "2 TB/s") rather than bare numbers.
+func rateTicks(ticks []svgchart.Tick, unit string) []svgchart.Tick {
+	return relabel(ticks, func(v float64) string { return trimZeros(units.Rate(v, unit)) })
 }
 
-func (r rateTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := r.Ticker.Ticks(min, max)
+// relabel writes each labelled tick's value with f, a zero as "0".
+func relabel(ticks []svgchart.Tick, f func(float64) string) []svgchart.Tick {
 	for i := range ticks {
 		if ticks[i].Label != "" {
-			ticks[i].Label = trimZeros(units.Rate(ticks[i].Value, r.Unit))
+			ticks[i].Label = f(ticks[i].Value)
 			if ticks[i].Value == 0 {
 				ticks[i].Label = "0"
 			}
@@ -63,21 +58,9 @@ func sweepUnit(label string) string {
 	return u
 }
 
-// timeTicks label another marker's ticks, placed on nanoseconds, as times
-// ("250 µs", "1.5 ms").
-type timeTicks struct{ plot.Ticker }
-
-func (t timeTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := t.Ticker.Ticks(min, max)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = trimZeros(units.Nanoseconds(ticks[i].Value))
-			if ticks[i].Value == 0 {
-				ticks[i].Label = "0"
-			}
-		}
-	}
-	return ticks
+// timeTicks labels ticks placed on nanoseconds as times ("250 µs", "1.5 ms").
+func timeTicks(ticks []svgchart.Tick) []svgchart.Tick {
+	return relabel(ticks, func(v float64) string { return trimZeros(units.Nanoseconds(v)) })
 }
 
 // trimZeros drops the trailing zeros of a quantity's number, for tick labels:

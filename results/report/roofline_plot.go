@@ -2,19 +2,13 @@ package report
 
 import (
 	"fmt"
-	"image/color"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-
 	"github.com/clmeter/clmeter/results"
+	"github.com/clmeter/clmeter/svgchart"
 	"github.com/clmeter/clmeter/units"
 )
 
@@ -87,43 +81,40 @@ func RooflineCharts(rows []Row, multiHost bool) []RooflineChart {
 	return out
 }
 
-var rooflineColours = []color.Color{
-	color.RGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0xff}, color.RGBA{R: 0x2c, G: 0xa0, B: 0x2c, A: 0xff},
-	color.RGBA{R: 0x94, G: 0x67, B: 0xbd, A: 0xff}, color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
-}
+var rooflineColours = []string{"#d62728", "#2ca02c", "#9467bd", "#ff7f0e"}
 
 // RooflinePlot draws a RooflineChart log-log: arithmetic intensity across,
 // G operations/s up; the bandwidth roof (bandwidth x intensity) up to each
 // compute roof, the compute roofs flat from their ridge points, and each
-// benchmark a labelled point.
+// benchmark a numbered point (the chart's Key names each number).
 func RooflinePlot(c RooflineChart) ([]byte, error) {
 	if c.Bandwidth <= 0 && len(c.Computes) == 0 {
 		return nil, fmt.Errorf("%s: no ceiling to draw", c.Device)
 	}
 	xlo, xhi, ylo, yhi := rooflineRange(c)
-	p := plot.New()
-	p.Title.Text = c.Device + ": roofline"
-	p.X.Label.Text = fmt.Sprintf("arithmetic intensity (%s/byte, log)", c.OpsUnit)
-	p.Y.Label.Text = fmt.Sprintf("%s/s (log)", c.OpsUnit)
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, rateTicks{plot.LogTicks{Prec: -1}, c.OpsUnit}
-	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = xlo, xhi, ylo, yhi
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Legend.TextStyle.Font.Size = vg.Points(9)
-
-	if err := addRoofs(p, c, xlo, xhi); err != nil {
-		return nil, err
-	}
-	if len(c.Points) > 0 {
-		if err := addRooflinePoints(p, c); err != nil {
-			return nil, err
-		}
-		if err := addPointNumbers(p, c); err != nil {
-			return nil, err
+	x := svgchart.Axis{Label: fmt.Sprintf("arithmetic intensity (%s/byte, log)", c.OpsUnit), Min: xlo, Max: xhi, Log: true, Ticks: svgchart.LogTicks(xlo, xhi)}
+	y := svgchart.Axis{Label: fmt.Sprintf("%s/s (log)", c.OpsUnit), Min: ylo, Max: yhi, Log: true, Ticks: rateTicks(svgchart.LogTicks(ylo, yhi), c.OpsUnit)}
+	const w, h = plotWidth * 1.2, plotHeight * 1.2
+	p := svgchart.NewPlot(w, h, x, y)
+	cv := newCanvas(w, h)
+	p.DrawAxes(cv)
+	leg := svgchart.Legend{Size: 9}
+	drawRoofs(cv, p, c, &leg)
+	verdicts := []string{}
+	for _, pt := range c.Points {
+		if !slices.Contains(verdicts, pt.Verdict) {
+			verdicts = append(verdicts, pt.Verdict)
 		}
 	}
-	svg, err := svgOf(p, plotWidth*1.2, plotHeight*1.2)
-	return pointLabelClass.ReplaceAll(svg, []byte(`<text class="point-label" $1`)), err
+	for vi, v := range verdicts {
+		leg.Entries = append(leg.Entries, svgchart.LegendEntry{Label: v, Colour: rooflineColours[vi%len(rooflineColours)], Swatch: svgchart.SwatchPoint, Radius: 3.5})
+	}
+	for _, pt := range c.Points {
+		cv.Circle(p.PX(pt.Intensity), p.PY(pt.Rate), 3.5, svgchart.Style{Fill: rooflineColours[slices.Index(verdicts, pt.Verdict)%len(rooflineColours)], Class: "point"}, pt.Label)
+	}
+	box := leg.Draw(cv, p.Area.X0+4, p.Area.Y0+2)
+	drawPointNumbers(cv, p, c, box)
+	return cv.Bytes(), nil
 }
 
 // rooflineRange returns the axes' ranges of c: every point and every ridge,
@@ -160,9 +151,10 @@ func rooflineRange(c RooflineChart) (xlo, xhi, ylo, yhi float64) {
 	return xlo, xhi, ylo, yhi
 }
 
-// addRoofs draws the bandwidth roof up to the highest compute roof and each
-// compute roof flat from its ridge point.
-func addRoofs(p *plot.Plot, c RooflineChart, xlo, xhi float64) error {
+// drawRoofs draws the bandwidth roof up to the highest compute roof and each
+// compute roof flat from its ridge point, with their legend entries.
+func drawRoofs(cv *svgchart.Canvas, p *svgchart.Plot, c RooflineChart, leg *svgchart.Legend) {
+	xlo, xhi := p.X.Min, p.X.Max
 	top := 0.0
 	for _, k := range c.Computes {
 		top = math.Max(top, k.Rate)
@@ -172,134 +164,63 @@ func addRoofs(p *plot.Plot, c RooflineChart, xlo, xhi float64) error {
 		if top > 0 {
 			end = math.Min(xhi, top/c.Bandwidth)
 		}
-		l, err := plotter.NewLine(plotter.XYs{{X: xlo, Y: c.Bandwidth * xlo}, {X: end, Y: c.Bandwidth * end}})
-		if err != nil {
-			return err
-		}
-		l.Color, l.Width = color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff}, vg.Points(2)
-		p.Add(l)
+		// Clipped to the area: the roof enters it where it reaches the y axis's range.
+		start := math.Max(xlo, p.Y.Min/c.Bandwidth)
+		const blue = "#1f77b4"
+		cv.Line(p.PX(start), p.PY(c.Bandwidth*start), p.PX(end), p.PY(c.Bandwidth*end), svgchart.Style{Stroke: blue, Width: 2})
 		name := "bandwidth " + units.Rate(c.Bandwidth, "B")
 		if c.Pattern != "" {
 			name += " (" + c.Pattern + ")"
 		}
-		p.Legend.Add(name, l)
+		leg.Entries = append(leg.Entries, svgchart.LegendEntry{Label: name, Colour: blue, Width: 2})
 	}
 	for i, k := range c.Computes {
 		start := xlo
 		if c.Bandwidth > 0 {
 			start = k.Rate / c.Bandwidth
 		}
-		l, err := plotter.NewLine(plotter.XYs{{X: start, Y: k.Rate}, {X: xhi, Y: k.Rate}})
-		if err != nil {
-			return err
-		}
-		l.Color, l.Width = color.RGBA{R: 0x33, G: 0x33, B: 0x33, A: 0xff}, vg.Points(2)
+		var dash []float64
 		if i > 0 {
-			l.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
+			dash = []float64{5, 3}
 		}
-		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("%s compute %s", k.Precision, units.Rate(k.Rate, c.OpsUnit)), l)
+		const grey = "#333333"
+		cv.Line(p.PX(start), p.PY(k.Rate), p.PX(xhi), p.PY(k.Rate), svgchart.Style{Stroke: grey, Width: 2, Dash: dash})
+		leg.Entries = append(leg.Entries, svgchart.LegendEntry{Label: fmt.Sprintf("%s compute %s", k.Precision, units.Rate(k.Rate, c.OpsUnit)), Colour: grey, Width: 2, Dash: dash})
 	}
-	return nil
 }
 
-// addRooflinePoints draws the benchmarks as points, one colour a verdict.
-func addRooflinePoints(p *plot.Plot, c RooflineChart) error {
-	verdicts := []string{}
-	for _, pt := range c.Points {
-		if !slices.Contains(verdicts, pt.Verdict) {
-			verdicts = append(verdicts, pt.Verdict)
-		}
-	}
-	for vi, v := range verdicts {
-		var xys plotter.XYs
-		for _, pt := range c.Points {
-			if pt.Verdict == v {
-				xys = append(xys, plotter.XY{X: pt.Intensity, Y: pt.Rate})
-			}
-		}
-		s, err := plotter.NewScatter(xys)
-		if err != nil {
-			return err
-		}
-		s.GlyphStyle.Shape = draw.CircleGlyph{}
-		s.GlyphStyle.Radius = vg.Points(3.5)
-		s.GlyphStyle.Color = rooflineColours[vi%len(rooflineColours)]
-		p.Add(s)
-		p.Legend.Add(v, s)
-	}
-	return nil
-}
-
-// pointLabelClass finds the point numbers in the SVG (the only serif text
-// of a roofline) to class them point-label for the geometry check.
-var pointLabelClass = regexp.MustCompile(`<text (x="[-\d.e]+" y="[-\d.e]+" transform="scale\(1, -1\)"\s+style="font-family:Liberation Serif;)`)
-
-// addPointNumbers numbers each point (the caption's key names it) with a
-// number placed next to it where it covers no other number and no other
-// point: right, left, above, below, then the corners.
-func addPointNumbers(p *plot.Plot, c RooflineChart) error {
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: make(plotter.XYs, len(c.Points)), Labels: make([]string, len(c.Points))})
-	if err != nil {
-		return err
-	}
-	n := pointNumbers{style: lb.TextStyle[0]}
-	n.style.Font.Size = vg.Points(9)
-	n.style.XAlign, n.style.YAlign = draw.XLeft, draw.YBottom
+// drawPointNumbers numbers each point (the caption's key names it), class
+// point-label, with a number placed next to it where it covers no other
+// number, no other point and not the legend (box), inside the data area:
+// right, left, above, below, then the corners.
+func drawPointNumbers(cv *svgchart.Canvas, p *svgchart.Plot, c RooflineChart, legend svgchart.Rect) {
+	const r = 4.5 // the point's radius and a gap
+	f := svgchart.Font{Size: 9, Class: "point-label"}
+	pts := make([]svgchart.Point, len(c.Points))
+	taken := []svgchart.Rect{legend}
 	for i, pt := range c.Points {
-		n.xys = append(n.xys, plotter.XY{X: pt.Intensity, Y: pt.Rate})
-		n.labels = append(n.labels, strconv.Itoa(i+1))
+		pts[i] = p.P(pt.Intensity, pt.Rate)
+		taken = append(taken, svgchart.Rect{X0: pts[i].X - r + 1, Y0: pts[i].Y - r + 1, X1: pts[i].X + r - 1, Y1: pts[i].Y + r - 1})
 	}
-	p.Add(n)
-	return nil
-}
-
-// pointNumbers is the plotter of addPointNumbers: it places each number in
-// the canvas' own coordinates, so a number stays by its point whatever the
-// size of the axes.
-type pointNumbers struct {
-	xys    plotter.XYs
-	labels []string
-	style  draw.TextStyle
-}
-
-// Plot draws the numbers (plot.Plotter).
-func (n pointNumbers) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
-	const r = 4.5 // the glyph's radius and a gap, in points
-	pts := make([]vg.Point, len(n.xys))
-	var taken []vg.Rectangle
-	for i, xy := range n.xys {
-		pts[i] = vg.Point{X: trX(xy.X), Y: trY(xy.Y)}
-		taken = append(taken, vg.Rectangle{Min: pts[i].Sub(vg.Point{X: r - 1, Y: r - 1}), Max: pts[i].Add(vg.Point{X: r - 1, Y: r - 1})})
-	}
-	for i, l := range n.labels {
-		w, h := n.style.Width(l), n.style.Height(l)
-		pt := pts[i]
-		var box vg.Rectangle
-		for k, off := range []vg.Point{{X: r, Y: -h / 2}, {X: -r - w, Y: -h / 2}, {X: -w / 2, Y: r}, {X: -w / 2, Y: -r - h},
-			{X: r, Y: r / 2}, {X: r, Y: -r/2 - h}, {X: -r - w, Y: r / 2}, {X: -r - w, Y: -r/2 - h}} {
-			b := vg.Rectangle{Min: pt.Add(off), Max: pt.Add(off).Add(vg.Point{X: w, Y: h})}
+	th := svgchart.TextHeight(f.Size)
+	for i, pt := range pts {
+		l := strconv.Itoa(i + 1)
+		w := svgchart.TextWidth(l, f.Size)
+		var box svgchart.Rect
+		for k, off := range []svgchart.Point{{X: r, Y: -th / 2}, {X: -r - w, Y: -th / 2}, {X: -w / 2, Y: -r - th}, {X: -w / 2, Y: r},
+			{X: r, Y: -r/2 - th}, {X: r, Y: r / 2}, {X: -r - w, Y: -r/2 - th}, {X: -r - w, Y: r / 2}} {
+			b := svgchart.Rect{X0: pt.X + off.X, Y0: pt.Y + off.Y, X1: pt.X + off.X + w, Y1: pt.Y + off.Y + th}
 			if k == 0 {
 				box = b
 			}
-			if c.Contains(b.Min) && c.Contains(b.Max) && !overlapsAny(b, taken) {
+			if b.Inside(p.Area) && !slices.ContainsFunc(taken, b.Overlaps) {
 				box = b
 				break
 			}
 		}
 		taken = append(taken, box)
-		c.FillText(n.style, box.Min, l)
+		cv.Text(box.X0, box.Y0+svgchart.Ascent*f.Size, l, f)
 	}
-}
-
-func overlapsAny(b vg.Rectangle, rs []vg.Rectangle) bool {
-	for _, o := range rs {
-		if b.Min.X < o.Max.X && o.Min.X < b.Max.X && b.Min.Y < o.Max.Y && o.Min.Y < b.Max.Y {
-			return true
-		}
-	}
-	return false
 }
 
 // Key names each numbered point of the chart: its benchmark, verdict and rate.

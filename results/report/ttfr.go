@@ -2,14 +2,12 @@ package report
 
 import (
 	"fmt"
-	"image/color"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/clmeter/clmeter/results"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
+	"github.com/clmeter/clmeter/svgchart"
 )
 
 // TTFRParts are the figures of a cache-bench benchmark that add up to its time
@@ -100,12 +98,7 @@ func TTFRCharts(figs []FigureRow, multiHost bool) []TTFRChart {
 }
 
 // ttfrColors are the parts' colours: enumeration, context, build, first launch.
-var ttfrColors = []color.Color{
-	color.RGBA{R: 0xbb, G: 0xbb, B: 0xbb, A: 0xff},
-	color.RGBA{R: 0x9e, G: 0xc9, B: 0xe2, A: 0xff},
-	color.RGBA{R: 0x1f, G: 0x77, B: 0xb4, A: 0xff},
-	color.RGBA{R: 0xff, G: 0x7f, B: 0x0e, A: 0xff},
-}
+var ttfrColors = []string{"#bbbbbb", "#9ec9e2", "#1f77b4", "#ff7f0e"}
 
 // TTFRPlot draws a TTFRChart: one stacked bar per mode, its parts from the
 // bottom in the order they happen, the total above each bar.
@@ -113,35 +106,14 @@ func TTFRPlot(c TTFRChart) ([]byte, error) {
 	if len(c.Modes) == 0 {
 		return nil, fmt.Errorf("%s: no cache modes to plot", c.Program)
 	}
-	p := plot.New()
-	p.Title.Text = c.Program + ": time to first result"
-	p.Y.Label.Text = "ms"
-	p.Y.Min = 0
-	var prev *plotter.BarChart
 	totals := make([]float64, len(c.Modes))
-	for i, name := range TTFRParts {
-		vals := make(plotter.Values, len(c.Modes))
-		copy(vals, c.MS[i])
-		for j, v := range vals {
-			totals[j] += v
-		}
-		bars, err := plotter.NewBarChart(vals, vg.Points(36))
-		if err != nil {
-			return nil, err
-		}
-		bars.Color = ttfrColors[i%len(ttfrColors)]
-		bars.LineStyle.Width = 0
-		if prev != nil {
-			bars.StackOn(prev)
-		}
-		p.Add(bars)
-		p.Legend.Add(name, bars)
-		prev = bars
-	}
-	labels := make([]string, len(totals))
-	pts := make(plotter.XYs, len(totals))
+	labels := make([]string, len(c.Modes))
 	top := 0.0
-	for j, t := range totals {
+	for j := range c.Modes {
+		for i := range TTFRParts {
+			totals[j] += c.MS[i][j]
+		}
+		t := totals[j]
 		if j < len(c.Total) && c.Total[j] > 0 {
 			t = c.Total[j]
 		}
@@ -149,23 +121,59 @@ func TTFRPlot(c TTFRChart) ([]byte, error) {
 		if t < 100 {
 			labels[j] = fmt.Sprintf("%.3g ms", t)
 		}
-		pts[j] = plotter.XY{X: float64(j), Y: t}
-		top = max(top, t)
+		top = max(top, t, totals[j])
 	}
-	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
-	if err != nil {
-		return nil, err
+	if top <= 0 {
+		top = 1 // nothing recorded: an axis to 1 ms
 	}
-	for i := range lab.TextStyle {
-		lab.TextStyle[i].XAlign = -0.5 // centred over the bar
+	leg := svgchart.Legend{Size: 10}
+	for i, name := range TTFRParts {
+		leg.Entries = append(leg.Entries, svgchart.LegendEntry{Label: name, Colour: ttfrColors[i%len(ttfrColors)], Swatch: svgchart.SwatchBox})
 	}
-	lab.Offset = vg.Point{Y: vg.Points(3)}
-	p.Add(lab)
-	p.Y.Max = top * 1.45
-	p.NominalX(c.Modes...)
-	p.Legend.Top = true
-	p.Legend.Left = false
-	return svgOf(p, plotWidth, plotHeight)
+	p := ttfrFrame(c.Modes, top, leg)
+	cv := newCanvas(plotWidth, plotHeight)
+	p.DrawAxes(cv)
+	const barW = 36.0
+	for j := range c.Modes {
+		x0, base := p.PX(float64(j))-barW/2, 0.0
+		for i := range TTFRParts {
+			v := c.MS[i][j]
+			if v > 0 {
+				cv.Rect(svgchart.Rect{X0: x0, Y0: p.PY(base + v), X1: x0 + barW, Y1: p.PY(base)}, svgchart.Style{Fill: ttfrColors[i%len(ttfrColors)], Class: "bar"})
+			}
+			base += v
+		}
+		t := max(base, totals[j])
+		if j < len(c.Total) && c.Total[j] > 0 {
+			t = max(t, c.Total[j])
+		}
+		cv.Text(p.PX(float64(j)), p.PY(t)-3-svgchart.Descent*10, labels[j], svgchart.Font{Size: 10, Anchor: svgchart.Middle})
+	}
+	lw, _ := leg.Dims()
+	leg.Draw(cv, p.Area.X1-lw-2, p.Area.Y0+2)
+	return cv.Bytes(), nil
+}
+
+// ttfrFrame lays out a TTFR chart of modes whose highest bar or label is at
+// top ms: its y axis reaches high enough that the totals' labels stay
+// under the legend.
+func ttfrFrame(modes []string, top float64, leg svgchart.Legend) *svgchart.Plot {
+	x := svgchart.Axis{Min: -0.5, Max: float64(len(modes)) - 0.5, Ticks: svgchart.Nominal(modes...)}
+	y := svgchart.Axis{Label: "ms", Min: 0, Max: top * 1.45}
+	y.Ticks = svgchart.LinearTicks(y.Min, y.Max, 4)
+	p := svgchart.NewPlot(plotWidth, plotHeight, x, y)
+	_, lh := leg.Dims()
+	room := lh + 8 + svgchart.TextHeight(10) + 3
+	for range 2 {
+		frac := math.Max(0.3, 1-room/(p.Area.Y1-p.Area.Y0))
+		if top/frac <= p.Y.Max {
+			break
+		}
+		p.Y.Max = top / frac
+		p.Y.Ticks = svgchart.LinearTicks(p.Y.Min, p.Y.Max, 4)
+		p.Layout()
+	}
+	return p
 }
 
 // CacheVerdicts are the verdict lines of the cache-bench benchmarks of srcs,

@@ -64,7 +64,7 @@ func TestTTFRCharts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The title is the page's caption (svgOf leaves titles out).
+	// The title is the page's caption (the plots draw no titles).
 	for _, want := range []string{"cold", "both caches", "program build", "first launch"} {
 		if !bytes.Contains(svg, []byte(want)) {
 			t.Errorf("stacked bar lacks %q", want)
