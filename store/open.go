@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL, database/sql driver "pgx"
-	"modernc.org/sqlite"               // SQLite in pure Go, database/sql driver "sqlite"
+	_ "github.com/lib/pq" // PostgreSQL, database/sql driver "postgres"
+	"modernc.org/sqlite"  // SQLite in pure Go, database/sql driver "sqlite"
 
 	"github.com/clmeter/clmeter/fail"
 )
@@ -138,7 +138,7 @@ func (s *Store) openError(err error) error {
 		if fix := pgRefusal(err); fix != "" {
 			return fmt.Errorf("store %s %s (%s)", s.where, fix, msg)
 		}
-		if strings.Contains(msg, "failed to connect") || errors.Is(markUnreachable(err), ErrUnreachable) {
+		if errors.Is(markUnreachable(err), ErrUnreachable) {
 			return unreachableError{fmt.Errorf("store %s does not answer (%s): start the server or fix the URL", s.where, msg)}
 		}
 		return fmt.Errorf("store %s: %s", s.where, msg)
@@ -293,12 +293,22 @@ func openPostgres(location string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("store: bad PostgreSQL URL (want postgres://user:password@host:port/db): %v", redact(err))
 	}
 	where := RedactLocation(location)
+	q := u.Query()
 	if opts.ReadOnly {
-		q := u.Query()
 		q.Set("default_transaction_read_only", "on")
-		u.RawQuery = q.Encode()
 	}
-	db, err := sql.Open("pgx", u.String())
+	// TLS when the server offers it, else none, as psql does: lib/pq's own
+	// default (require) would refuse a server without TLS.
+	if !q.Has("sslmode") && os.Getenv("PGSSLMODE") == "" {
+		q.Set("sslmode", "prefer")
+	}
+	// A statement with parameters in one round trip, not two (parse, then
+	// bind and execute): Add's batched INSERTs wait on the server less.
+	if !q.Has("binary_parameters") {
+		q.Set("binary_parameters", "yes")
+	}
+	u.RawQuery = q.Encode()
+	db, err := sql.Open("postgres", u.String())
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %w", where, err)
 	}
