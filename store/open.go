@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/lib/pq" // PostgreSQL, database/sql driver "postgres"
-	"modernc.org/sqlite"  // SQLite in pure Go, database/sql driver "sqlite"
+	"github.com/lib/pq"  // PostgreSQL in pure Go
+	"modernc.org/sqlite" // SQLite in pure Go, database/sql driver "sqlite"
 
 	"github.com/clmeter/clmeter/fail"
 )
@@ -308,10 +308,11 @@ func openPostgres(location string, opts Options) (*Store, error) {
 		q.Set("binary_parameters", "yes")
 	}
 	u.RawQuery = q.Encode()
-	db, err := sql.Open("postgres", u.String())
+	cfg, err := pq.NewConfig(u.String())
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", where, err)
+		return nil, fmt.Errorf("store %s: %s", where, RedactText(oneLine(err)))
 	}
+	db := sql.OpenDB(pgConnector{cfg})
 	db.SetMaxOpenConns(8)
 	return &Store{db: db, dialect: Postgres, where: where, readOnly: opts.ReadOnly}, nil
 }
