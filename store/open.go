@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lib/pq"  // PostgreSQL in pure Go
 	"modernc.org/sqlite" // SQLite in pure Go, database/sql driver "sqlite"
 
 	"github.com/clmeter/clmeter/fail"
@@ -298,8 +297,9 @@ func openPostgres(location string, opts Options) (*Store, error) {
 		q.Set("default_transaction_read_only", "on")
 	}
 	// TLS when the server offers it, else none, as psql does: lib/pq's own
-	// default (require) would refuse a server without TLS.
-	if !q.Has("sslmode") && os.Getenv("PGSSLMODE") == "" {
+	// default (require) would refuse a server without TLS. A service file's
+	// sslmode is left to rule.
+	if !q.Has("sslmode") && !q.Has("service") && os.Getenv("PGSSLMODE") == "" && os.Getenv("PGSERVICE") == "" {
 		q.Set("sslmode", "prefer")
 	}
 	// A statement with parameters in one round trip, not two (parse, then
@@ -308,9 +308,9 @@ func openPostgres(location string, opts Options) (*Store, error) {
 		q.Set("binary_parameters", "yes")
 	}
 	u.RawQuery = q.Encode()
-	cfg, err := pq.NewConfig(u.String())
+	cfg, err := pgConfig(u.String(), where)
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %s", where, RedactText(oneLine(err)))
+		return nil, err
 	}
 	db := sql.OpenDB(pgConnector{cfg})
 	db.SetMaxOpenConns(8)

@@ -5,11 +5,31 @@ import (
 	"database/sql/driver"
 	"fmt"
 	"net"
+	"regexp"
 	"sync"
 	"time"
 
 	"github.com/lib/pq"
 )
+
+// unsupportedEnvRE finds lib/pq's refusal of a libpq environment variable
+// it does not take (PGGSSENCMODE, PGCHANNELBINDING, ...).
+var unsupportedEnvRE = regexp.MustCompile(`environment variable \$(PG[A-Z_]+) is not supported`)
+
+// pgConfig is lib/pq's configuration of dsn (a URL, with the environment's
+// PG* variables), or an error that names the store as where and says how
+// to fix it.
+func pgConfig(dsn, where string) (pq.Config, error) {
+	cfg, err := pq.NewConfig(dsn)
+	if err == nil {
+		return cfg, nil
+	}
+	msg := RedactText(oneLine(err))
+	if m := unsupportedEnvRE.FindStringSubmatch(msg); m != nil {
+		return cfg, fmt.Errorf("store %s: clmeter's PostgreSQL driver (lib/pq) does not take $%s: unset it for clmeter (env -u %s clmeter ...)", where, m[1], m[1])
+	}
+	return cfg, fmt.Errorf("store %s: %s", where, msg)
+}
 
 // pgConnector opens each PostgreSQL connection of a store with lib/pq,
 // within the context that asks for it. lib/pq dials within the context but

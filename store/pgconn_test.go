@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +100,47 @@ func TestServerGoneMidSession(t *testing.T) {
 	_, err = s.Add(ctx, f, "f.json", nil)
 	if err == nil || !errors.Is(markUnreachable(err), ErrUnreachable) {
 		t.Errorf("Add after the server stopped: %v, want the store unreachable", err)
+	}
+}
+
+// TestSSLModeAsPsql: a URL without sslmode opens a server without TLS, as
+// psql's default (prefer) does; PGSSLMODE and a URL's sslmode still rule.
+func TestSSLModeAsPsql(t *testing.T) {
+	u, err := url.Parse(storetest.PostgresURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Del("sslmode")
+	u.RawQuery = q.Encode()
+	ctx := context.Background()
+	s, err := Open(ctx, u.String(), Options{Create: true})
+	if err != nil {
+		t.Fatalf("%s: %v", u, err)
+	}
+	s.Close()
+	t.Setenv("PGSSLMODE", "require")
+	if s, err := Open(ctx, u.String(), Options{Create: true}); err == nil || !strings.Contains(err.Error(), "SSL") {
+		if err == nil {
+			s.Close()
+		}
+		t.Errorf("PGSSLMODE=require on a server without TLS: %v, want a refusal", err)
+	}
+	q.Set("sslmode", "disable")
+	u.RawQuery = q.Encode()
+	if s, err := Open(ctx, u.String(), Options{Create: true}); err != nil {
+		t.Errorf("sslmode=disable under PGSSLMODE=require: %v", err)
+	} else {
+		s.Close()
+	}
+}
+
+// TestUnsupportedEnvSaysUnset: a libpq environment variable the driver
+// refuses (PGGSSENCMODE) gets one line naming it and how to go on.
+func TestUnsupportedEnvSaysUnset(t *testing.T) {
+	t.Setenv("PGGSSENCMODE", "disable")
+	_, err := Open(context.Background(), "postgres://clmeter:secret@127.0.0.1:1/results", Options{Create: true})
+	if err == nil || !strings.Contains(err.Error(), "env -u PGGSSENCMODE") || strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %v, want one line saying to unset PGGSSENCMODE", err)
 	}
 }

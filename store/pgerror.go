@@ -8,7 +8,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/lib/pq"
+	"github.com/lib/pq" // also registers the database/sql driver "postgres"
 )
 
 // pgRefusal says what to do when a PostgreSQL server answered but refused
