@@ -9,9 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/stdlib"
-
 	"github.com/clmeter/clmeter/results"
 	"github.com/clmeter/clmeter/store/storetest"
 )
@@ -222,26 +219,37 @@ func (l *bulkLoader) flush(ctx context.Context) error {
 	return tx.Commit()
 }
 
-// copyPostgres writes the queued rows with COPY, in one transaction.
+// copyPostgres writes the queued rows with COPY, in one transaction: a
+// COPY ... FROM STDIN statement takes a row an Exec (lib/pq sends them in
+// large messages) and an Exec without values ends it.
 func (l *bulkLoader) copyPostgres(ctx context.Context) error {
-	conn, err := l.s.db.Conn(ctx)
+	tx, err := l.s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	return conn.Raw(func(dc any) error {
-		tx, err := dc.(*stdlib.Conn).Conn().Begin(ctx)
-		if err != nil {
+	defer tx.Rollback()
+	for t, tc := range bulkColumns {
+		if err := copyRows(ctx, tx, tc.table, tc.cols, l.rows[t]); err != nil {
+			return fmt.Errorf("%s: %w", tc.table, err)
+		}
+	}
+	return tx.Commit()
+}
+
+// copyRows copies rows into table's cols.
+func copyRows(ctx context.Context, tx *sql.Tx, table string, cols []string, rows [][]any) error {
+	st, err := tx.PrepareContext(ctx, fmt.Sprintf("COPY %s (%s) FROM STDIN", table, strings.Join(cols, ", ")))
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, row := range rows {
+		if _, err := st.ExecContext(ctx, row...); err != nil {
 			return err
 		}
-		defer tx.Rollback(ctx)
-		for t, tc := range bulkColumns {
-			if _, err := tx.CopyFrom(ctx, pgx.Identifier{tc.table}, tc.cols, pgx.CopyFromRows(l.rows[t])); err != nil {
-				return fmt.Errorf("%s: %w", tc.table, err)
-			}
-		}
-		return tx.Commit(ctx)
-	})
+	}
+	_, err = st.ExecContext(ctx)
+	return err
 }
 
 // finish makes the database's own id counters go on from the loaded ids

@@ -13,8 +13,7 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL, database/sql driver "pgx"
-	"github.com/mattn/go-sqlite3"      // the system's SQLite through cgo (third_party/go-sqlite3)
+	"github.com/mattn/go-sqlite3" // the system's SQLite through cgo (third_party/go-sqlite3)
 
 	"github.com/clmeter/clmeter/fail"
 )
@@ -138,7 +137,7 @@ func (s *Store) openError(err error) error {
 		if fix := pgRefusal(err); fix != "" {
 			return fmt.Errorf("store %s %s (%s)", s.where, fix, msg)
 		}
-		if strings.Contains(msg, "failed to connect") || errors.Is(markUnreachable(err), ErrUnreachable) {
+		if errors.Is(markUnreachable(err), ErrUnreachable) {
 			return unreachableError{fmt.Errorf("store %s does not answer (%s): start the server or fix the URL", s.where, msg)}
 		}
 		return fmt.Errorf("store %s: %s", s.where, msg)
@@ -302,15 +301,27 @@ func openPostgres(location string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("store: bad PostgreSQL URL (want postgres://user:password@host:port/db): %v", redact(err))
 	}
 	where := RedactLocation(location)
+	q := u.Query()
 	if opts.ReadOnly {
-		q := u.Query()
 		q.Set("default_transaction_read_only", "on")
-		u.RawQuery = q.Encode()
 	}
-	db, err := sql.Open("pgx", u.String())
+	// TLS when the server offers it, else none, as psql does: lib/pq's own
+	// default (require) would refuse a server without TLS. A service file's
+	// sslmode is left to rule.
+	if !q.Has("sslmode") && !q.Has("service") && os.Getenv("PGSSLMODE") == "" && os.Getenv("PGSERVICE") == "" {
+		q.Set("sslmode", "prefer")
+	}
+	// A statement with parameters in one round trip, not two (parse, then
+	// bind and execute): Add's batched INSERTs wait on the server less.
+	if !q.Has("binary_parameters") {
+		q.Set("binary_parameters", "yes")
+	}
+	u.RawQuery = q.Encode()
+	cfg, err := pgConfig(u.String(), where)
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", where, err)
+		return nil, err
 	}
+	db := sql.OpenDB(pgConnector{cfg})
 	db.SetMaxOpenConns(8)
 	return &Store{db: db, dialect: Postgres, where: where, readOnly: opts.ReadOnly}, nil
 }

@@ -1,12 +1,14 @@
 package store
 
 import (
+	"database/sql/driver"
 	"errors"
 	"io"
 	"net"
 	"strings"
+	"syscall"
 
-	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/lib/pq" // also registers the database/sql driver "postgres"
 )
 
 // pgRefusal says what to do when a PostgreSQL server answered but refused
@@ -14,7 +16,7 @@ import (
 // database it does not have (3D000). It returns "" for any other error,
 // such as a server that does not answer.
 func pgRefusal(err error) string {
-	var pe *pgconn.PgError
+	var pe *pq.Error
 	if !errors.As(err, &pe) {
 		return ""
 	}
@@ -47,12 +49,26 @@ func markUnreachable(err error) error {
 	if err == nil || errors.Is(err, ErrUnreachable) || pgRefusal(err) != "" {
 		return err
 	}
-	var ce *pgconn.ConnectError
-	var ne net.Error
-	var oe *net.OpError
-	if errors.As(err, &ce) || errors.As(err, &ne) || errors.As(err, &oe) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		strings.Contains(err.Error(), "failed to connect") || strings.Contains(err.Error(), "conn closed") {
+	if pgGone(err) {
 		return unreachableError{err}
 	}
 	return err
+}
+
+// pgGone reports whether err says the connection to the server failed or
+// broke: a dial that was refused or timed out, a connection reset or closed
+// mid-way (the driver's bad connection), or a server that answered only that
+// it takes no connections now (SQLSTATE class 08, 53300 too many
+// connections, 57P01-57P03 shutting down or starting up).
+func pgGone(err error) bool {
+	var pe *pq.Error
+	if errors.As(err, &pe) {
+		code := string(pe.Code)
+		return strings.HasPrefix(code, "08") || code == "53300" || code == "57P01" || code == "57P02" || code == "57P03"
+	}
+	var ne net.Error
+	var oe *net.OpError
+	return errors.As(err, &ne) || errors.As(err, &oe) || errors.Is(err, syscall.ECONNREFUSED) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) ||
+		errors.Is(err, driver.ErrBadConn)
 }

@@ -144,7 +144,7 @@ func noSecret(t *testing.T, where, text string) {
 // text and looks for the password.
 func scanTables(t *testing.T, location string) {
 	t.Helper()
-	db, err := sql.Open("pgx", location)
+	db, err := sql.Open("postgres", location)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib"
+	_ "github.com/lib/pq" // database/sql driver "postgres"
 )
 
 // A Postgres is a private PostgreSQL server in a temporary folder, listening
@@ -172,7 +172,7 @@ func (pg *Postgres) URL(db string) string {
 
 // NewDatabase creates an empty database and returns its URL.
 func (pg *Postgres) NewDatabase() (string, error) {
-	db, err := sql.Open("pgx", pg.URL("postgres"))
+	db, err := sql.Open("postgres", pg.URL("postgres"))
 	if err != nil {
 		return "", err
 	}
@@ -188,7 +188,7 @@ func (pg *Postgres) NewDatabase() (string, error) {
 // ask for it over TCP (scram-sha-256), so that a test can check where a
 // client takes its password from (the URL, PGPASSWORD, a .pgpass file).
 func (pg *Postgres) RequirePassword(pw string) error {
-	db, err := sql.Open("pgx", pg.URL("postgres"))
+	db, err := sql.Open("postgres", pg.URL("postgres"))
 	if err != nil {
 		return err
 	}
@@ -219,7 +219,7 @@ func (pg *Postgres) RequirePassword(pw string) error {
 			return nil
 		}
 		db.Close()
-		db, _ = sql.Open("pgx", pg.URL("postgres"))
+		db, _ = sql.Open("postgres", pg.URL("postgres"))
 		time.Sleep(50 * time.Millisecond)
 	}
 	return fmt.Errorf("the server still lets clmeter in without a password")
