@@ -55,11 +55,12 @@ deps:
 	fi
 
 # The build leaves out DWARF, the debuggers' tables (stack traces and profiles do not
-# use them), and runs the compiler with GOGC=$(BUILD_GOGC): a first build with empty
-# caches takes about a fifth less time (README, "Two commands"). make build DEBUG=1
-# keeps DWARF for a debugger; a plain go build does too.
+# use them), and runs the compiler without its collector (GOGC=off: clmeter's largest
+# package is small, so the compiler's memory stays a few hundred MB): a first build with
+# empty caches takes about a fifth less time (docs/OWNCOST.md, "The first run").
+# make build DEBUG=1 keeps DWARF for a debugger; a plain go build does too.
 DEBUG      ?=
-BUILD_GOGC ?= 400
+BUILD_GOGC ?= off
 BUILDFLAGS := $(if $(DEBUG),,-gcflags=all=-dwarf=false)
 LDFLAGS    += $(if $(DEBUG),,-w)
 
@@ -69,7 +70,7 @@ build: build-deps run-deps
 	$(GOBUILD)
 
 # The main job: the devices, then the quick suite on the default device (a budget of
-# 0.8 s a benchmark, 30 s or less in all), its result file in out/. To be quick on a
+# 0.6 s a benchmark, 20 s or so in all), its result file in out/. To be quick on a
 # fresh machine, PoCL installs while Go downloads the modules and builds, once the
 # headers are in.
 run:
