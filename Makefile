@@ -70,7 +70,7 @@ build: build-deps run-deps
 	$(GOBUILD)
 
 # The main job: the devices, then the quick suite on the default device (a budget of
-# 0.6 s a benchmark, 20 s or so in all), its result file in out/. To be quick on a
+# 0.6 s a benchmark), its result file in out/. To be quick on a
 # fresh machine, PoCL installs while Go downloads the modules and builds, once the
 # headers are in.
 run:
