@@ -88,19 +88,7 @@ func TestMigrationFillsDeviceKeys(t *testing.T) {
 		if len(want) != 4 || want[0] == want[2] {
 			t.Fatalf("keys as added: %q", want)
 		}
-		for _, stmt := range []string{
-			"DROP INDEX results_failed",
-			"DROP INDEX results_device_index",
-			"DROP INDEX results_history",
-			"ALTER TABLE results DROP COLUMN device_key",
-			"CREATE INDEX results_history ON results (name, ok, params, device_id, created_ns, id, upload_id, median_ns, ci_low_ns, ci_high_ns, n, cv, valid)",
-			"DROP TABLE fleet_tasks",
-			"DELETE FROM schema_migrations WHERE version > 1",
-		} {
-			if _, err := s.db.Exec(stmt); err != nil {
-				t.Fatalf("%s: %v", stmt, err)
-			}
-		}
+		backToSchema1(t, s)
 		s.Close()
 		s2 := open(t, loc)
 		if got := deviceKeys(t, s2); len(got) != 4 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] || got[3] != want[3] {
@@ -133,4 +121,23 @@ func deviceKeys(t *testing.T, s *Store) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// backToSchema1 takes store s back to schema 1, undoing migrations 2-4, so
+// that a test can watch the migrations run again on its rows.
+func backToSchema1(t *testing.T, s *Store) {
+	t.Helper()
+	for _, stmt := range []string{
+		"DROP INDEX results_failed",
+		"DROP INDEX results_device_index",
+		"DROP INDEX results_history",
+		"ALTER TABLE results DROP COLUMN device_key",
+		"CREATE INDEX results_history ON results (name, ok, params, device_id, created_ns, id, upload_id, median_ns, ci_low_ns, ci_high_ns, n, cv, valid)",
+		"DROP TABLE fleet_tasks",
+		"DELETE FROM schema_migrations WHERE version > 1",
+	} {
+		if _, err := s.db.Exec(stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
 }

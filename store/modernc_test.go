@@ -128,19 +128,7 @@ func TestModerncStoreMigrates(t *testing.T) {
 	ctx := context.Background()
 	path := moderncCopy(t)
 	s := open(t, path)
-	for _, stmt := range []string{
-		"DROP INDEX results_failed",
-		"DROP INDEX results_device_index",
-		"DROP INDEX results_history",
-		"ALTER TABLE results DROP COLUMN device_key",
-		"CREATE INDEX results_history ON results (name, ok, params, device_id, created_ns, id, upload_id, median_ns, ci_low_ns, ci_high_ns, n, cv, valid)",
-		"DROP TABLE fleet_tasks",
-		"DELETE FROM schema_migrations WHERE version > 1",
-	} {
-		if _, err := s.db.Exec(stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
-		}
-	}
+	backToSchema1(t, s)
 	s.Close()
 	migrated := open(t, path)
 	if v, err := migrated.schemaVersion(ctx, migrated.db); err != nil || v != SchemaVersion() {
