@@ -77,18 +77,7 @@ func TestSilentServerEndsWithContext(t *testing.T) {
 // gives an upload error that says the store does not answer (the retry
 // tries again), not another kind of error.
 func TestServerGoneMidSession(t *testing.T) {
-	if storetest.PostgresBin() == "" {
-		storetest.PostgresURL(t) // skips, or fails under CI
-	}
-	pg, err := storetest.StartPostgres()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Stop()
-	loc, err := pg.NewDatabase()
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg, loc := storetest.PrivatePostgres(t)
 	ctx := context.Background()
 	s, err := Open(ctx, loc, Options{Create: true})
 	if err != nil {

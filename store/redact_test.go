@@ -146,18 +146,7 @@ func firstResultIDs(t *testing.T, db *sql.DB, s *Store) int64 {
 // URL, from PGPASSWORD or from a .pgpass file (PGPASSFILE), so that none
 // need be in a command line; without one the store is not opened.
 func TestPasswordSources(t *testing.T) {
-	if storetest.PostgresBin() == "" {
-		storetest.PostgresURL(t) // skips, or fails under CI
-	}
-	pg, err := storetest.StartPostgres()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pg.Stop()
-	loc, err := pg.NewDatabase()
-	if err != nil {
-		t.Fatal(err)
-	}
+	pg, loc := storetest.PrivatePostgres(t)
 	const pw = "pw-from-elsewhere"
 	if err := pg.RequirePassword(pw); err != nil {
 		t.Fatal(err)

@@ -132,14 +132,7 @@ func TestResultFileWithBOM(t *testing.T) {
 // login or has no such database says so, with its fix, not that it does not
 // answer; nothing is measured first.
 func TestPostgresRefusals(t *testing.T) {
-	if storetest.PostgresBin() == "" && os.Getenv("CI") == "" {
-		t.Skip("PostgreSQL is not installed")
-	}
-	pg, err := storetest.StartPostgres()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pg.Stop)
+	pg, _ := storetest.PrivatePostgres(t)
 	base, _ := url.Parse(pg.URL("postgres"))
 	noRole, noDB := *base, *base
 	noRole.User = url.User("nosuchrole")

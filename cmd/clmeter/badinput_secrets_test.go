@@ -91,18 +91,7 @@ func TestSecretRowsShowNoPassword(t *testing.T) {
 // dashboard page and every message; the dashboard refuses a foreign Host.
 func TestNoSecretAtRest(t *testing.T) {
 	needDevice(t)
-	pg, err := storetest.StartPostgres()
-	if err != nil {
-		if storetest.PostgresBin() == "" && os.Getenv("CI") == "" {
-			t.Skipf("no PostgreSQL here: %v", err)
-		}
-		t.Fatal(err)
-	}
-	t.Cleanup(pg.Stop)
-	plain, err := pg.NewDatabase()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, plain := storetest.PrivatePostgres(t)
 	loc := strings.Replace(plain, "://clmeter@", "://clmeter:"+plantedPassword+"@", 1)
 	out := filepath.Join(t.TempDir(), "r.json")
 	code, stdout, errs := clm(t, append([]string{"run", "saxpy", "--size", "1Ki", "--store", loc, "-o", out, "--label", "who=me"}, fast...)...)

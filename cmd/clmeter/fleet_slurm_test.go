@@ -74,18 +74,7 @@ func waitDone(t *testing.T, c *slurmtest.Cluster, id string) {
 // when it ends) and returns a new database's URL.
 func privatePostgres(t *testing.T) string {
 	t.Helper()
-	if storetest.PostgresBin() == "" && os.Getenv("CI") == "" {
-		t.Skip("PostgreSQL is not installed")
-	}
-	pg, err := storetest.StartPostgres()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(pg.Stop)
-	u, err := pg.NewDatabase()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, u := storetest.PrivatePostgres(t)
 	return u
 }
 

@@ -83,6 +83,27 @@ func PostgresURL(t testing.TB) string {
 	return url
 }
 
+// PrivatePostgres starts a server of the test's own (for a test that stops
+// it, changes its settings or its logins), stopped when the test ends, and
+// returns it with the URL of a new, empty database on it. Without PostgreSQL
+// installed the test is skipped, except under CI, as PostgresURL.
+func PrivatePostgres(t testing.TB) (*Postgres, string) {
+	t.Helper()
+	pg, err := StartPostgres()
+	if err != nil {
+		if PostgresBin() == "" && os.Getenv("CI") == "" {
+			t.Skipf("PostgreSQL is not installed (Debian: apt-get install postgresql; make deps does): %v", err)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(pg.Stop)
+	url, err := pg.NewDatabase()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pg, url
+}
+
 // StopShared stops the shared server PostgresURL started, if any; call it
 // from TestMain after m.Run.
 func StopShared() {
